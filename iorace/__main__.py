@@ -1,0 +1,3 @@
+from iorace.cli import main
+
+main()

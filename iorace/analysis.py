@@ -1,0 +1,125 @@
+"""Turn a stored session into comparable rows: per cell statistics, ratios to the fastest and to the limit.
+
+The report, the Markdown export and the JSON export all read these rows, so
+they can never disagree about a ratio.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from iorace.stats import Ratio, Summary, median_ratio, summarize
+from iorace.store import CellData, SessionData
+
+NS = 1e9
+
+
+@dataclass
+class Row:
+    cell: CellData
+    metric: str                  # "inner" or "wall": what `primary` measures for this row
+    primary: Summary | None      # seconds
+    wall: Summary | None
+    inner: Summary | None
+    user: Summary | None
+    system: Summary | None
+    max_rss_kb: int | None
+    ratio: Ratio | None = None   # primary / fastest comparable row of the group
+    vs_limit: float | None = None
+    rates: dict[str, float] = field(default_factory=dict)  # unit -> per second
+
+    @property
+    def ok(self) -> bool:
+        return self.cell.status == "ok" and self.primary is not None
+
+    @property
+    def noisy(self) -> bool:
+        return bool(self.primary and self.primary.noisy)
+
+    def primary_values(self) -> list[float]:
+        runs = self.cell.measured()
+        if self.metric == "inner":
+            return [r.inner_ns / NS for r in runs if r.inner_ns is not None]
+        return [r.wall_ns / NS for r in runs]
+
+
+@dataclass
+class Group:
+    suite: str
+    title: str
+    dataset: str
+    dataset_sha256: str
+    params: dict
+    metric: str
+    rows: list[Row]
+
+    @property
+    def fastest(self) -> Row | None:
+        candidates = [r for r in self.rows if r.ok and r.cell.kind != "limit"]
+        return min(candidates, key=lambda r: r.primary.median) if candidates else None
+
+    @property
+    def limit(self) -> Row | None:
+        limits = [r for r in self.rows if r.ok and r.cell.kind == "limit"]
+        return min(limits, key=lambda r: r.primary.median) if limits else None
+
+    def best_per_toolchain(self) -> list[Row]:
+        """The fastest strategy of each language x toolchain x profile: the seed's "which implementation
+        for which compiler" question."""
+        best: dict[tuple, Row] = {}
+        for r in self.rows:
+            if not r.ok or r.cell.kind == "limit":
+                continue
+            k = (r.cell.language, r.cell.toolchain, r.cell.profile)
+            if k not in best or r.primary.median < best[k].primary.median:
+                best[k] = r
+        return sorted(best.values(), key=lambda r: r.primary.median)
+
+
+def _row(cell: CellData, suite_metric: str) -> Row:
+    runs = cell.measured()
+    inner = summarize([r.inner_ns / NS for r in runs if r.inner_ns is not None])
+    wall = summarize([r.wall_ns / NS for r in runs])
+    # A cell that does not time itself is compared on wall time, and the row says so.
+    metric = "inner" if suite_metric == "inner" and inner is not None and inner.n == len(runs) else "wall"
+    rss_runs = runs or cell.runs
+    return Row(cell=cell, metric=metric, primary=inner if metric == "inner" else wall, wall=wall, inner=inner,
+               user=summarize([r.user_ns / NS for r in runs]), system=summarize([r.sys_ns / NS for r in runs]),
+               max_rss_kb=max((r.max_rss_kb for r in rss_runs), default=None))
+
+
+STATUS_ORDER = {"ok": 0, "wrong": 1, "failed": 2, "timeout": 3, "build-failed": 4, "skipped": 5, "planned": 6}
+
+
+def analyse(session: SessionData) -> list[Group]:
+    groups: dict[tuple, Group] = {}
+    for cell in session.cells:
+        key = cell.group_key
+        if key not in groups:
+            groups[key] = Group(cell.suite, cell.title, cell.dataset, cell.dataset_sha256, cell.params, cell.metric, [])
+        groups[key].rows.append(_row(cell, cell.metric))
+    for g in groups.values():
+        fastest, limit = g.fastest, g.limit
+        for i, r in enumerate(g.rows):
+            if not r.ok:
+                continue
+            if fastest is not None:
+                r.ratio = median_ratio(r.primary_values(), fastest.primary_values(), seed=i)
+            if limit is not None:
+                r.vs_limit = r.primary.median / limit.primary.median
+            if r.primary.median > 0:
+                r.rates = {unit: n / r.primary.median for unit, n in r.cell.units.items()}
+        g.rows.sort(key=lambda r: (STATUS_ORDER.get(r.cell.status, 9) if not r.ok else -1,
+                                   r.primary.median if r.ok else 0, r.cell.label))
+    return list(groups.values())
+
+
+def params_text(params: dict) -> str:
+    return " ".join(f"{k}={v}" for k, v in params.items()) or "-"
+
+
+def answer_text(value: object, limit: int = 24) -> str:
+    if value is None:
+        return "-"
+    text = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else json.dumps(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

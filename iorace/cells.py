@@ -1,0 +1,147 @@
+"""Expand suites into cells: suite x dataset x parameters x variant x toolchain x profile."""
+from __future__ import annotations
+
+import fnmatch
+import itertools
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from iorace.errors import UsageError
+from iorace.manifest import ParamValue, Toolchain, Variant
+from iorace.suites import Suite
+
+# Cell states, in the order a cell moves through them.
+PLANNED, SKIPPED, BUILD_FAILED, OK, WRONG, FAILED, TIMEOUT = (
+    "planned", "skipped", "build-failed", "ok", "wrong", "failed", "timeout")
+BAD_STATES = {BUILD_FAILED, WRONG, FAILED, TIMEOUT}
+
+
+@dataclass
+class DatasetRef:
+    """One input of a session: a generated dataset (or one member of it) or a user file."""
+
+    name: str                 # "quick", "edge:crlf", or "input:FILE"
+    suite_dataset: str | None  # the manifest dataset it comes from (None for --input)
+    param_overrides: dict[str, ParamValue]
+    user_path: Path | None = None
+    path: Path | None = None  # filled once generated
+    sha256: str = ""
+
+
+@dataclass
+class Cell:
+    suite: Suite
+    dataset: DatasetRef
+    params: dict[str, ParamValue]
+    variant: Variant
+    toolchain: Toolchain
+    profile: str
+    status: str = PLANNED
+    detail: str = ""           # why skipped/failed/wrong, last lines of output
+    toolchain_version: str = ""
+    build_dir: Path | None = None
+    build_key: str = ""
+    argv: list[str] = field(default_factory=list)
+    expected: object = None
+    answer: object = None
+    units: dict[str, int] = field(default_factory=dict)
+    db_id: int | None = None
+
+    @property
+    def label(self) -> str:
+        """A stable name for the cell, used in tables, TSV rows and JSON."""
+        params = ",".join(f"{k}={v}" for k, v in self.params.items())
+        return f"{self.variant.key}@{self.toolchain.name}:{self.profile}[{params}]"
+
+    @property
+    def group_key(self) -> tuple[str, str, str]:
+        """Cells compare with each other only within one suite, dataset and parameter set."""
+        return (self.suite.name, self.dataset.name, json.dumps(self.params, sort_keys=True))
+
+    @property
+    def known_wrong(self) -> bool:
+        return self.dataset.name in self.variant.known_wrong or (
+            self.dataset.suite_dataset is not None and self.dataset.suite_dataset in self.variant.known_wrong)
+
+
+def _sweep(params: dict[str, ParamValue | list[ParamValue]]) -> list[dict[str, ParamValue]]:
+    keys = list(params)
+    axes = [v if isinstance(v, list) else [v] for v in params.values()]
+    return [dict(zip(keys, combo)) for combo in itertools.product(*axes)]
+
+
+def dataset_refs(suite: Suite, size: str, inputs: list[Path]) -> list[DatasetRef]:
+    if inputs:
+        return [DatasetRef(f"input:{p.name}", None, {}, user_path=p) for p in inputs]
+    ds = suite.manifest.datasets.get(size)
+    if ds is None:
+        raise UsageError(f"suite {suite.name} has no dataset {size!r} (has: {', '.join(suite.manifest.datasets)})")
+    if ds.members:
+        return [DatasetRef(f"{size}:{m}", size, ds.params) for m in ds.members]
+    return [DatasetRef(size, size, ds.params)]
+
+
+def _parse_param_overrides(items: list[str]) -> dict[str, str]:
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--param {item!r}: expected KEY=VALUE")
+        out[key] = value
+    return out
+
+
+def _coerce(value: str, like: ParamValue | list[ParamValue]) -> ParamValue:
+    """Give a --param string the type of the manifest's value (int for passes = 10, ...)."""
+    sample = like[0] if isinstance(like, list) and like else like
+    if isinstance(sample, bool):
+        return value.lower() in {"1", "true", "yes"}
+    for t in (int, float):
+        if isinstance(sample, t):
+            try:
+                return t(value)
+            except ValueError:
+                raise UsageError(f"--param: {value!r} is not a valid {t.__name__}") from None
+    return value
+
+
+def matches(variant: Variant, globs: list[str]) -> bool:
+    return not globs or any(fnmatch.fnmatchcase(variant.name, g) or fnmatch.fnmatchcase(variant.key, g) for g in globs)
+
+
+def expand(suite: Suite, datasets: list[DatasetRef], variant_globs: list[str], toolchain_names: list[str],
+           profile_names: list[str], param_items: list[str]) -> list[Cell]:
+    """Every cell of one suite that the filters select; cells of missing toolchains are kept (skipped later)."""
+    overrides = _parse_param_overrides(param_items)
+    unknown = [k for k in overrides if k not in suite.manifest.params]
+    if unknown:
+        raise UsageError(f"--param {unknown[0]}: suite {suite.name} has no such parameter "
+                         f"(has: {', '.join(suite.manifest.params) or 'none'})")
+    cells: list[Cell] = []
+    for variant in suite.manifest.variants:
+        if not matches(variant, variant_globs):
+            continue
+        names = variant.toolchains or [n for n, t in suite.toolchains.items() if t.language == variant.language]
+        if not names:
+            raise UsageError(f"{suite.dir / 'suite.toml'}: variant {variant.key}: no toolchain builds language {variant.language!r}")
+        for tc_name in names:
+            tc = suite.toolchains.get(tc_name)
+            if tc is None:
+                raise UsageError(f"{suite.dir / 'suite.toml'}: variant {variant.key}: unknown toolchain {tc_name!r}")
+            if toolchain_names and tc_name not in toolchain_names:
+                continue
+            if profile_names == ["all"]:
+                profiles = list(tc.profiles)
+            elif profile_names:
+                profiles = [p for p in profile_names if p in tc.profiles]
+            else:
+                wanted = variant.profiles or suite.manifest.default_profiles or tc.default_profiles
+                profiles = [p for p in wanted if p in tc.profiles] or list(tc.profiles)[:1]
+            for ds in datasets:
+                base = {**suite.manifest.params, **ds.param_overrides, **variant.params}
+                base.update({k: _coerce(v, suite.manifest.params[k]) for k, v in overrides.items()})
+                for params in _sweep(base):
+                    for profile in profiles:
+                        cells.append(Cell(suite, ds, params, variant, tc, profile))
+    return cells

@@ -1,0 +1,178 @@
+"""The `iorace` command: list, doctor, run, show."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from iorace import machine
+from iorace.errors import UsageError
+from iorace.export import write_json, write_markdown, write_tsv
+from iorace.paths import default_db
+from iorace.report import print_session
+from iorace.session import RunOptions, run_session
+from iorace.store import Store
+from iorace.suites import base_toolchains, find_suite_dirs, load_suite, load_suites
+from iorace.toolchains import probe
+
+def _width(stream) -> int | None:
+    """Full-width tables when output goes to a file or CI log (rich would wrap at 80 columns)."""
+    return None if stream.isatty() else int(os.environ.get("COLUMNS", "200"))
+
+
+console = Console(highlight=False, width=_width(sys.stdout))
+err_console = Console(stderr=True, highlight=False, width=_width(sys.stderr))
+
+SUITE_DIR_OPTION = click.option("--suite-dir", "suite_dirs", multiple=True, type=click.Path(path_type=Path),
+                                help="Another folder of suites (or one suite folder). Repeatable.")
+DB_OPTION = click.option("--db", type=click.Path(path_type=Path), default=None,
+                         help=f"SQLite database of sessions [default: {default_db()}]")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="iorace")
+def cli():
+    """Race implementations of the same I/O or serialization job and say which one wins, by how much, and why."""
+
+
+@cli.command("list")
+@click.argument("suite", required=False)
+@SUITE_DIR_OPTION
+def list_cmd(suite, suite_dirs):
+    """Suites, their variants and toolchains, and whether each cell can run here."""
+    for s in load_suites([suite] if suite else [], list(suite_dirs)):
+        m = s.manifest
+        params = " ".join(f"{k}={'|'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in m.params.items())
+        console.print(f"[bold]{s.name}[/] - {m.title}")
+        console.print(f"  datasets: {', '.join(m.datasets)} · params: {params or '-'} · answer: {m.answer}"
+                      f" · metric: {m.metric} · {s.dir}")
+        t = Table(show_header=True, header_style="bold", box=None, padding=(0, 2, 0, 2))
+        for col in ("variant", "kind", "toolchain", "profiles", "here", "description"):
+            t.add_column(col, overflow="fold", no_wrap=col in {"variant", "toolchain"})
+        for v in m.variants:
+            names = v.toolchains or [n for n, tc in s.toolchains.items() if tc.language == v.language]
+            for i, name in enumerate(names):
+                tc = s.toolchains.get(name)
+                pr = probe(tc) if tc else None
+                here = "[green]ready[/]" if pr and pr.available else f"[yellow]{pr.reason if pr else 'unknown toolchain'}[/]"
+                profiles = ", ".join(v.profiles or m.default_profiles or (tc.default_profiles if tc else []))
+                t.add_row(v.key if i == 0 else "", v.kind if i == 0 else "", name, profiles, here,
+                          v.description if i == 0 else "")
+        console.print(t)
+        console.print()
+
+
+@cli.command()
+@SUITE_DIR_OPTION
+def doctor(suite_dirs):
+    """Every toolchain with its version (or what installs it), the machine, and what threatens timing."""
+    toolchains = dict(base_toolchains())
+    for d in find_suite_dirs(list(suite_dirs)).values():
+        try:
+            toolchains.update(load_suite(d).toolchains)
+        except UsageError as e:
+            err_console.print(f"[yellow]warning:[/] {e}")
+    t = Table(title="toolchains", title_justify="left", header_style="bold")
+    for col in ("toolchain", "language", "found", "version or how to install"):
+        t.add_column(col, overflow="fold")
+    for name, tc in sorted(toolchains.items(), key=lambda kv: (kv[1].language, kv[0])):
+        pr = probe(tc)
+        t.add_row(name, tc.language, "[green]yes[/]" if pr.available else "[red]no[/]",
+                  pr.version if pr.available else pr.reason)
+    console.print(t)
+    m = machine.info()
+    mt = Table(title="machine", title_justify="left", show_header=False)
+    for k in ("cpu_model", "cores", "cpu_mhz", "memory_gb", "kernel", "governor", "load", "python"):
+        mt.add_row(k, str(m[k]))
+    console.print(mt)
+    warnings = machine.warnings(m, machine.busy_processes())
+    for w in warnings:
+        console.print(f"[yellow]warning:[/] {w}")
+    if not warnings:
+        console.print("[green]nothing on this machine should disturb timings[/]")
+
+
+@cli.command()
+@click.argument("suites", nargs=-1)
+@click.option("--variant", "variants", multiple=True, metavar="GLOB",
+              help="Only variants whose name or language/name matches (e.g. 'cpp/*', 'mmap'). Repeatable.")
+@click.option("--toolchain", "toolchains", multiple=True, metavar="NAME", help="Only this toolchain. Repeatable.")
+@click.option("--profile", "profiles", multiple=True, metavar="NAME",
+              help="Build profile (release, debug, ...; 'all' for every one). Repeatable. "
+                   "Default: each variant's own default profiles.")
+@click.option("--param", "params", multiple=True, metavar="KEY=VALUE", help="Fix a parameter (e.g. mode=sum).")
+@click.option("--size", default="quick", show_default=True, metavar="NAME",
+              help="Dataset: tiny, quick, seed, or any other the suite declares (big, edge, ...).")
+@click.option("--input", "inputs", multiple=True, type=click.Path(path_type=Path), metavar="PATH",
+              help="Your own input file instead of generated data (the reference computes the answer). Repeatable.")
+@click.option("--runs", type=click.IntRange(1), default=10, show_default=True, help="Timed runs per cell.")
+@click.option("--warmup", type=click.IntRange(0), default=1, show_default=True, help="Untimed runs per cell first.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
+              metavar="SECONDS", help="Per run; the whole process group is killed after it.")
+@click.option("--sink", type=click.Choice(["null", "pipe"]), default="null", show_default=True,
+              help="Where timed runs write stdout: /dev/null, or a pipe drained by iorace.")
+@DB_OPTION
+@click.option("--export-json", type=click.Path(path_type=Path), help="hyperfine-style JSON (+ iorace fields).")
+@click.option("--export-tsv", type=click.Path(path_type=Path), help="One row per run: test elapsed user system cpu_pct mem.")
+@click.option("--export-markdown", type=click.Path(path_type=Path), help="The report's tables as Markdown.")
+@SUITE_DIR_OPTION
+@click.option("--check-only", is_flag=True, help="Build and verify every answer; measure nothing.")
+@click.option("--seed", type=int, default=None, help="Seed of the interleaving order (default: random, stored).")
+def run(suites, **kw):
+    """Build, verify and measure the cells of SUITES (all suites when none is named)."""
+    opts = RunOptions(suites=list(suites), **{k: list(v) if isinstance(v, tuple) else v for k, v in kw.items()})
+    opts.db = opts.db or default_db()
+    sys.exit(run_session(opts, console, err_console))
+
+
+@cli.command()
+@click.argument("session", type=int, required=False)
+@DB_OPTION
+@click.option("--export-json", type=click.Path(path_type=Path))
+@click.option("--export-tsv", type=click.Path(path_type=Path))
+@click.option("--export-markdown", type=click.Path(path_type=Path))
+def show(session, db, export_json, export_tsv, export_markdown):
+    """Print a stored session again (the latest by default), and export it."""
+    path = db or default_db()
+    if not path.exists():
+        raise UsageError(f"{path}: no database yet (run `iorace run` first, or pass --db)")
+    data = Store(path).load(session)
+    print_session(data, console)
+    for out, writer in ((export_json, write_json), (export_tsv, write_tsv), (export_markdown, write_markdown)):
+        if out is not None:
+            writer(data, out)
+            console.print(f"wrote {out}")
+
+
+def main() -> None:
+    """Entry point: usage errors and bad input end with one line on stderr and exit code 2."""
+    try:
+        code = cli.main(standalone_mode=False)
+        sys.exit(code or 0)
+    except click.exceptions.NoArgsIsHelpError as e:  # bare `iorace`: show help, like git does
+        click.echo(e.ctx.get_help())
+        sys.exit(0)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.ClickException as e:
+        hint = f" (see `{e.ctx.command_path} --help`)" if getattr(e, "ctx", None) else ""
+        print(f"iorace: error: {e.format_message()}{hint}", file=sys.stderr)
+        sys.exit(2)
+    except UsageError as e:
+        print(f"iorace: error: {e}", file=sys.stderr)
+        sys.exit(UsageError.exit_code)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        print("iorace: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(1)
+    except Exception as e:  # a bug in iorace itself: one line, the traceback on request
+        if os.environ.get("IORACE_DEBUG"):
+            raise
+        print(f"iorace: internal error: {type(e).__name__}: {e} (set IORACE_DEBUG=1 for the traceback)",
+              file=sys.stderr)
+        sys.exit(3)

@@ -1,0 +1,67 @@
+"""hyperfine's JSON schema (results[] with command, mean, stddev, median, user, system, min, max, times,
+memory_usage_byte, exit_codes, parameters; times in seconds), plus iorace's own fields per result."""
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+from iorace.analysis import NS, Row, analyse
+from iorace.store import SessionData
+
+
+def _stat(values: list[float], fn) -> float | None:
+    return fn(values) if values else None
+
+
+def result(row: Row) -> dict:
+    c = row.cell
+    runs = c.measured()
+    times = [r.wall_ns / NS for r in runs]
+    user = [r.user_ns / NS for r in runs]
+    system = [r.sys_ns / NS for r in runs]
+    return {
+        # hyperfine's fields (wall-clock times of the whole process, in seconds)
+        "command": shlex.join(c.command) if c.command else c.label,
+        "mean": row.wall.mean if row.wall else None,
+        "stddev": row.wall.stddev if row.wall else None,
+        "median": row.wall.median if row.wall else None,
+        "user": _stat(user, lambda v: sum(v) / len(v)),
+        "system": _stat(system, lambda v: sum(v) / len(v)),
+        "min": row.wall.min if row.wall else None,
+        "max": row.wall.max if row.wall else None,
+        "times": times,
+        "memory_usage_byte": [r.max_rss_kb * 1024 for r in runs],
+        "exit_codes": [r.exit_code for r in runs],
+        "parameters": {k: str(v) for k, v in c.params.items()},
+        # iorace's fields
+        "suite": c.suite, "dataset": c.dataset, "dataset_sha256": c.dataset_sha256,
+        "variant": c.variant, "language": c.language, "kind": c.kind, "description": c.description,
+        "toolchain": c.toolchain, "toolchain_version": c.toolchain_version, "profile": c.profile,
+        "label": c.label, "status": c.status, "detail": c.detail, "known_wrong": c.known_wrong,
+        "answer": c.answer, "expected": c.expected,
+        "metric": row.metric,
+        "inner_times": [r.inner_ns / NS for r in runs if r.inner_ns is not None],
+        "inner_median": row.inner.median if row.inner else None,
+        "ratio": row.ratio.value if row.ratio else None,
+        "ratio_ci95": [row.ratio.low, row.ratio.high] if row.ratio and row.ratio.low is not None else None,
+        "ratio_to_limit": row.vs_limit,
+        "noisy": row.noisy,
+        "units_per_run": c.units,
+        "page_faults": [r.minflt + r.majflt for r in runs],
+        "context_switches": [r.nvcsw + r.nivcsw for r in runs],
+    }
+
+
+def document(session: SessionData) -> dict:
+    return {
+        "results": [result(r) for g in analyse(session) for r in g.rows],
+        "iorace": {"session": session.id, "started": session.started, "finished": session.finished,
+                   "status": session.status, "command_line": session.command_line, "options": session.options,
+                   "machine": session.machine, "toolchains": session.toolchains,
+                   "git_revision": session.git_revision, "version": session.iorace_version},
+    }
+
+
+def write_json(session: SessionData, path: Path) -> None:
+    path.write_text(json.dumps(document(session), indent=2) + "\n")

@@ -1,0 +1,43 @@
+"""Markdown tables of a session: the same rows and columns as the terminal report."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from iorace import fmt
+from iorace.analysis import analyse, params_text
+from iorace.report import row_cells
+from iorace.store import SessionData
+
+COLUMNS = ["variant", "toolchain", "profile", "status", "answer", "median (min..max)", "wall", "user", "sys",
+           "max RSS", "rate", "x fastest [95% CI]", "x limit", "notes"]
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    esc = [[cell.replace("|", "\\|") for cell in row] for row in rows]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in esc]
+    return "\n".join(lines)
+
+
+def render(session: SessionData) -> str:
+    m = session.machine
+    out = [f"# iorace session {session.id}", "",
+           f"{session.started} · {m.get('cpu_model', '?')} · {m.get('cores', '?')} cores · "
+           f"kernel {m.get('kernel', '?')} · `{session.command_line}`", ""]
+    for g in analyse(session):
+        metric = "inner time" if g.metric == "inner" else "wall time"
+        out += [f"## {g.suite} · {g.dataset} · {params_text(g.params)}", "",
+                f"{g.title}. Median {metric}; ratios over the fastest cell with a 95% bootstrap CI.", "",
+                _table(COLUMNS, [row_cells(r) for r in g.rows]), ""]
+        best = g.best_per_toolchain()
+        if len(best) > 1:
+            out += ["Best strategy per language and toolchain:", "",
+                    _table(["language", "toolchain", "profile", "best variant", metric, "x fastest", "x limit"],
+                           [[r.cell.language, r.cell.toolchain, r.cell.profile, r.cell.variant,
+                             fmt.seconds(r.primary.median), fmt.ratio(r.ratio),
+                             f"{r.vs_limit:.2f}x" if r.vs_limit is not None else "-"] for r in best]), ""]
+    return "\n".join(out)
+
+
+def write_markdown(session: SessionData, path: Path) -> None:
+    path.write_text(render(session))

@@ -1,0 +1,64 @@
+"""Human formatting of times, sizes, rates and ratios (shared by the terminal report and Markdown)."""
+from __future__ import annotations
+
+from iorace.analysis import Row
+from iorace.stats import Ratio, Summary
+
+
+def seconds(value: float | None) -> str:
+    if value is None:
+        return "-"
+    if value >= 10:
+        return f"{value:.1f} s"
+    if value >= 1:
+        return f"{value:.2f} s"
+    if value >= 1e-3:
+        return f"{value * 1e3:.1f} ms"
+    return f"{value * 1e6:.0f} µs"
+
+
+def spread(s: Summary | None) -> str:
+    """median (min..max)"""
+    if s is None:
+        return "-"
+    return f"{seconds(s.median)} ({seconds(s.min)}..{seconds(s.max)})" if s.n > 1 else seconds(s.median)
+
+
+def ratio(r: Ratio | None) -> str:
+    if r is None:
+        return "-"
+    if r.low is None:
+        return f"{r.value:.2f}x"
+    return f"{r.value:.2f}x [{r.low:.2f}-{r.high:.2f}]"
+
+
+def rss(kb: int | None) -> str:
+    return "-" if kb is None else f"{kb / 1024:.1f} MB"
+
+
+RATE_UNITS = {"bytes": ("MB/s", 1e6), "lines": ("Mlines/s", 1e6)}
+
+
+def rates(row: Row) -> str:
+    parts = []
+    for unit, per_s in row.rates.items():
+        label, scale = RATE_UNITS.get(unit, (f"{unit}/s", 1))
+        parts.append(f"{per_s / scale:,.0f} {label}" if per_s / scale >= 10 else f"{per_s / scale:,.2f} {label}")
+    return ", ".join(parts) or "-"
+
+
+def notes(row: Row) -> str:
+    out = []
+    if row.cell.kind == "limit":
+        out.append("LIMIT (other method)")
+    if row.cell.kind == "peer":
+        out.append("peer")
+    if row.noisy:
+        out.append(f"noisy (cv {row.primary.cv:.0%})")
+    if row.ratio is not None and row.ratio.value != 1.0 and row.ratio.overlaps_one():
+        out.append("~ fastest")
+    if row.ok and row.metric == "wall" and row.cell.metric == "inner":
+        out.append("wall: no inner time")
+    if row.cell.known_wrong and row.cell.status == "wrong":
+        out.append("known wrong")
+    return ", ".join(out)

@@ -1,0 +1,177 @@
+"""The suite manifest (suite.toml) and the toolchain table, as validated models.
+
+Every model forbids unknown fields, so a typo in a manifest is an error that
+names the file and the field instead of a silently ignored setting.
+"""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from iorace.errors import UsageError
+
+ParamValue = str | int | float | bool
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Toolchain(Strict):
+    name: str = ""
+    language: str
+    command: str
+    version: str
+    install: str = ""
+    build: str = ""
+    run: list[str]
+    profiles: dict[str, dict[str, str]] = Field(default_factory=lambda: {"release": {}})
+    default_profiles: list[str] = Field(default_factory=lambda: ["release"])
+
+
+class Dataset(Strict):
+    description: str = ""
+    params: dict[str, ParamValue] = Field(default_factory=dict)
+    members: list[str] = Field(default_factory=list)
+
+
+class VariantFields(Strict):
+    """Fields a [defaults.<language>] table may preset for every variant of that language."""
+
+    args: list[str] | None = None
+    deps: list[str] | None = None
+    toolchains: list[str] | None = None
+    profiles: list[str] | None = None
+    flags: str | None = None
+    link: str | None = None
+    env: dict[str, str] | None = None
+    params: dict[str, ParamValue] | None = None
+    dir: str | None = None
+
+
+class Variant(Strict):
+    name: str
+    language: str
+    description: str
+    sources: list[str]
+    kind: Literal["variant", "limit", "peer"] = "variant"
+    args: list[str] = Field(default_factory=list)
+    deps: list[str] = Field(default_factory=list)
+    toolchains: list[str] | None = None
+    profiles: list[str] | None = None
+    flags: str = ""
+    link: str = ""
+    bin: str | None = None
+    env: dict[str, str] = Field(default_factory=dict)
+    params: dict[str, ParamValue] = Field(default_factory=dict)
+    known_wrong: list[str] = Field(default_factory=list)
+    dir: str | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, v: str) -> str:
+        if not v or any(c in v for c in "/@ \t"):
+            raise ValueError("must be non-empty, without '/', '@' or spaces")
+        return v
+
+    @field_validator("sources")
+    @classmethod
+    def _some_sources(cls, v: list[str]) -> list[str]:
+        if not v:
+            raise ValueError("lists no source file")
+        return v
+
+    @property
+    def key(self) -> str:
+        return f"{self.language}/{self.name}"
+
+
+class SuiteManifest(Strict):
+    name: str
+    title: str
+    seed: str = ""
+    module: str = "suite.py"
+    answer: Literal["result", "stdout"] = "result"
+    metric: Literal["inner", "wall"] = "wall"
+    throughput: str = ""
+    default_profiles: list[str] | None = None
+    params: dict[str, ParamValue | list[ParamValue]] = Field(default_factory=dict)
+    datasets: dict[str, Dataset]
+    defaults: dict[str, VariantFields] = Field(default_factory=dict)
+    toolchains: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    variants: list[Variant] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _apply_language_defaults(cls, data: Any) -> Any:
+        """Fill each variant's missing fields from [defaults.<language>] (then [defaults.all])."""
+        if not isinstance(data, dict):
+            return data
+        defaults = data.get("defaults") or {}
+        variants = data.get("variants") or []
+        if isinstance(defaults, dict) and isinstance(variants, list):
+            merged = []
+            for v in variants:
+                if isinstance(v, dict):
+                    base = {**(defaults.get("all") or {}), **(defaults.get(v.get("language"), {}) or {})}
+                    v = {**base, **v}
+                merged.append(v)
+            data = {**data, "variants": merged}
+        return data
+
+    @model_validator(mode="after")
+    def _unique_variants(self) -> "SuiteManifest":
+        seen = set()
+        for v in self.variants:
+            if v.key in seen:
+                raise ValueError(f"variant {v.key} is declared twice")
+            seen.add(v.key)
+        if not self.datasets:
+            raise ValueError("declares no dataset")
+        return self
+
+
+def _format_validation_error(path: Path, err: ValidationError) -> str:
+    first = err.errors()[0]
+    loc = ".".join(str(p) for p in first["loc"]) or "(top level)"
+    msg = first["msg"].removeprefix("Value error, ")
+    more = f" (and {err.error_count() - 1} more problems)" if err.error_count() > 1 else ""
+    return f"{path}: {loc}: {msg}{more}"
+
+
+def read_toml(path: Path) -> dict:
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise UsageError(f"{path}: file not found") from None
+    except tomllib.TOMLDecodeError as e:
+        raise UsageError(f"{path}: not valid TOML: {e}") from None
+
+
+def load_manifest(path: Path) -> SuiteManifest:
+    data = read_toml(path)
+    try:
+        manifest = SuiteManifest.model_validate(data)
+    except ValidationError as e:
+        raise UsageError(_format_validation_error(path, e)) from None
+    if manifest.name != path.parent.name:
+        raise UsageError(f"{path}: name: is {manifest.name!r} but the folder is {path.parent.name!r}")
+    for v in manifest.variants:
+        for src in v.sources:
+            if not (path.parent / src).exists():
+                raise UsageError(f"{path}: variants {v.key}: source {src} does not exist")
+    return manifest
+
+
+def parse_toolchains(path: Path, data: dict) -> dict[str, Toolchain]:
+    out = {}
+    for name, fields in data.items():
+        try:
+            out[name] = Toolchain.model_validate({**fields, "name": name})
+        except ValidationError as e:
+            raise UsageError(_format_validation_error(path, e).replace(": ", f": toolchains.{name}.", 1)) from None
+    return out

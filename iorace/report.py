@@ -1,0 +1,78 @@
+"""The terminal report: one table per suite x dataset x parameter set, then problems, then the session line."""
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from iorace import fmt
+from iorace.analysis import Group, Row, analyse, answer_text, params_text
+from iorace.store import SessionData
+
+STATUS_STYLE = {"ok": "green", "wrong": "bold red", "failed": "bold red", "timeout": "bold red",
+                "build-failed": "bold red", "skipped": "yellow"}
+
+
+def _metric_title(g: Group) -> str:
+    return "inner time" if g.metric == "inner" else "wall time"
+
+
+def group_table(g: Group) -> Table:
+    t = Table(title=f"[bold]{g.suite}[/] · {g.dataset} · {params_text(g.params)}", title_justify="left",
+              caption=f"{g.title}. Ratios: median {_metric_title(g)} over the fastest cell, 95% bootstrap CI.",
+              caption_justify="left", header_style="bold")
+    for col, just in [("variant", "left"), ("toolchain", "left"), ("profile", "left"), ("status", "left"),
+                      ("answer", "right"), (_metric_title(g) + " median (min..max)", "right"), ("wall", "right"),
+                      ("user", "right"), ("sys", "right"), ("max RSS", "right"), ("rate", "right"),
+                      ("x fastest [95% CI]", "right"), ("x limit", "right"), ("notes", "left")]:
+        t.add_column(col, justify=just, no_wrap=col in {"variant", "x fastest [95% CI]"})
+    for r in g.rows:
+        t.add_row(*row_cells(r, rich=True))
+    return t
+
+
+def row_cells(r: Row, rich: bool = False) -> list[str]:
+    c = r.cell
+    status = f"[{STATUS_STYLE.get(c.status, '')}]{c.status}[/]" if rich else c.status
+    return [c.key, c.toolchain, c.profile, status, answer_text(c.answer), fmt.spread(r.primary),
+            fmt.seconds(r.wall.median if r.wall else None), fmt.seconds(r.user.median if r.user else None),
+            fmt.seconds(r.system.median if r.system else None), fmt.rss(r.max_rss_kb), fmt.rates(r) if r.ok else "-",
+            fmt.ratio(r.ratio), f"{r.vs_limit:.2f}x" if r.vs_limit is not None else "-", fmt.notes(r)]
+
+
+def best_table(g: Group) -> Table | None:
+    best = g.best_per_toolchain()
+    if len(best) < 2:
+        return None
+    t = Table(title=f"best strategy per language and toolchain · {g.suite} · {g.dataset} · {params_text(g.params)}",
+              title_justify="left", header_style="bold")
+    for col in ("language", "toolchain", "profile", "best variant", _metric_title(g), "x fastest", "x limit"):
+        t.add_column(col, justify="right" if col.startswith(("x ", "inner", "wall")) else "left")
+    for r in best:
+        t.add_row(r.cell.language, r.cell.toolchain, r.cell.profile, r.cell.variant, fmt.seconds(r.primary.median),
+                  fmt.ratio(r.ratio), f"{r.vs_limit:.2f}x" if r.vs_limit is not None else "-")
+    return t
+
+
+def problems(session: SessionData) -> list[str]:
+    return [f"{c.suite} {c.dataset} {c.label}: {c.status}: {c.detail}"
+            for c in session.cells if c.status not in {"ok"} and c.detail]
+
+
+def print_session(session: SessionData, console: Console) -> None:
+    for g in analyse(session):
+        console.print(group_table(g))
+        if (b := best_table(g)) is not None:
+            console.print(b)
+        console.print()
+    for line in problems(session):
+        console.print(f"[yellow]•[/] {line}", highlight=False, soft_wrap=True)
+    counts: dict[str, int] = {}
+    for c in session.cells:
+        counts[c.status] = counts.get(c.status, 0) + 1
+    summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+    sink = session.options.get("sink")
+    extra = f"; timed stdout went to {'a pipe drained by iorace' if sink == 'pipe' else '/dev/null'}" if sink else ""
+    console.print(f"session {session.id} ({session.status}, {session.started}): {summary or 'no cells'}"
+                  f"; runs per cell {session.options.get('runs', '-')}{extra}", highlight=False)
+    if session.status == "interrupted":
+        console.print("[bold yellow]interrupted: the table shows the runs measured before Ctrl-C[/]")

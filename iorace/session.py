@@ -1,0 +1,164 @@
+"""One `iorace run`: manifest -> build -> data -> verify -> measure -> store -> report/export."""
+from __future__ import annotations
+
+import datetime as dt
+import random
+import shlex
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from iorace import __version__, build, datasets, machine, reference
+from iorace.cells import BAD_STATES, OK, PLANNED, SKIPPED, Cell, dataset_refs, expand
+from iorace.errors import UsageError
+from iorace.export import write_json, write_markdown, write_tsv
+from iorace.measure import measure
+from iorace.paths import REPO_SUITES
+from iorace.report import print_session
+from iorace.store import Store
+from iorace.suites import load_suites
+from iorace.verify import verify
+
+EXIT_OK, EXIT_CELLS_FAILED, EXIT_INTERRUPTED = 0, 1, 130
+
+
+@dataclass
+class RunOptions:
+    suites: list[str]
+    variants: list[str] = field(default_factory=list)
+    toolchains: list[str] = field(default_factory=list)
+    profiles: list[str] = field(default_factory=list)
+    params: list[str] = field(default_factory=list)
+    size: str = "quick"
+    inputs: list[Path] = field(default_factory=list)
+    runs: int = 10
+    warmup: int = 1
+    timeout: float = 300.0
+    sink: str = "null"
+    db: Path | None = None
+    export_json: Path | None = None
+    export_tsv: Path | None = None
+    export_markdown: Path | None = None
+    suite_dirs: list[Path] = field(default_factory=list)
+    check_only: bool = False
+    seed: int | None = None
+
+
+def _now() -> str:
+    return dt.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def _progress(console: Console) -> Progress:
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("{task.fields[what]}"), TimeElapsedColumn(), console=console, transient=True)
+
+
+def plan(opts: RunOptions) -> list[Cell]:
+    suites = load_suites(opts.suites, opts.suite_dirs)
+    inputs = [datasets.check_user_file(p) for p in opts.inputs]
+    cells: list[Cell] = []
+    for suite in suites:
+        refs = dataset_refs(suite, opts.size, inputs)
+        cells += expand(suite, refs, opts.variants, opts.toolchains, opts.profiles, opts.params)
+    if not cells:
+        what = " ".join([*(f"--variant {v}" for v in opts.variants), *(f"--toolchain {t}" for t in opts.toolchains),
+                         *(f"--profile {p}" for p in opts.profiles)])
+        raise UsageError(f"no cell matches {what or 'the selection'} (see `iorace list`)")
+    return cells
+
+
+def _check_exports(opts: RunOptions) -> None:
+    for flag, path in (("--export-json", opts.export_json), ("--export-tsv", opts.export_tsv),
+                       ("--export-markdown", opts.export_markdown)):
+        if path is not None and not path.resolve().parent.is_dir():
+            raise UsageError(f"{flag} {path}: folder {path.resolve().parent} does not exist")
+
+
+def run_session(opts: RunOptions, console: Console, err: Console) -> int:
+    cells = plan(opts)  # every usage error surfaces here, before anything is built or stored
+    _check_exports(opts)
+    seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(2**31)
+    m = machine.info()
+    for w in machine.warnings(m, []):
+        err.print(f"[yellow]warning:[/] {w}", highlight=False)
+    store = Store(opts.db)
+    options = {"size": opts.size, "runs": 0 if opts.check_only else opts.runs, "warmup": opts.warmup,
+               "timeout": opts.timeout, "sink": opts.sink, "check_only": opts.check_only, "seed": seed,
+               "inputs": [str(p) for p in opts.inputs], "variants": opts.variants, "toolchains": opts.toolchains,
+               "profiles": opts.profiles, "params": opts.params}
+    session_id = store.begin_session(_now(), shlex.join(["iorace", *sys.argv[1:]]), options, m, {},
+                                     machine.git_revision(REPO_SUITES.parent), __version__)
+    status = "done"
+    try:
+        _execute(cells, opts, store, session_id, seed, console)
+    except KeyboardInterrupt:
+        status = "interrupted"
+    finally:
+        for cell in cells:
+            if cell.status == PLANNED:  # never reached: say so instead of leaving it looking pending
+                cell.status, cell.detail = SKIPPED, "not reached: the session was interrupted"
+            store.save_cell(session_id, cell)
+        store.set_toolchains(session_id, {c.toolchain.name: c.toolchain_version for c in cells if c.toolchain_version})
+        store.finish_session(session_id, _now(), status)
+    session = store.load(session_id)
+    print_session(session, console)
+    for path, writer in ((opts.export_json, write_json), (opts.export_tsv, write_tsv),
+                         (opts.export_markdown, write_markdown)):
+        if path is not None:
+            writer(session, path)
+            console.print(f"wrote {path}", highlight=False)
+    console.print(f"stored in {store.path} (iorace show {session_id})", highlight=False)
+    if status == "interrupted":
+        return EXIT_INTERRUPTED
+    bad = [c for c in cells if c.status in BAD_STATES and not (c.known_wrong and c.status == "wrong")]
+    return EXIT_CELLS_FAILED if bad else EXIT_OK
+
+
+def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int, seed: int, console: Console) -> None:
+    save = lambda cell: store.save_cell(session_id, cell)  # noqa: E731
+    with _progress(console) as progress:
+        # build
+        task = progress.add_task("build", total=len(cells), what="")
+        for cell in cells:
+            progress.update(task, what=cell.label)
+            build.build(cell)
+            save(cell)
+            progress.advance(task)
+        store.commit()
+        # data, expected answers and the exact command line of each cell
+        runnable = [c for c in cells if c.status == PLANNED]
+        refs = {id(c.dataset): c for c in runnable}
+        task = progress.add_task("data", total=len(refs), what="")
+        for cell in refs.values():
+            progress.update(task, what=f"{cell.suite.name}/{cell.dataset.name}")
+            datasets.materialize(cell.suite, cell.dataset)
+            progress.advance(task)
+        for cell in runnable:
+            cell.expected = reference.expected(cell.suite, cell.dataset, cell.params)
+            cell.units = reference.units(cell.suite, cell.dataset, cell.params)
+            cell.argv = build.run_argv(cell, cell.dataset.path)
+            save(cell)
+        # verify
+        task = progress.add_task("verify", total=len(runnable), what="")
+        for cell in runnable:
+            progress.update(task, what=cell.label)
+            verify(cell, opts.timeout, store)
+            save(cell)
+            progress.advance(task)
+        store.commit()
+        if opts.check_only:
+            return
+        # measure, interleaved within each suite
+        for suite_name in dict.fromkeys(c.suite.name for c in runnable):
+            suite_cells = [c for c in runnable if c.suite.name == suite_name and c.status == OK]
+            if not suite_cells:
+                continue
+            rounds = opts.warmup + opts.runs
+            task = progress.add_task(f"measure {suite_name}", total=rounds * len(suite_cells), what="")
+            measure(suite_cells, runs=opts.runs, warmup=opts.warmup, timeout=opts.timeout, sink=opts.sink,
+                    store=store, seed=seed, advance=lambda label: (progress.update(task, what=label),
+                                                                   progress.advance(task)),
+                    cell_changed=save)

@@ -1,0 +1,221 @@
+"""Every session, cell and run in SQLite; reports and exports are read back from here.
+
+Reading back what was stored (rather than reporting from memory) means `iorace
+run` and a later `iorace show` print the same thing, and an interrupted session
+still has everything that was committed.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from iorace.errors import UsageError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id INTEGER PRIMARY KEY,
+    started TEXT NOT NULL,
+    finished TEXT,
+    status TEXT NOT NULL,            -- running | done | interrupted
+    command_line TEXT NOT NULL,
+    options TEXT NOT NULL,           -- JSON: size, runs, warmup, sink, ...
+    machine TEXT NOT NULL,           -- JSON from iorace.machine
+    toolchains TEXT NOT NULL,        -- JSON: name -> version line
+    git_revision TEXT NOT NULL,
+    iorace_version TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS cells (
+    id INTEGER PRIMARY KEY,
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    suite TEXT NOT NULL, title TEXT NOT NULL, metric TEXT NOT NULL,
+    dataset TEXT NOT NULL, dataset_sha256 TEXT NOT NULL, input_path TEXT NOT NULL,
+    params TEXT NOT NULL,            -- JSON
+    variant TEXT NOT NULL, language TEXT NOT NULL, kind TEXT NOT NULL, description TEXT NOT NULL,
+    toolchain TEXT NOT NULL, toolchain_version TEXT NOT NULL, profile TEXT NOT NULL,
+    build_key TEXT NOT NULL,
+    command TEXT NOT NULL,           -- JSON argv of a run, as a user can repeat it
+    status TEXT NOT NULL, detail TEXT NOT NULL,
+    answer TEXT, expected TEXT,      -- JSON
+    units TEXT NOT NULL,             -- JSON: work per run, e.g. {"bytes": n}
+    known_wrong INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY,
+    cell_id INTEGER NOT NULL REFERENCES cells(id),
+    phase TEXT NOT NULL,             -- verify | warmup | measure
+    round INTEGER NOT NULL,
+    wall_ns INTEGER NOT NULL, user_ns INTEGER NOT NULL, sys_ns INTEGER NOT NULL,
+    max_rss_kb INTEGER NOT NULL, minflt INTEGER NOT NULL, majflt INTEGER NOT NULL,
+    nvcsw INTEGER NOT NULL, nivcsw INTEGER NOT NULL,
+    inner_ns INTEGER, exit_code INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_by_cell ON runs(cell_id);
+CREATE INDEX IF NOT EXISTS cells_by_session ON cells(session_id);
+"""
+
+
+@dataclass
+class RunData:
+    phase: str
+    round: int
+    wall_ns: int
+    user_ns: int
+    sys_ns: int
+    max_rss_kb: int
+    minflt: int
+    majflt: int
+    nvcsw: int
+    nivcsw: int
+    inner_ns: int | None
+    exit_code: int
+
+
+@dataclass
+class CellData:
+    id: int
+    suite: str
+    title: str
+    metric: str
+    dataset: str
+    dataset_sha256: str
+    input_path: str
+    params: dict
+    variant: str
+    language: str
+    kind: str
+    description: str
+    toolchain: str
+    toolchain_version: str
+    profile: str
+    build_key: str
+    command: list[str]
+    status: str
+    detail: str
+    answer: object
+    expected: object
+    units: dict
+    known_wrong: bool
+    runs: list[RunData] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        return f"{self.language}/{self.variant}"
+
+    @property
+    def label(self) -> str:
+        params = ",".join(f"{k}={v}" for k, v in self.params.items())
+        return f"{self.key}@{self.toolchain}:{self.profile}[{params}]"
+
+    @property
+    def group_key(self) -> tuple[str, str, str]:
+        return (self.suite, self.dataset, json.dumps(self.params, sort_keys=True))
+
+    def measured(self) -> list[RunData]:
+        return [r for r in self.runs if r.phase == "measure"]
+
+
+@dataclass
+class SessionData:
+    id: int
+    started: str
+    finished: str | None
+    status: str
+    command_line: str
+    options: dict
+    machine: dict
+    toolchains: dict
+    git_revision: str
+    iorace_version: str
+    cells: list[CellData]
+
+
+def _json(value) -> str:
+    return json.dumps(value, sort_keys=False)
+
+
+class Store:
+    def __init__(self, path: Path):
+        self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(path)
+            self.db.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as e:
+            raise UsageError(f"--db {path}: cannot open the database: {e}") from None
+
+    def begin_session(self, started: str, command_line: str, options: dict, machine: dict, toolchains: dict,
+                      git_revision: str, version: str) -> int:
+        cur = self.db.execute(
+            "INSERT INTO sessions (started, status, command_line, options, machine, toolchains, git_revision, iorace_version)"
+            " VALUES (?, 'running', ?, ?, ?, ?, ?, ?)",
+            (started, command_line, _json(options), _json(machine), _json(toolchains), git_revision, version))
+        self.db.commit()
+        return cur.lastrowid
+
+    def set_toolchains(self, session_id: int, toolchains: dict) -> None:
+        self.db.execute("UPDATE sessions SET toolchains = ? WHERE id = ?", (_json(toolchains), session_id))
+
+    def save_cell(self, session_id: int, cell) -> None:
+        """Insert or update one cell (an iorace.cells.Cell)."""
+        row = dict(
+            session_id=session_id, suite=cell.suite.name, title=cell.suite.manifest.title,
+            metric=cell.suite.manifest.metric, dataset=cell.dataset.name, dataset_sha256=cell.dataset.sha256,
+            input_path=str(cell.dataset.path or ""), params=_json(cell.params), variant=cell.variant.name,
+            language=cell.variant.language, kind=cell.variant.kind, description=cell.variant.description,
+            toolchain=cell.toolchain.name, toolchain_version=cell.toolchain_version, profile=cell.profile,
+            build_key=cell.build_key, command=_json(cell.argv), status=cell.status, detail=cell.detail,
+            answer=None if cell.answer is None else _json(cell.answer),
+            expected=None if cell.expected is None else _json(cell.expected),
+            units=_json(cell.units), known_wrong=int(cell.known_wrong))
+        if cell.db_id is None:
+            cols = ", ".join(row)
+            cur = self.db.execute(f"INSERT INTO cells ({cols}) VALUES ({', '.join('?' * len(row))})", tuple(row.values()))
+            cell.db_id = cur.lastrowid
+        else:
+            sets = ", ".join(f"{k} = ?" for k in row)
+            self.db.execute(f"UPDATE cells SET {sets} WHERE id = ?", (*row.values(), cell.db_id))
+
+    def add_run(self, cell, phase: str, round_no: int, run) -> None:
+        self.db.execute(
+            "INSERT INTO runs (cell_id, phase, round, wall_ns, user_ns, sys_ns, max_rss_kb, minflt, majflt, nvcsw,"
+            " nivcsw, inner_ns, exit_code) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (cell.db_id, phase, round_no, run.wall_ns, run.user_ns, run.sys_ns, run.max_rss_kb, run.minflt,
+             run.majflt, run.nvcsw, run.nivcsw, run.inner_ns, run.exit_code))
+
+    def commit(self) -> None:
+        self.db.commit()
+
+    def finish_session(self, session_id: int, finished: str, status: str) -> None:
+        self.db.execute("UPDATE sessions SET finished = ?, status = ? WHERE id = ?", (finished, status, session_id))
+        self.db.commit()
+
+    def session_ids(self) -> list[int]:
+        return [r[0] for r in self.db.execute("SELECT id FROM sessions ORDER BY id")]
+
+    def load(self, session_id: int | None = None) -> SessionData:
+        """One session with its cells and runs; the latest when no id is given."""
+        if session_id is None:
+            row = self.db.execute("SELECT id FROM sessions ORDER BY id DESC LIMIT 1").fetchone()
+            if row is None:
+                raise UsageError(f"{self.path}: no session stored yet (run `iorace run` first)")
+            session_id = row[0]
+        s = self.db.execute("SELECT id, started, finished, status, command_line, options, machine, toolchains,"
+                            " git_revision, iorace_version FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        if s is None:
+            raise UsageError(f"{self.path}: no session {session_id} (have: {', '.join(map(str, self.session_ids())) or 'none'})")
+        cells = []
+        for c in self.db.execute(
+                "SELECT id, suite, title, metric, dataset, dataset_sha256, input_path, params, variant, language, kind,"
+                " description, toolchain, toolchain_version, profile, build_key, command, status, detail, answer,"
+                " expected, units, known_wrong FROM cells WHERE session_id = ? ORDER BY id", (session_id,)):
+            cell = CellData(*c[:7], json.loads(c[7]), *c[8:16], json.loads(c[16]), c[17], c[18],
+                            None if c[19] is None else json.loads(c[19]), None if c[20] is None else json.loads(c[20]),
+                            json.loads(c[21]), bool(c[22]))
+            cell.runs = [RunData(*r) for r in self.db.execute(
+                "SELECT phase, round, wall_ns, user_ns, sys_ns, max_rss_kb, minflt, majflt, nvcsw, nivcsw, inner_ns,"
+                " exit_code FROM runs WHERE cell_id = ? ORDER BY id", (cell.id,))]
+            cells.append(cell)
+        return SessionData(s[0], s[1], s[2], s[3], s[4], json.loads(s[5]), json.loads(s[6]), json.loads(s[7]),
+                           s[8], s[9], cells)

@@ -1,0 +1,37 @@
+"""Find toolchains on this machine and read their versions."""
+from __future__ import annotations
+
+import functools
+import shlex
+import shutil
+import subprocess
+from dataclasses import dataclass
+
+from iorace.manifest import Toolchain
+
+
+@dataclass(frozen=True)
+class Probe:
+    available: bool
+    version: str  # the first non-empty line the version command printed
+    reason: str   # why it is not available ("" when it is)
+
+
+@functools.cache
+def _probe(command: str, version_cmd: str, install: str) -> Probe:
+    if shutil.which(command) is None:
+        hint = f" ({install})" if install else ""
+        return Probe(False, "", f"{command} not found{hint}")
+    try:
+        proc = subprocess.run(shlex.split(version_cmd), capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return Probe(False, "", f"{version_cmd!r} failed: {e}")
+    text = (proc.stdout + "\n" + proc.stderr).strip()
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    if proc.returncode != 0:
+        return Probe(False, "", f"{version_cmd!r} exited {proc.returncode}: {first}")
+    return Probe(True, first, "")
+
+
+def probe(tc: Toolchain) -> Probe:
+    return _probe(tc.command, tc.version, tc.install)

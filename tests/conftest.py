@@ -1,0 +1,50 @@
+"""Shared fixtures: run the real `iorace` CLI in a subprocess, as a user would."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+TEST_SUITES = Path(__file__).resolve().parent / "suites"
+
+
+@dataclass
+class IoraceResult:
+    returncode: int
+    stdout: str
+    stderr: str
+    export: dict | None  # the --export-json document, when the run wrote one
+
+    def cells(self, **match) -> list[dict]:
+        """Exported cells whose fields equal every keyword given (e.g. status="ok")."""
+        rows = (self.export or {}).get("results", [])
+        return [r for r in rows if all(r.get(k) == v for k, v in match.items())]
+
+
+def run_iorace(args: list[str], tmp_path: Path, timeout: float = 1800, export: bool = True) -> IoraceResult:
+    """Run `python -m iorace ARGS` with a private database (and, for `run`, a JSON export)."""
+    env = dict(os.environ)
+    env.setdefault("IORACE_CACHE", str(REPO / ".cache"))  # builds/data shared between tests
+    cmd = [sys.executable, "-m", "iorace", *args]
+    json_path = tmp_path / "export.json"
+    if args and args[0] == "run":
+        cmd += ["--db", str(tmp_path / "iorace.sqlite")]
+        if export:
+            cmd += ["--export-json", str(json_path)]
+    proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout)
+    doc = json.loads(json_path.read_text()) if export and json_path.exists() else None
+    return IoraceResult(proc.returncode, proc.stdout, proc.stderr, doc)
+
+
+@pytest.fixture
+def iorace(tmp_path):
+    """`iorace(["run", "readbytes", "--size", "tiny"])` -> IoraceResult."""
+    def _run(args, **kw):
+        return run_iorace(list(args), tmp_path, **kw)
+    return _run
