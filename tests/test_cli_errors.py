@@ -1,0 +1,74 @@
+"""Bad usage and bad input: one clear line on stderr and exit code 2, never a traceback."""
+import pytest
+
+from conftest import TEST_SUITES
+
+
+def assert_one_line_error(result, *needles):
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("iorace: error: ")
+    assert "Traceback" not in result.stderr
+    for n in needles:
+        assert n in lines[0]
+
+
+def test_unknown_suite(iorace):
+    assert_one_line_error(iorace(["run", "nosuchsuite"]), "unknown suite 'nosuchsuite'", "readbytes")
+
+
+def test_unknown_variant(iorace):
+    assert_one_line_error(iorace(["run", "readbytes", "--variant", "cobol/*"]), "no cell matches --variant cobol/*")
+
+
+def test_unknown_dataset(iorace):
+    assert_one_line_error(iorace(["run", "readbytes", "--size", "huge"]), "no dataset 'huge'")
+
+
+def test_unknown_param(iorace):
+    assert_one_line_error(iorace(["run", "readbytes", "--param", "speed=fast"]), "no such parameter")
+
+
+def test_missing_input_file(iorace, tmp_path):
+    assert_one_line_error(iorace(["run", "readbytes", "--input", str(tmp_path / "nope.bin")]), "no such file")
+
+
+def test_directory_as_input(iorace, tmp_path):
+    assert_one_line_error(iorace(["run", "readbytes", "--input", str(tmp_path)]), "not a regular file")
+
+
+def test_bad_option(iorace):
+    assert_one_line_error(iorace(["run", "readbytes", "--runs", "zero"]), "--runs")
+
+
+def test_missing_suite_dir(iorace, tmp_path):
+    assert_one_line_error(iorace(["run", "readbytes", "--suite-dir", str(tmp_path / "none")]), "not a directory")
+
+
+def test_show_without_sessions(iorace, tmp_path):
+    assert_one_line_error(iorace(["show", "--db", str(tmp_path / "empty.sqlite")]), "no database yet")
+
+
+def test_show_unknown_session(iorace, tmp_path):
+    first = iorace(["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "good",
+                    "--check-only"])
+    assert first.returncode == 0, first.stderr
+    assert_one_line_error(iorace(["show", "999", "--db", str(tmp_path / "iorace.sqlite")]), "no session 999")
+
+
+@pytest.mark.parametrize("manifest, needles", [
+    ('name = "bad"\ntitle = "t"\n[datasets.tiny]\n[[variants]]\nname = "x"\nlanguage = "c"\nsources = ["x.c"]\n',
+     ["suite.toml", "variants.0.description", "Field required"]),
+    ('name = "bad"\ntitle = "t"\nmetric = "speed"\n[datasets.tiny]\n', ["metric", "'inner' or 'wall'"]),
+    ('name = "bad"\ntitle = "t"\ncolour = "red"\n[datasets.tiny]\n', ["colour", "Extra inputs"]),
+    ('name = "bad"\ntitle = "t"\n[datasets.tiny]\n[[variants]]\nname = "x"\nlanguage = "c"\ndescription = "d"\n'
+     'sources = ["missing.c"]\n', ["source missing.c does not exist"]),
+    ('name = "bad"\ntitle = [\n', ["not valid TOML"]),
+    ('name = "other"\ntitle = "t"\n[datasets.tiny]\n', ["the folder is 'bad'"]),
+])
+def test_bad_manifest_names_file_and_field(iorace, tmp_path, manifest, needles):
+    suite = tmp_path / "suites" / "bad"
+    suite.mkdir(parents=True)
+    (suite / "suite.toml").write_text(manifest)
+    assert_one_line_error(iorace(["run", "bad", "--suite-dir", str(tmp_path / "suites")]), *needles)

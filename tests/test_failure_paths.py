@@ -1,0 +1,58 @@
+"""Deliberately broken variants (tests/suites/broken): each gets its own status, the good one is still
+measured, the session exits 1, and nothing the hanging variant started is left running."""
+import subprocess
+
+import pytest
+
+from conftest import TEST_SUITES
+
+
+@pytest.fixture(scope="module")
+def broken(tmp_path_factory):
+    from conftest import run_iorace
+    tmp = tmp_path_factory.mktemp("broken")
+    return run_iorace(["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--runs", "3",
+                       "--timeout", "3"], tmp)
+
+
+def status_of(result, variant):
+    (cell,) = result.cells(variant=variant)
+    return cell
+
+
+def test_exit_code_is_1_when_some_cell_failed(broken):
+    assert broken.returncode == 1, broken.stderr
+
+
+def test_good_variant_is_measured_despite_the_others(broken):
+    cell = status_of(broken, "good")
+    assert cell["status"] == "ok"
+    assert len(cell["times"]) == 3 and all(t > 0 for t in cell["times"])
+    assert cell["answer"] == cell["expected"] == 1000
+
+
+@pytest.mark.parametrize("variant, status, evidence", [
+    ("crash", "failed", "SIGSEGV"),
+    ("hang", "timeout", "timed out"),
+    ("wrong", "wrong", "answered 1001, expected 1000"),
+    ("exit-nonzero", "failed", "exit code 3: exit-nonzero: the input is not what I expected"),
+    ("no-result", "failed", "no iorace-result line"),
+    ("build-fails", "build-failed", "error"),
+    ("missing-toolchain", "skipped", "iorace-no-such-compiler not found"),
+])
+def test_each_broken_variant_has_its_own_status(broken, variant, status, evidence):
+    cell = status_of(broken, variant)
+    assert cell["status"] == status
+    assert evidence in cell["detail"]
+    assert cell["times"] == []  # failed cells are never timed
+
+
+def test_problems_are_listed_in_the_report(broken):
+    assert "c/crash@gcc:release: failed: killed by SIGSEGV" in broken.stdout
+    assert "c/hang@gcc:release: timeout" in broken.stdout
+
+
+def test_timeout_killed_the_whole_process_group(broken):
+    procs = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    built_hang = [line for line in procs.splitlines() if "/build/" in line and line.endswith("/prog")]
+    assert not built_hang, built_hang

@@ -1,0 +1,118 @@
+"""The readbytes suite in C and C++: the seed's exact answers, right answers for any user file, and
+deterministic data written through protobuf."""
+import hashlib
+import os
+
+import pytest
+
+from conftest import REPO, run_iorace
+
+C_CPP = ["--variant", "c/*", "--variant", "cpp/*"]
+SEED_SHA256 = "2e86c49a79fa1405fc6756242a6e45033659e9337b2d16897ab6470de1d87c79"
+TINY_SHA256 = "9c1bb4f0b7e7917188a7ee73c55e1abc1ecc3d1f95fdf69b5f7f438c8ed557bc"
+
+
+def assert_all_ok(result, expect_cells):
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    cells = result.cells()
+    assert len(cells) == expect_cells
+    bad = [(c["label"], c["status"], c["detail"]) for c in cells if c["status"] != "ok"]
+    assert not bad
+
+
+@pytest.fixture(scope="module")
+def seed_run(tmp_path_factory):
+    return run_iorace(["run", "readbytes", "--size", "seed", "--check-only", *C_CPP], tmp_path_factory.mktemp("seed"))
+
+
+def test_seed_answers_are_exactly_the_seeds(seed_run):
+    # 10 variants (7 C++ + 3 C) x 2 compilers x 2 modes
+    assert_all_ok(seed_run, 40)
+    for cell in seed_run.cells():
+        want = 128_863_360 if cell["parameters"]["mode"] == "count" else 14_577_336_640
+        assert cell["answer"] == cell["expected"] == want, cell["label"]
+        assert cell["toolchain"] in {"gcc", "clang", "g++", "clang++"}
+
+
+def test_seed_file_is_the_original_bytes(seed_run):
+    cell = seed_run.cells()[0]
+    assert cell["dataset_sha256"] == SEED_SHA256
+    assert os.path.getsize(cell["command"].split()[1]) == 12_886_336
+
+
+def test_tiny_dataset_is_deterministic(tmp_path):
+    result = run_iorace(["run", "readbytes", "--size", "tiny", "--check-only", "--variant", "c/read-64k",
+                         "--toolchain", "gcc"], tmp_path)
+    assert_all_ok(result, 2)
+    assert result.cells()[0]["dataset_sha256"] == TINY_SHA256
+
+
+def _user_files(folder):
+    rng = __import__("random").Random(42)
+    sizes = {"empty": 0, "one-byte": 1, "1023": 1023, "1025": 1025, "65537": 65537, "131079": 131_079,
+             "odd-3MB": 3 * 1024 * 1024 + 17}
+    paths = []
+    for name, size in sizes.items():
+        p = folder / name
+        p.write_bytes(bytes([255]) if size == 1 else rng.randbytes(size))  # 255: a byte that is -1 as signed char
+        paths.append(p)
+    return paths
+
+
+def test_any_user_file_gives_the_right_answer(tmp_path):
+    files = _user_files(tmp_path)
+    args = ["run", "readbytes", "--check-only", *C_CPP, "--param", "passes=3"]
+    for p in files:
+        args += ["--input", str(p)]
+    result = run_iorace(args, tmp_path)
+    assert_all_ok(result, 40 * len(files))
+    by_file = {}
+    for c in result.cells():
+        by_file.setdefault(c["dataset"], set()).add(json_key(c))
+    assert by_file["input:empty"] == {("count", 0), ("sum", 0)}
+    assert by_file["input:one-byte"] == {("count", 3), ("sum", 3 * 256)}
+
+
+def json_key(cell):
+    return cell["parameters"]["mode"], cell["answer"]
+
+
+def test_file_larger_than_the_cpu_caches(tmp_path):
+    big = tmp_path / "big.bin"
+    big.write_bytes(os.urandom(64 * 1024 * 1024 + 3))  # > the 32 MiB L3 of this machine kind
+    result = run_iorace(["run", "readbytes", "--check-only", *C_CPP, "--param", "passes=1", "--input", str(big),
+                         "--toolchain", "g++", "--toolchain", "gcc"], tmp_path)
+    assert_all_ok(result, 20)
+    data = big.read_bytes()
+    want = {"count": len(data), "sum": sum(data) + len(data)}
+    for c in result.cells():
+        assert c["answer"] == want[c["parameters"]["mode"]]
+
+
+def test_second_run_rebuilds_nothing(tmp_path):
+    args = ["run", "readbytes", "--size", "tiny", "--check-only", "--variant", "cpp/mmap"]
+    first = run_iorace(args, tmp_path)
+    assert_all_ok(first, 4)
+    cache = REPO / ".cache" / "build"
+    stamps = {p: p.stat().st_mtime_ns for p in cache.glob("*/.built")}
+    second = run_iorace(args, tmp_path)
+    assert_all_ok(second, 4)
+    assert {p: p.stat().st_mtime_ns for p in cache.glob("*/.built")} == stamps
+
+
+def test_debug_profile_builds_and_is_right(tmp_path):
+    result = run_iorace(["run", "readbytes", "--size", "tiny", "--check-only", "--variant", "cpp/fread-buffer",
+                         "--profile", "debug"], tmp_path)
+    assert_all_ok(result, 4)
+    assert {c["profile"] for c in result.cells()} == {"debug"}
+
+
+def test_limit_row_is_labelled(tmp_path):
+    result = run_iorace(["run", "readbytes", "--size", "tiny", "--variant", "c/simd-limit", "--variant", "c/read-64k",
+                         "--toolchain", "gcc", "--param", "mode=sum", "--runs", "3"], tmp_path)
+    assert_all_ok(result, 2)
+    (limit,) = result.cells(variant="simd-limit")
+    assert limit["kind"] == "limit" and limit["description"].startswith("LIMIT")
+    (byte_at_a_time,) = result.cells(variant="read-64k")
+    assert byte_at_a_time["ratio_to_limit"] > 0
+    assert "LIMIT (other method)" in result.stdout

@@ -1,0 +1,115 @@
+"""A session is stored in SQLite, shown again by `iorace show`, and exported as hyperfine JSON, TSV, Markdown."""
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import REPO, TEST_SUITES, run_iorace
+
+HYPERFINE_FIELDS = {"command", "mean", "stddev", "median", "user", "system", "min", "max", "times",
+                    "memory_usage_byte", "exit_codes", "parameters"}
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("session")
+    result = run_iorace(["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "good",
+                         "--variant", "wrong", "--runs", "4", "--warmup", "1",
+                         "--export-tsv", str(tmp / "runs.tsv"), "--export-markdown", str(tmp / "report.md")], tmp)
+    return tmp, result
+
+
+def test_json_has_hyperfine_schema_and_iorace_fields(session):
+    _, result = session
+    good = result.cells(variant="good")[0]
+    assert HYPERFINE_FIELDS <= set(good)
+    assert len(good["times"]) == len(good["memory_usage_byte"]) == len(good["exit_codes"]) == 4
+    assert good["exit_codes"] == [0, 0, 0, 0]
+    assert good["parameters"] == {"passes": "1"}
+    assert min(good["times"]) == good["min"] and max(good["times"]) == good["max"]
+    assert good["command"].endswith(" " + good["command"].split()[-1]) and "/prog" in good["command"]
+    assert good["suite"] == "broken" and good["language"] == "c" and good["toolchain"] == "gcc"
+    assert good["ratio"] == 1.0
+    assert 0 < good["memory_usage_byte"][0] < 50 * 2**20  # the launcher keeps the harness's RSS out
+    doc = result.export["iorace"]
+    assert doc["machine"]["cores"] >= 1 and doc["toolchains"]["gcc"].startswith("gcc")
+    assert len(result.export["results"][0]["dataset_sha256"]) == 64
+
+
+def test_tsv_is_one_row_per_timed_run_in_the_seed_layout(session):
+    tmp, _ = session
+    lines = (tmp / "runs.tsv").read_text().splitlines()
+    assert lines[0].split("\t") == ["test", "elapsed", "user", "system", "cpu_pct", "mem"]
+    rows = [line.split("\t") for line in lines[1:]]
+    assert len(rows) == 4  # the wrong cell is never timed
+    for test, elapsed, user, system, cpu, mem in rows:
+        assert test == "c/good@gcc:release[passes=1]"
+        assert float(elapsed) > 0 and cpu.endswith("%") and int(mem) > 0
+
+
+def test_markdown_has_the_table(session):
+    tmp, _ = session
+    text = (tmp / "report.md").read_text()
+    assert "## broken · tiny · passes=1" in text
+    assert "| c/good | gcc | release | ok |" in text
+    assert "| c/wrong | gcc | release | wrong |" in text
+
+
+def test_database_holds_session_cells_and_runs(session):
+    tmp, result = session
+    db = sqlite3.connect(tmp / "iorace.sqlite")
+    (status, command_line, git) = db.execute("SELECT status, command_line, git_revision FROM sessions").fetchone()
+    assert status == "done" and command_line.startswith("iorace run broken") and git
+    phases = dict(db.execute("SELECT phase, count(*) FROM runs GROUP BY phase").fetchall())
+    assert phases == {"verify": 2, "warmup": 1, "measure": 4}
+
+
+def test_runs_are_interleaved_round_by_round(tmp_path):
+    result = run_iorace(["run", "readbytes", "--size", "tiny", "--variant", "c/*", "--param", "mode=count",
+                         "--toolchain", "gcc", "--runs", "5", "--warmup", "0"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    db = sqlite3.connect(tmp_path / "iorace.sqlite")
+    rounds = [r for (r,) in db.execute("SELECT round FROM runs WHERE phase = 'measure' ORDER BY id")]
+    cells = len(result.cells())
+    assert rounds == sorted(rounds)  # a round ends before the next begins ...
+    assert all(rounds.count(r) == cells for r in range(5))  # ... and runs every cell once
+    orders = {}
+    for r, cell in db.execute("SELECT round, cell_id FROM runs WHERE phase = 'measure' ORDER BY id"):
+        orders.setdefault(r, []).append(cell)
+    assert len({tuple(o) for o in orders.values()}) > 1  # the order is shuffled
+
+
+def test_show_prints_the_stored_session_and_exports(session):
+    tmp, result = session
+    out = run_iorace(["show", "--db", str(tmp / "iorace.sqlite"), "--export-json", str(tmp / "again.json")], tmp)
+    assert out.returncode == 0, out.stderr
+    assert "c/good" in out.stdout and "wrong: answered 1001, expected 1000" in out.stdout
+    again = json.loads((tmp / "again.json").read_text())
+    assert again["results"] == result.export["results"]
+
+
+def test_ctrl_c_keeps_what_was_measured(tmp_path):
+    db = tmp_path / "iorace.sqlite"
+    proc = subprocess.Popen([sys.executable, "-m", "iorace", "run", "broken", "--suite-dir", str(TEST_SUITES),
+                             "--size", "tiny", "--variant", "good", "--runs", "100000", "--db", str(db)],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    measured = 0
+    while time.time() < deadline and measured < 20:  # wait until timed runs are being committed
+        time.sleep(0.5)
+        if db.exists():
+            try:
+                measured = sqlite3.connect(db).execute("SELECT count(*) FROM runs WHERE phase='measure'").fetchone()[0]
+            except sqlite3.OperationalError:
+                pass
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted" in out
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT status FROM sessions").fetchone()[0] == "interrupted"
+    assert con.execute("SELECT count(*) FROM runs WHERE phase='measure'").fetchone()[0] >= 20
