@@ -21,7 +21,7 @@ from iorace.toolchains import probe
 
 def _width(stream) -> int | None:
     """Full-width tables when output goes to a file or CI log (rich would wrap at 80 columns)."""
-    return None if stream.isatty() else int(os.environ.get("COLUMNS", "200"))
+    return None if stream.isatty() else int(os.environ.get("COLUMNS", "260"))
 
 
 console = Console(highlight=False, width=_width(sys.stdout))

@@ -18,23 +18,28 @@ def _metric_title(g: Group) -> str:
 
 def group_table(g: Group) -> Table:
     t = Table(title=f"[bold]{g.suite}[/] · {g.dataset} · {params_text(g.params)}", title_justify="left",
-              caption=f"{g.title}. Ratios: median {_metric_title(g)} over the fastest cell, 95% bootstrap CI.",
+              caption=f"{g.title}. Ratios compare the median {_metric_title(g)} with the fastest cell's "
+                      "(95% bootstrap CI); inner = the program's own timing of the work, wall = the whole process.",
               caption_justify="left", header_style="bold")
-    for col, just in [("variant", "left"), ("toolchain", "left"), ("profile", "left"), ("status", "left"),
-                      ("answer", "right"), (_metric_title(g) + " median (min..max)", "right"), ("wall", "right"),
-                      ("user", "right"), ("sys", "right"), ("max RSS", "right"), ("rate", "right"),
-                      ("x fastest [95% CI]", "right"), ("x limit", "right"), ("notes", "left")]:
-        t.add_column(col, justify=just, no_wrap=col in {"variant", "x fastest [95% CI]"})
+    for col in COLUMNS:
+        t.add_column(col, justify="left" if col in LEFT else "right",
+                     no_wrap=col not in {"notes", "description"})
     for r in g.rows:
         t.add_row(*row_cells(r, rich=True))
     return t
 
 
+COLUMNS = ["variant", "toolchain", "profile", "status", "answer", "inner median (min..max)", "wall median (min..max)",
+           "user", "sys", "max RSS", "rate", "x fastest [95% CI]", "x limit", "notes"]
+LEFT = {"variant", "toolchain", "profile", "status", "notes"}
+
+
 def row_cells(r: Row, rich: bool = False) -> list[str]:
+    """One row of the per-group table (terminal and Markdown); times are medians of the timed runs."""
     c = r.cell
     status = f"[{STATUS_STYLE.get(c.status, '')}]{c.status}[/]" if rich else c.status
-    return [c.key, c.toolchain, c.profile, status, answer_text(c.answer), fmt.spread(r.primary),
-            fmt.seconds(r.wall.median if r.wall else None), fmt.seconds(r.user.median if r.user else None),
+    return [c.key, c.toolchain, c.profile, status, answer_text(c.answer), fmt.spread(r.inner), fmt.spread(r.wall),
+            fmt.seconds(r.user.median if r.user else None),
             fmt.seconds(r.system.median if r.system else None), fmt.rss(r.max_rss_kb), fmt.rates(r) if r.ok else "-",
             fmt.ratio(r.ratio), f"{r.vs_limit:.2f}x" if r.vs_limit is not None else "-", fmt.notes(r)]
 

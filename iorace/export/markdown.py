@@ -5,12 +5,8 @@ from pathlib import Path
 
 from iorace import fmt
 from iorace.analysis import analyse, params_text
-from iorace.report import row_cells
+from iorace.report import COLUMNS, row_cells
 from iorace.store import SessionData
-
-COLUMNS = ["variant", "toolchain", "profile", "status", "answer", "median (min..max)", "wall", "user", "sys",
-           "max RSS", "rate", "x fastest [95% CI]", "x limit", "notes"]
-
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
     esc = [[cell.replace("|", "\\|") for cell in row] for row in rows]
@@ -27,7 +23,8 @@ def render(session: SessionData) -> str:
     for g in analyse(session):
         metric = "inner time" if g.metric == "inner" else "wall time"
         out += [f"## {g.suite} · {g.dataset} · {params_text(g.params)}", "",
-                f"{g.title}. Median {metric}; ratios over the fastest cell with a 95% bootstrap CI.", "",
+                f"{g.title}. Ratios compare the median {metric} with the fastest cell's (95% bootstrap CI); "
+                "inner = the program's own timing of the work, wall = the whole process.", "",
                 _table(COLUMNS, [row_cells(r) for r in g.rows]), ""]
         best = g.best_per_toolchain()
         if len(best) > 1:
