@@ -123,7 +123,14 @@ def build(cell: Cell, log=None) -> None:
             cell.build_dir = None
             shutil.rmtree(tmp, ignore_errors=True)
             return
-    # Built in a temp dir and renamed, so an interrupted build never looks finished.
+    # Built in a temp dir and renamed, so an interrupted build never looks finished. Another iorace
+    # process may have finished the same build meanwhile: then its copy stands and ours goes.
     (tmp / ".built").write_text(command)
-    shutil.rmtree(final, ignore_errors=True)
-    tmp.rename(final)
+    if final.exists() and not (final / ".built").exists():
+        shutil.rmtree(final, ignore_errors=True)  # a stale partial build (older iorace)
+    try:
+        tmp.rename(final)
+    except OSError:
+        if not (final / ".built").exists():
+            raise
+        shutil.rmtree(tmp, ignore_errors=True)
