@@ -26,6 +26,7 @@ class Row:
     max_rss_kb: int | None
     ratio: Ratio | None = None   # primary / fastest comparable row of the group
     vs_limit: float | None = None
+    instructions_ratio: float | None = None  # instructions / the fewest of the group's comparable rows
     rates: dict[str, float] = field(default_factory=dict)  # unit -> per second
 
     @property
@@ -57,6 +58,10 @@ class Group:
     def fastest(self) -> Row | None:
         candidates = [r for r in self.rows if r.ok and r.cell.kind != "limit"]
         return min(candidates, key=lambda r: r.primary.median) if candidates else None
+
+    @property
+    def has_instructions(self) -> bool:
+        return any(r.cell.instructions is not None or r.cell.instructions_note for r in self.rows)
 
     @property
     def limit(self) -> Row | None:
@@ -100,6 +105,8 @@ def analyse(session: SessionData) -> list[Group]:
         groups[key].rows.append(_row(cell, cell.metric))
     for g in groups.values():
         fastest, limit = g.fastest, g.limit
+        counted = [r.cell.instructions for r in g.rows if r.cell.instructions and r.cell.kind != "limit"]
+        fewest = min(counted) if counted else None
         for i, r in enumerate(g.rows):
             if not r.ok:
                 continue
@@ -107,6 +114,8 @@ def analyse(session: SessionData) -> list[Group]:
                 r.ratio = median_ratio(r.primary_values(), fastest.primary_values(), seed=i)
             if limit is not None:
                 r.vs_limit = r.primary.median / limit.primary.median
+            if fewest and r.cell.instructions:
+                r.instructions_ratio = r.cell.instructions / fewest
             if r.primary.median > 0:
                 r.rates = {unit: n / r.primary.median for unit, n in r.cell.units.items()}
         g.rows.sort(key=lambda r: (STATUS_ORDER.get(r.cell.status, 9) if not r.ok else -1,

@@ -46,6 +46,8 @@ class Cell:
     expected: object = None
     answer: object = None
     units: dict[str, int] = field(default_factory=dict)
+    instructions: int | None = None  # cachegrind's count (run --instructions)
+    instructions_note: str = ""      # why there is no count
     db_id: int | None = None
 
     @property

@@ -122,6 +122,8 @@ def doctor(suite_dirs):
 @SUITE_DIR_OPTION
 @click.option("--check-only", is_flag=True, help="Build and verify every answer; measure nothing.")
 @click.option("--seed", type=int, default=None, help="Seed of the interleaving order (default: random, stored).")
+@click.option("--instructions", is_flag=True,
+              help="Also count each cell's instructions once under valgrind (repeatable on a noisy machine).")
 def run(suites, **kw):
     """Build, verify and measure the cells of SUITES (all suites when none is named)."""
     opts = RunOptions(suites=list(suites), **{k: list(v) if isinstance(v, tuple) else v for k, v in kw.items()})

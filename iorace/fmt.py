@@ -32,6 +32,16 @@ def ratio(r: Ratio | None) -> str:
     return f"{r.value:.2f}x [{r.low:.2f}-{r.high:.2f}]"
 
 
+def count(n: int | None) -> str:
+    """A large count in engineering form: 1.23 G, 456 M."""
+    if n is None:
+        return "-"
+    for scale, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if n >= scale:
+            return f"{n / scale:.3g} {unit}"
+    return str(n)
+
+
 def rss(kb: int | None) -> str:
     return "-" if kb is None else f"{kb / 1024:.1f} MB"
 

@@ -21,27 +21,35 @@ def group_table(g: Group) -> Table:
               caption=f"{g.title}. Ratios compare the median {_metric_title(g)} with the fastest cell's "
                       "(95% bootstrap CI); inner = the program's own timing of the work, wall = the whole process.",
               caption_justify="left", header_style="bold")
-    for col in COLUMNS:
+    for col in columns(g):
         t.add_column(col, justify="left" if col in LEFT else "right",
                      no_wrap=col not in {"notes", "description"})
     for r in g.rows:
-        t.add_row(*row_cells(r, rich=True))
+        t.add_row(*row_cells(r, rich=True, instructions=g.has_instructions))
     return t
 
 
 COLUMNS = ["variant", "toolchain", "profile", "status", "answer", "inner median (min..max)", "wall median (min..max)",
            "user", "sys", "max RSS", "rate", "x fastest [95% CI]", "x limit", "notes"]
 LEFT = {"variant", "toolchain", "profile", "status", "notes"}
+INSTRUCTION_COLUMNS = ["instructions", "x fewest"]
 
 
-def row_cells(r: Row, rich: bool = False) -> list[str]:
+def columns(g: Group) -> list[str]:
+    """The table's columns; instruction counts only when the session counted them."""
+    return COLUMNS[:-1] + INSTRUCTION_COLUMNS + COLUMNS[-1:] if g.has_instructions else COLUMNS
+
+
+def row_cells(r: Row, rich: bool = False, instructions: bool = False) -> list[str]:
     """One row of the per-group table (terminal and Markdown); times are medians of the timed runs."""
     c = r.cell
     status = f"[{STATUS_STYLE.get(c.status, '')}]{c.status}[/]" if rich else c.status
+    extra = [fmt.count(c.instructions), f"{r.instructions_ratio:.2f}x" if r.instructions_ratio else "-"] \
+        if instructions else []
     return [c.key, c.toolchain, c.profile, status, answer_text(c.answer), fmt.spread(r.inner), fmt.spread(r.wall),
             fmt.seconds(r.user.median if r.user else None),
             fmt.seconds(r.system.median if r.system else None), fmt.rss(r.max_rss_kb), fmt.rates(r) if r.ok else "-",
-            fmt.ratio(r.ratio), f"{r.vs_limit:.2f}x" if r.vs_limit is not None else "-", fmt.notes(r)]
+            fmt.ratio(r.ratio), f"{r.vs_limit:.2f}x" if r.vs_limit is not None else "-", *extra, fmt.notes(r)]
 
 
 def best_table(g: Group) -> Table | None:
@@ -59,8 +67,10 @@ def best_table(g: Group) -> Table | None:
 
 
 def problems(session: SessionData) -> list[str]:
-    return [f"{c.suite} {c.dataset} {c.label}: {c.status}: {c.detail}"
-            for c in session.cells if c.status not in {"ok"} and c.detail]
+    out = [f"{c.suite} {c.dataset} {c.label}: {c.status}: {c.detail}"
+           for c in session.cells if c.status not in {"ok"} and c.detail]
+    notes = {c.instructions_note for c in session.cells if c.instructions_note}
+    return out + [f"instructions not counted: {n}" for n in sorted(notes)]
 
 
 def print_session(session: SessionData, console: Console) -> None:

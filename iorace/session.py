@@ -11,7 +11,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from iorace import __version__, build, datasets, machine, reference
+from iorace import __version__, build, counters, datasets, machine, reference
 from iorace.cells import BAD_STATES, OK, PLANNED, SKIPPED, Cell, dataset_refs, expand
 from iorace.errors import UsageError
 from iorace.export import write_json, write_markdown, write_tsv
@@ -45,6 +45,7 @@ class RunOptions:
     suite_dirs: list[Path] = field(default_factory=list)
     check_only: bool = False
     seed: int | None = None
+    instructions: bool = False
 
 
 def _now() -> str:
@@ -88,7 +89,7 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
     options = {"size": opts.size, "runs": 0 if opts.check_only else opts.runs, "warmup": opts.warmup,
                "timeout": opts.timeout, "sink": opts.sink, "check_only": opts.check_only, "seed": seed,
                "inputs": [str(p) for p in opts.inputs], "variants": opts.variants, "toolchains": opts.toolchains,
-               "profiles": opts.profiles, "params": opts.params}
+               "profiles": opts.profiles, "params": opts.params, "instructions": opts.instructions}
     session_id = store.begin_session(_now(), shlex.join(["iorace", *sys.argv[1:]]), options, m, {},
                                      machine.git_revision(REPO_SUITES.parent), __version__)
     status = "done"
@@ -149,6 +150,9 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
             save(cell)
             progress.advance(task)
         store.commit()
+        if opts.instructions:
+            _count_instructions([c for c in runnable if c.status == OK], opts, progress, save)
+            store.commit()
         if opts.check_only:
             return
         # measure, interleaved within each suite
@@ -162,3 +166,17 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
                     store=store, seed=seed, advance=lambda label: (progress.update(task, what=label),
                                                                    progress.advance(task)),
                     cell_changed=save)
+
+
+def _count_instructions(cells: list[Cell], opts: RunOptions, progress: Progress, save) -> None:
+    """One extra run per verified cell under cachegrind: a count that the machine's noise cannot move."""
+    why_not = counters.available()
+    task = progress.add_task("instructions", total=len(cells), what="")
+    for cell in cells:
+        progress.update(task, what=cell.label)
+        if why_not:
+            cell.instructions_note = why_not
+        else:
+            cell.instructions, cell.instructions_note = counters.count(cell, opts.timeout)
+        save(cell)
+        progress.advance(task)

@@ -39,7 +39,9 @@ CREATE TABLE IF NOT EXISTS cells (
     status TEXT NOT NULL, detail TEXT NOT NULL,
     answer TEXT, expected TEXT,      -- JSON
     units TEXT NOT NULL,             -- JSON: work per run, e.g. {"bytes": n}
-    known_wrong INTEGER NOT NULL DEFAULT 0
+    known_wrong INTEGER NOT NULL DEFAULT 0,
+    instructions INTEGER,            -- cachegrind's count of one run (run --instructions)
+    instructions_note TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY,
@@ -54,6 +56,12 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE INDEX IF NOT EXISTS runs_by_cell ON runs(cell_id);
 CREATE INDEX IF NOT EXISTS cells_by_session ON cells(session_id);
 """
+
+# Columns added after the first release of the schema: (table, column, declaration).
+MIGRATIONS = [
+    ("cells", "instructions", "INTEGER"),
+    ("cells", "instructions_note", "TEXT NOT NULL DEFAULT ''"),
+]
 
 
 @dataclass
@@ -97,6 +105,8 @@ class CellData:
     expected: object
     units: dict
     known_wrong: bool
+    instructions: int | None = None
+    instructions_note: str = ""
     runs: list[RunData] = field(default_factory=list)
 
     @property
@@ -142,8 +152,17 @@ class Store:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(path)
             self.db.executescript(SCHEMA)
+            self._migrate()
         except (OSError, sqlite3.Error) as e:
             raise UsageError(f"--db {path}: cannot open the database: {e}") from None
+
+    def _migrate(self) -> None:
+        """Add the columns a database made by an older iorace lacks, so old sessions stay readable."""
+        for table, column, decl in MIGRATIONS:
+            have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            if column not in have:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
+        self.db.commit()
 
     def begin_session(self, started: str, command_line: str, options: dict, machine: dict, toolchains: dict,
                       git_revision: str, version: str) -> int:
@@ -168,7 +187,8 @@ class Store:
             build_key=cell.build_key, command=_json(cell.argv), status=cell.status, detail=cell.detail,
             answer=None if cell.answer is None else _json(cell.answer),
             expected=None if cell.expected is None else _json(cell.expected),
-            units=_json(cell.units), known_wrong=int(cell.known_wrong))
+            units=_json(cell.units), known_wrong=int(cell.known_wrong), instructions=cell.instructions,
+            instructions_note=cell.instructions_note)
         if cell.db_id is None:
             cols = ", ".join(row)
             cur = self.db.execute(f"INSERT INTO cells ({cols}) VALUES ({', '.join('?' * len(row))})", tuple(row.values()))
@@ -209,10 +229,11 @@ class Store:
         for c in self.db.execute(
                 "SELECT id, suite, title, metric, dataset, dataset_sha256, input_path, params, variant, language, kind,"
                 " description, toolchain, toolchain_version, profile, build_key, command, status, detail, answer,"
-                " expected, units, known_wrong FROM cells WHERE session_id = ? ORDER BY id", (session_id,)):
+                " expected, units, known_wrong, instructions, instructions_note FROM cells WHERE session_id = ?"
+                " ORDER BY id", (session_id,)):
             cell = CellData(*c[:7], json.loads(c[7]), *c[8:16], json.loads(c[16]), c[17], c[18],
                             None if c[19] is None else json.loads(c[19]), None if c[20] is None else json.loads(c[20]),
-                            json.loads(c[21]), bool(c[22]))
+                            json.loads(c[21]), bool(c[22]), c[23], c[24])
             cell.runs = [RunData(*r) for r in self.db.execute(
                 "SELECT phase, round, wall_ns, user_ns, sys_ns, max_rss_kb, minflt, majflt, nvcsw, nivcsw, inner_ns,"
                 " exit_code FROM runs WHERE cell_id = ? ORDER BY id", (cell.id,))]

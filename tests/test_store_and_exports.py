@@ -113,3 +113,27 @@ def test_ctrl_c_keeps_what_was_measured(tmp_path):
     con = sqlite3.connect(db)
     assert con.execute("SELECT status FROM sessions").fetchone()[0] == "interrupted"
     assert con.execute("SELECT count(*) FROM runs WHERE phase='measure'").fetchone()[0] >= 20
+
+
+def test_instruction_counts_are_repeatable(tmp_path):
+    args = ["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "good",
+            "--check-only", "--instructions"]
+    first = run_iorace(args, tmp_path)
+    second = run_iorace(args, tmp_path)
+    assert first.returncode == 0, first.stderr
+    (a,), (b,) = first.cells(), second.cells()
+    assert a["instructions"] > 10_000
+    assert abs(a["instructions"] - b["instructions"]) < 0.01 * a["instructions"]  # not moved by machine noise
+    assert "instructions" in first.stdout and "x fewest" in first.stdout
+
+
+def test_database_of_an_older_schema_is_migrated(tmp_path):
+    from iorace.store import SCHEMA, Store
+    path = tmp_path / "old.sqlite"
+    old = sqlite3.connect(path)
+    old.executescript(SCHEMA.replace("    instructions INTEGER,            -- cachegrind's count of one run (run --instructions)\n", "")
+                      .replace(",\n    instructions_note TEXT NOT NULL DEFAULT ''", ""))
+    old.commit()
+    assert "instructions" not in {r[1] for r in old.execute("PRAGMA table_info(cells)")}
+    Store(path)
+    assert {"instructions", "instructions_note"} <= {r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(cells)")}

@@ -48,6 +48,8 @@ def result(row: Row) -> dict:
         "ratio_to_limit": row.vs_limit,
         "noisy": row.noisy,
         "units_per_run": c.units,
+        "instructions": c.instructions,
+        "instructions_ratio": row.instructions_ratio,
         "page_faults": [r.minflt + r.majflt for r in runs],
         "context_switches": [r.nvcsw + r.nivcsw for r in runs],
     }

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from iorace import fmt
 from iorace.analysis import analyse, params_text
-from iorace.report import COLUMNS, row_cells
+from iorace.report import columns, row_cells
 from iorace.store import SessionData
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
@@ -25,7 +25,7 @@ def render(session: SessionData) -> str:
         out += [f"## {g.suite} · {g.dataset} · {params_text(g.params)}", "",
                 f"{g.title}. Ratios compare the median {metric} with the fastest cell's (95% bootstrap CI); "
                 "inner = the program's own timing of the work, wall = the whole process.", "",
-                _table(COLUMNS, [row_cells(r) for r in g.rows]), ""]
+                _table(columns(g), [row_cells(r, instructions=g.has_instructions) for r in g.rows]), ""]
         best = g.best_per_toolchain()
         if len(best) > 1:
             out += ["Best strategy per language and toolchain:", "",
