@@ -17,6 +17,16 @@ PLANNED, SKIPPED, BUILD_FAILED, OK, WRONG, FAILED, TIMEOUT = (
 BAD_STATES = {BUILD_FAILED, WRONG, FAILED, TIMEOUT}
 
 
+def cell_label(variant_key: str, toolchain: str, profile: str, params: dict) -> str:
+    """A stable name for a cell, used in tables, TSV rows and JSON: lang/variant@toolchain:profile[k=v,...]."""
+    return f"{variant_key}@{toolchain}:{profile}[{','.join(f'{k}={v}' for k, v in params.items())}]"
+
+
+def group_key(suite: str, dataset: str, params: dict) -> tuple[str, str, str]:
+    """Cells compare with each other only within one suite, dataset and parameter set."""
+    return (suite, dataset, json.dumps(params, sort_keys=True))
+
+
 @dataclass
 class DatasetRef:
     """One input of a session: a generated dataset (or one member of it) or a user file."""
@@ -52,14 +62,7 @@ class Cell:
 
     @property
     def label(self) -> str:
-        """A stable name for the cell, used in tables, TSV rows and JSON."""
-        params = ",".join(f"{k}={v}" for k, v in self.params.items())
-        return f"{self.variant.key}@{self.toolchain.name}:{self.profile}[{params}]"
-
-    @property
-    def group_key(self) -> tuple[str, str, str]:
-        """Cells compare with each other only within one suite, dataset and parameter set."""
-        return (self.suite.name, self.dataset.name, json.dumps(self.params, sort_keys=True))
+        return cell_label(self.variant.key, self.toolchain.name, self.profile, self.params)
 
     @property
     def known_wrong(self) -> bool:

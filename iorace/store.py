@@ -11,6 +11,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from iorace.cells import cell_label, group_key
 from iorace.errors import UsageError
 
 SCHEMA = """
@@ -115,12 +116,11 @@ class CellData:
 
     @property
     def label(self) -> str:
-        params = ",".join(f"{k}={v}" for k, v in self.params.items())
-        return f"{self.key}@{self.toolchain}:{self.profile}[{params}]"
+        return cell_label(self.key, self.toolchain, self.profile, self.params)
 
     @property
     def group_key(self) -> tuple[str, str, str]:
-        return (self.suite, self.dataset, json.dumps(self.params, sort_keys=True))
+        return group_key(self.suite, self.dataset, self.params)
 
     def measured(self) -> list[RunData]:
         return [r for r in self.runs if r.phase == "measure"]
