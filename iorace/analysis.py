@@ -53,6 +53,17 @@ class Group:
     params: dict
     metric: str
     rows: list[Row]
+    baseline_languages: list[str] = field(default_factory=list)
+
+    @property
+    def baseline(self) -> Row | None:
+        """The fastest cell of the suite's baseline languages (e.g. C and C++), other than a limit row."""
+        rows = [r for r in self.rows if r.ok and r.cell.kind != "limit" and r.cell.language in self.baseline_languages]
+        return min(rows, key=lambda r: r.primary.median) if rows else None
+
+    def vs_baseline(self, r: Row) -> float | None:
+        b = self.baseline
+        return r.primary.median / b.primary.median if b is not None and r.ok else None
 
     @property
     def fastest(self) -> Row | None:
@@ -98,10 +109,12 @@ STATUS_ORDER = {"ok": 0, "wrong": 1, "failed": 2, "timeout": 3, "build-failed": 
 
 def analyse(session: SessionData) -> list[Group]:
     groups: dict[tuple, Group] = {}
+    baselines = session.options.get("baseline_languages", {})
     for cell in session.cells:
         key = cell.group_key
         if key not in groups:
-            groups[key] = Group(cell.suite, cell.title, cell.dataset, cell.dataset_sha256, cell.params, cell.metric, [])
+            groups[key] = Group(cell.suite, cell.title, cell.dataset, cell.dataset_sha256, cell.params, cell.metric, [],
+                                baselines.get(cell.suite, []))
         groups[key].rows.append(_row(cell, cell.metric))
     for g in groups.values():
         fastest, limit = g.fastest, g.limit

@@ -97,6 +97,7 @@ class SuiteManifest(Strict):
     answer: Literal["result", "stdout"] = "result"
     metric: Literal["inner", "wall"] = "wall"
     throughput: str = ""
+    baseline_languages: list[str] = Field(default_factory=list)  # "x best c/cpp" column in the best-per-toolchain table
     default_profiles: list[str] | None = None
     params: dict[str, ParamValue | list[ParamValue]] = Field(default_factory=dict)
     datasets: dict[str, Dataset]

@@ -52,17 +52,34 @@ def row_cells(r: Row, rich: bool = False, instructions: bool = False) -> list[st
             fmt.ratio(r.ratio), f"{r.vs_limit:.2f}x" if r.vs_limit is not None else "-", *extra, fmt.notes(r)]
 
 
+def best_columns(g: Group) -> list[str]:
+    cols = ["language", "toolchain", "profile", "best variant", _metric_title(g), "x fastest"]
+    if g.baseline is not None:
+        cols.append(f"x best {'/'.join(g.baseline_languages)}")
+    return cols + ["x limit"]
+
+
+def best_rows(g: Group) -> list[list[str]]:
+    """The seed's question, "which implementation for which compiler": the fastest strategy of each
+    language x toolchain x profile, with its distance to the best baseline cell and to the limit."""
+    rows = []
+    for r in g.best_per_toolchain():
+        vs_base = [f"{g.vs_baseline(r):.2f}x"] if g.baseline is not None else []
+        rows.append([r.cell.language, r.cell.toolchain, r.cell.profile, r.cell.variant, fmt.seconds(r.primary.median),
+                     fmt.ratio(r.ratio), *vs_base, f"{r.vs_limit:.2f}x" if r.vs_limit is not None else "-"])
+    return rows
+
+
 def best_table(g: Group) -> Table | None:
-    best = g.best_per_toolchain()
-    if len(best) < 2:
+    rows = best_rows(g)
+    if len(rows) < 2:
         return None
     t = Table(title=f"best strategy per language and toolchain · {g.suite} · {g.dataset} · {params_text(g.params)}",
               title_justify="left", header_style="bold")
-    for col in ("language", "toolchain", "profile", "best variant", _metric_title(g), "x fastest", "x limit"):
-        t.add_column(col, justify="right" if col.startswith(("x ", "inner", "wall")) else "left")
-    for r in best:
-        t.add_row(r.cell.language, r.cell.toolchain, r.cell.profile, r.cell.variant, fmt.seconds(r.primary.median),
-                  fmt.ratio(r.ratio), f"{r.vs_limit:.2f}x" if r.vs_limit is not None else "-")
+    for col in best_columns(g):
+        t.add_column(col, justify="left" if col in {"language", "toolchain", "profile", "best variant"} else "right")
+    for row in rows:
+        t.add_row(*row)
     return t
 
 

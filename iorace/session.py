@@ -89,7 +89,8 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
     options = {"size": opts.size, "runs": 0 if opts.check_only else opts.runs, "warmup": opts.warmup,
                "timeout": opts.timeout, "sink": opts.sink, "check_only": opts.check_only, "seed": seed,
                "inputs": [str(p) for p in opts.inputs], "variants": opts.variants, "toolchains": opts.toolchains,
-               "profiles": opts.profiles, "params": opts.params, "instructions": opts.instructions}
+               "profiles": opts.profiles, "params": opts.params, "instructions": opts.instructions,
+               "baseline_languages": {c.suite.name: c.suite.manifest.baseline_languages for c in cells}}
     session_id = store.begin_session(_now(), shlex.join(["iorace", *sys.argv[1:]]), options, m, {},
                                      machine.git_revision(REPO_SUITES.parent), __version__)
     status = "done"

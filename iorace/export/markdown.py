@@ -3,9 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from iorace import fmt
 from iorace.analysis import analyse, params_text
-from iorace.report import columns, row_cells
+from iorace.report import best_columns, best_rows, columns, row_cells
 from iorace.store import SessionData
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
@@ -26,13 +25,9 @@ def render(session: SessionData) -> str:
                 f"{g.title}. Ratios compare the median {metric} with the fastest cell's (95% bootstrap CI); "
                 "inner = the program's own timing of the work, wall = the whole process.", "",
                 _table(columns(g), [row_cells(r, instructions=g.has_instructions) for r in g.rows]), ""]
-        best = g.best_per_toolchain()
+        best = best_rows(g)
         if len(best) > 1:
-            out += ["Best strategy per language and toolchain:", "",
-                    _table(["language", "toolchain", "profile", "best variant", metric, "x fastest", "x limit"],
-                           [[r.cell.language, r.cell.toolchain, r.cell.profile, r.cell.variant,
-                             fmt.seconds(r.primary.median), fmt.ratio(r.ratio),
-                             f"{r.vs_limit:.2f}x" if r.vs_limit is not None else "-"] for r in best]), ""]
+            out += ["Best strategy per language and toolchain:", "", _table(best_columns(g), best), ""]
     return "\n".join(out)
 
 
