@@ -20,7 +20,12 @@ def judge(cell: Cell, run: RunRecord) -> None:
         cell.status, cell.detail = TIMEOUT, "timed out (process group killed)"
         return
     if reason := run.failure():
-        cell.status, cell.detail = FAILED, reason
+        if cell.known_wrong and run.exit_code > 0:
+            # The manifest says this strategy cannot be right here, and it refused cleanly (an error
+            # message and an exit code, not a crash): that is the known wrong answer, shown as such.
+            cell.status, cell.detail = WRONG, f"refused: {reason} (known: the manifest says this strategy cannot be right on this input)"
+        else:
+            cell.status, cell.detail = FAILED, reason
         return
     if cell.suite.manifest.answer == "stdout":
         cell.answer = run.stdout_sha256

@@ -1,0 +1,217 @@
+// Stand-in for the DUB packages iopipe (buffer window + line range) and io (std.io's raw file descriptors), as dcat used them.
+/*
+ * DUB cannot reach its registry from this machine, so this module re-creates
+ * the behaviour of what dcat took from iopipe (Steven Schveighoffer) and from
+ * the io package iopipe reads through (Martin Nowak's std.io), following their
+ * documented design; it is not their code.
+ *
+ *  - IOFile: an open file descriptor; read/write are single read(2)/write(2)
+ *    calls, no stdio buffer (std.io.File).
+ *  - BufferedInput: the buffer window (iopipe's `bufd`). `window` is the
+ *    buffered data, `extend(n)` reads up to n more bytes behind it (0 = the
+ *    default 8 KiB; returns 0 at end of stream), `release(n)` drops n bytes
+ *    from the front. When there is no room behind the window, live data moves
+ *    to the front if that makes room, else the buffer grows by at least 1.4x.
+ *  - LineRange: `byLineRange` - each line is a slice of the window found with
+ *    memchr; the window is extended when no '\n' is left, and each line is
+ *    released once the range moves past it. With keepDelimiter = false the
+ *    '\n' is stripped; `terminated` tells whether the line had one (false
+ *    only for a last line without '\n'), so a copy can reproduce it exactly.
+ */
+module iopipe_lite;
+
+import core.stdc.errno : errno, EINTR;
+import core.stdc.string : memchr, memmove;
+import core.sys.posix.fcntl : open, O_RDONLY;
+import core.sys.posix.unistd : close, read, write;
+import std.exception : ErrnoException;
+import std.string : toStringz;
+
+/// A raw file descriptor (std.io.File).
+struct IOFile
+{
+    int fd = -1;
+    private bool owned;
+
+    static IOFile open(string path)
+    {
+        int fd = .open(path.toStringz, O_RDONLY);
+        if (fd < 0)
+            throw new ErrnoException("cannot open " ~ path);
+        return IOFile(fd, true);
+    }
+
+    static IOFile stdout()
+    {
+        return IOFile(1, false);
+    }
+
+    /// One read(2): the number of bytes read, 0 at end of file.
+    size_t read(ubyte[] buf)
+    {
+        while (true)
+        {
+            auto n = .read(fd, buf.ptr, buf.length);
+            if (n >= 0)
+                return cast(size_t) n;
+            if (errno != EINTR)
+                throw new ErrnoException("read error");
+        }
+    }
+
+    /// write(2) until all of `data` is out.
+    void write(const(void)[] data)
+    {
+        auto p = cast(const(ubyte)[]) data;
+        while (p.length > 0)
+        {
+            auto n = .write(fd, p.ptr, p.length);
+            if (n < 0)
+            {
+                if (errno == EINTR)
+                    continue;
+                throw new ErrnoException("write error");
+            }
+            p = p[n .. $];
+        }
+    }
+
+    void close()
+    {
+        if (owned && fd >= 0)
+            .close(fd);
+        fd = -1;
+    }
+}
+
+/// The buffer window over an IOFile (iopipe's bufd).
+struct BufferedInput
+{
+    enum size_t defaultReadSize = 8 * 1024;
+
+    private IOFile _source;
+    private ubyte[] _buffer;
+    private size_t _start; // window = _buffer[_start .. _end]
+    private size_t _end;
+
+    this(IOFile source)
+    {
+        _source = source;
+    }
+
+    ubyte[] window()
+    {
+        return _buffer[_start .. _end];
+    }
+
+    /// Read up to `request` bytes (0 = default size) behind the window; 0 at end of stream.
+    size_t extend(size_t request)
+    {
+        if (request == 0)
+            request = defaultReadSize;
+        if (_buffer.length - _end < request)
+        {
+            immutable live = _end - _start;
+            if (_buffer.length >= live + request)
+            {
+                // moving the live data to the front makes room
+                memmove(_buffer.ptr, _buffer.ptr + _start, live);
+            }
+            else
+            {
+                size_t newLength = _buffer.length * 14 / 10;
+                if (newLength < live + request)
+                    newLength = live + request;
+                auto bigger = new ubyte[newLength];
+                bigger[0 .. live] = _buffer[_start .. _end];
+                _buffer = bigger;
+            }
+            _start = 0;
+            _end = live;
+        }
+        immutable got = _source.read(_buffer[_end .. _end + request]);
+        _end += got;
+        return got;
+    }
+
+    /// Drop `n` bytes from the front of the window.
+    void release(size_t n)
+    {
+        assert(n <= _end - _start);
+        _start += n;
+        if (_start == _end)
+            _start = _end = 0;
+    }
+}
+
+/// Lines of a BufferedInput, each a slice of its window (iopipe's byLineRange).
+final class LineRange(bool keepDelimiter)
+{
+    private BufferedInput _input;
+    private size_t _lineLength; // bytes of the current line in the window, with its '\n'
+    private bool _terminated;
+    private bool _empty;
+
+    this(IOFile source)
+    {
+        _input = BufferedInput(source);
+        nextLine();
+    }
+
+    bool empty() const
+    {
+        return _empty;
+    }
+
+    /// The current line; without its '\n' unless keepDelimiter.
+    char[] front()
+    {
+        immutable n = (keepDelimiter || !_terminated) ? _lineLength : _lineLength - 1;
+        return cast(char[]) _input.window[0 .. n];
+    }
+
+    /// Whether the current line ended with '\n' (false only for a last line without one).
+    bool terminated() const
+    {
+        return _terminated;
+    }
+
+    void popFront()
+    {
+        _input.release(_lineLength);
+        nextLine();
+    }
+
+    private void nextLine()
+    {
+        size_t scanned = 0; // window bytes known to hold no '\n'
+        while (true)
+        {
+            auto w = _input.window;
+            if (scanned < w.length)
+            {
+                auto p = cast(ubyte*) memchr(w.ptr + scanned, '\n', w.length - scanned);
+                if (p !is null)
+                {
+                    _lineLength = (p - w.ptr) + 1;
+                    _terminated = true;
+                    return;
+                }
+                scanned = w.length;
+            }
+            if (_input.extend(0) == 0)
+            {
+                _lineLength = _input.window.length;
+                _terminated = false;
+                _empty = _lineLength == 0;
+                return;
+            }
+        }
+    }
+}
+
+/// `byLineRange!keepDelimiter` over a file descriptor.
+auto byLineRange(bool keepDelimiter)(IOFile source)
+{
+    return new LineRange!keepDelimiter(source);
+}

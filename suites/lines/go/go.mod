@@ -1,0 +1,3 @@
+module iorace/suites/lines
+
+go 1.21
