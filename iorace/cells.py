@@ -146,7 +146,11 @@ def expand(suite: Suite, datasets: list[DatasetRef], variant_globs: list[str], t
             for ds in datasets:
                 base = {**suite.manifest.params, **ds.param_overrides, **variant.params}
                 base.update({k: _coerce(v, suite.manifest.params[k]) for k, v in overrides.items()})
+                skip = variant.skip.get(ds.name) or variant.skip.get(ds.suite_dataset or "")
                 for params in _sweep(base):
                     for profile in profiles:
-                        cells.append(Cell(suite, ds, params, variant, tc, profile))
+                        cell = Cell(suite, ds, params, variant, tc, profile)
+                        if skip:
+                            cell.status, cell.detail = SKIPPED, f"not run on {ds.name}: {skip} (suite.toml)"
+                        cells.append(cell)
     return cells

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from iorace import machine
@@ -47,9 +48,9 @@ def list_cmd(suite, suite_dirs):
     for s in load_suites([suite] if suite else [], list(suite_dirs)):
         m = s.manifest
         params = " ".join(f"{k}={'|'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in m.params.items())
-        console.print(f"[bold]{s.name}[/] - {m.title}")
-        console.print(f"  datasets: {', '.join(m.datasets)} · params: {params or '-'} · answer: {m.answer}"
-                      f" · metric: {m.metric} · {s.dir}")
+        console.print(f"[bold]{escape(s.name)}[/] - {escape(m.title)}")
+        console.print(escape(f"  datasets: {', '.join(m.datasets)} · params: {params or '-'} · answer: {m.answer}"
+                             f" · metric: {m.metric} · {s.dir}"))
         t = Table(show_header=True, header_style="bold", box=None, padding=(0, 2, 0, 2))
         for col in ("variant", "kind", "toolchain", "profiles", "here", "description"):
             t.add_column(col, overflow="fold", no_wrap=col in {"variant", "toolchain"})
@@ -58,10 +59,11 @@ def list_cmd(suite, suite_dirs):
             for i, name in enumerate(names):
                 tc = s.toolchains.get(name)
                 pr = probe(tc) if tc else None
-                here = "[green]ready[/]" if pr and pr.available else f"[yellow]{pr.reason if pr else 'unknown toolchain'}[/]"
+                here = "[green]ready[/]" if pr and pr.available else \
+                    f"[yellow]{escape(pr.reason if pr else 'unknown toolchain')}[/]"
                 profiles = ", ".join(v.profiles or m.default_profiles or (tc.default_profiles if tc else []))
-                t.add_row(v.key if i == 0 else "", v.kind if i == 0 else "", name, profiles, here,
-                          v.description if i == 0 else "")
+                t.add_row(escape(v.key) if i == 0 else "", v.kind if i == 0 else "", escape(name), profiles, here,
+                          escape(v.description) if i == 0 else "")
         console.print(t)
         console.print()
 
@@ -75,23 +77,23 @@ def doctor(suite_dirs):
         try:
             toolchains.update(load_suite(d).toolchains)
         except UsageError as e:
-            err_console.print(f"[yellow]warning:[/] {e}")
+            err_console.print(f"[yellow]warning:[/] {escape(str(e))}")
     t = Table(title="toolchains", title_justify="left", header_style="bold")
     for col in ("toolchain", "language", "found", "version or how to install"):
         t.add_column(col, overflow="fold")
     for name, tc in sorted(toolchains.items(), key=lambda kv: (kv[1].language, kv[0])):
         pr = probe(tc)
-        t.add_row(name, tc.language, "[green]yes[/]" if pr.available else "[red]no[/]",
-                  pr.version if pr.available else pr.reason)
+        t.add_row(escape(name), tc.language, "[green]yes[/]" if pr.available else "[red]no[/]",
+                  escape(pr.version if pr.available else pr.reason))
     console.print(t)
     m = machine.info()
     mt = Table(title="machine", title_justify="left", show_header=False)
     for k in ("cpu_model", "cores", "cpu_mhz", "memory_gb", "kernel", "governor", "load", "python"):
-        mt.add_row(k, str(m[k]))
+        mt.add_row(k, escape(str(m[k])))
     console.print(mt)
     warnings = machine.warnings(m, machine.busy_processes())
     for w in warnings:
-        console.print(f"[yellow]warning:[/] {w}")
+        console.print(f"[yellow]warning:[/] {escape(w)}")
     if not warnings:
         console.print("[green]nothing on this machine should disturb timings[/]")
 

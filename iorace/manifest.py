@@ -68,6 +68,7 @@ class Variant(Strict):
     env: dict[str, str] = Field(default_factory=dict)
     params: dict[str, ParamValue] = Field(default_factory=dict)
     known_wrong: list[str] = Field(default_factory=list)
+    skip: dict[str, str] = Field(default_factory=dict)  # dataset -> why this variant is not run on it
     dir: str | None = None
 
     @field_validator("name")

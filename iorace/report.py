@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from iorace import fmt
@@ -17,8 +18,9 @@ def _metric_title(g: Group) -> str:
 
 
 def group_table(g: Group) -> Table:
-    t = Table(title=f"[bold]{g.suite}[/] · {g.dataset} · {params_text(g.params)}", title_justify="left",
-              caption=f"{g.title}. Ratios compare the median {_metric_title(g)} with the fastest cell's "
+    t = Table(title=f"[bold]{escape(g.suite)}[/] · {escape(g.dataset)} · {escape(params_text(g.params))}",
+              title_justify="left",
+              caption=f"{escape(g.title)}. Ratios compare the median {_metric_title(g)} with the fastest cell's "
                       "(95% bootstrap CI); inner = the program's own timing of the work, wall = the whole process.",
               caption_justify="left", header_style="bold")
     for col in columns(g):
@@ -27,6 +29,11 @@ def group_table(g: Group) -> Table:
     for r in g.rows:
         t.add_row(*row_cells(r, rich=True, instructions=g.has_instructions))
     return t
+
+
+def _plain(cells: list[str]) -> list[str]:
+    """Program and manifest text must not be read as rich markup ("#[inline]", "[mode=sum]")."""
+    return [escape(c) for c in cells]
 
 
 COLUMNS = ["variant", "toolchain", "profile", "status", "answer", "inner median (min..max)", "wall median (min..max)",
@@ -43,7 +50,12 @@ def columns(g: Group) -> list[str]:
 def row_cells(r: Row, rich: bool = False, instructions: bool = False) -> list[str]:
     """One row of the per-group table (terminal and Markdown); times are medians of the timed runs."""
     c = r.cell
-    status = f"[{STATUS_STYLE.get(c.status, '')}]{c.status}[/]" if rich else c.status
+    if rich:  # everything but the status's colour is plain text
+        cells = row_cells(r, rich=False, instructions=instructions)
+        cells = _plain(cells)
+        cells[3] = f"[{STATUS_STYLE.get(c.status, '')}]{c.status}[/]"
+        return cells
+    status = c.status
     extra = [fmt.count(c.instructions), f"{r.instructions_ratio:.2f}x" if r.instructions_ratio else "-"] \
         if instructions else []
     return [c.key, c.toolchain, c.profile, status, answer_text(c.answer), fmt.spread(r.inner), fmt.spread(r.wall),
@@ -74,12 +86,12 @@ def best_table(g: Group) -> Table | None:
     rows = best_rows(g)
     if len(rows) < 2:
         return None
-    t = Table(title=f"best strategy per language and toolchain · {g.suite} · {g.dataset} · {params_text(g.params)}",
-              title_justify="left", header_style="bold")
+    t = Table(title=escape(f"best strategy per language and toolchain · {g.suite} · {g.dataset} · "
+                           f"{params_text(g.params)}"), title_justify="left", header_style="bold")
     for col in best_columns(g):
         t.add_column(col, justify="left" if col in {"language", "toolchain", "profile", "best variant"} else "right")
     for row in rows:
-        t.add_row(*row)
+        t.add_row(*_plain(row))
     return t
 
 
@@ -97,14 +109,14 @@ def print_session(session: SessionData, console: Console) -> None:
             console.print(b)
         console.print()
     for line in problems(session):
-        console.print(f"[yellow]•[/] {line}", highlight=False, soft_wrap=True)
+        console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
     counts: dict[str, int] = {}
     for c in session.cells:
         counts[c.status] = counts.get(c.status, 0) + 1
     summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items(), key=lambda kv: -kv[1]))
     sink = session.options.get("sink")
     extra = f"; timed stdout went to {'a pipe drained by iorace' if sink == 'pipe' else '/dev/null'}" if sink else ""
-    console.print(f"session {session.id} ({session.status}, {session.started}): {summary or 'no cells'}"
-                  f"; runs per cell {session.options.get('runs', '-')}{extra}", highlight=False)
+    console.print(escape(f"session {session.id} ({session.status}, {session.started}): {summary or 'no cells'}"
+                         f"; runs per cell {session.options.get('runs', '-')}{extra}"), highlight=False)
     if session.status == "interrupted":
         console.print("[bold yellow]interrupted: the table shows the runs measured before Ctrl-C[/]")

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from iorace import __version__, build, counters, datasets, machine, reference
@@ -84,7 +85,7 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
     seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(2**31)
     m = machine.info()
     for w in machine.warnings(m, []):
-        err.print(f"[yellow]warning:[/] {w}", highlight=False)
+        err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
     store = Store(opts.db)
     options = {"size": opts.size, "runs": 0 if opts.check_only else opts.runs, "warmup": opts.warmup,
                "timeout": opts.timeout, "sink": opts.sink, "check_only": opts.check_only, "seed": seed,
@@ -126,7 +127,8 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
         task = progress.add_task("build", total=len(cells), what="")
         for cell in cells:
             progress.update(task, what=cell.label)
-            build.build(cell)
+            if cell.status == PLANNED:  # not a cell the manifest skips on this dataset
+                build.build(cell)
             save(cell)
             progress.advance(task)
         store.commit()

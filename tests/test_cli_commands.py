@@ -28,3 +28,9 @@ def test_sink_pipe_is_recorded(iorace):
     assert out.returncode == 0, out.stderr
     assert out.export["iorace"]["options"]["sink"] == "pipe"
     assert "a pipe drained by iorace" in out.stdout
+
+
+def test_bracketed_text_is_printed_as_is(iorace):
+    out = iorace(["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "crash",
+                  "--check-only"])
+    assert "c/crash@gcc:release[passes=1]: failed: killed by SIGSEGV" in out.stdout  # not eaten as markup

@@ -48,8 +48,8 @@ def test_each_broken_variant_has_its_own_status(broken, variant, status, evidenc
 
 
 def test_problems_are_listed_in_the_report(broken):
-    assert "c/crash@gcc:release: failed: killed by SIGSEGV" in broken.stdout
-    assert "c/hang@gcc:release: timeout" in broken.stdout
+    assert "c/crash@gcc:release[passes=1]: failed: killed by SIGSEGV" in broken.stdout
+    assert "c/hang@gcc:release[passes=1]: timeout" in broken.stdout
 
 
 def test_timeout_killed_the_whole_process_group(broken):
