@@ -1,0 +1,3 @@
+module iorace/readbytes
+
+go 1.19

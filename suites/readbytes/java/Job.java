@@ -1,0 +1,72 @@
+// Shared by every Java readbytes variant: argument parsing, errors and the result line.
+/**
+ * The job as given on the command line: {@code prog FILE MODE PASSES}.
+ * The Java programs need no per-byte optimisation barrier: HotSpot does not vectorise or fold
+ * these read()-until-EOF loops (their times scale with the bytes read).
+ */
+final class Job {
+    final String path;
+    final boolean sum;   // "sum": every byte value plus the count; "count": the count only
+    final int passes;    // the file is reopened for every pass
+
+    private Job(String path, boolean sum, int passes) {
+        this.path = path;
+        this.sum = sum;
+        this.passes = passes;
+    }
+
+    static Job parse(String program, String[] args) {
+        if (args.length != 3) {
+            fail("usage: java " + program + " FILE count|sum PASSES", 2);
+        }
+        boolean sum = false;
+        switch (args[1]) {
+            case "count": sum = false; break;
+            case "sum": sum = true; break;
+            default: fail("mode must be count or sum, not '" + args[1] + "'", 2);
+        }
+        int passes = 0;
+        try {
+            passes = Integer.parseInt(args[2]);
+        } catch (NumberFormatException e) {
+            passes = 0;
+        }
+        if (passes <= 0) {
+            fail("passes must be a positive integer, not '" + args[2] + "'", 2);
+        }
+        return new Job(args[0], sum, passes);
+    }
+
+    /** One line on stderr, then exit (status 2 for a usage error, 1 otherwise). No stack trace. */
+    static void fail(String message, int status) {
+        System.err.println("readbytes: " + message);
+        System.exit(status);
+    }
+
+    static void fail(String message) {
+        fail(message, 1);
+    }
+
+    /** A one-line reason for an I/O failure on {@code path}, without the exception's class name. */
+    static String describe(String path, Exception e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return path + ": no such file or directory";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return path + ": permission denied";
+        }
+        String message = e.getMessage();
+        if (message == null) {
+            message = e.getClass().getSimpleName();
+        }
+        return message.contains(path) ? message : path + ": " + message;
+    }
+
+    /** The human line on stdout, then the machine line, last, on stderr. */
+    void report(long answer, long innerNs) {
+        System.out.printf("%s %d (%d passes) in %.1f ms%n", sum ? "sum" : "count", answer, passes, innerNs / 1e6);
+        System.out.flush();
+        System.err.println("iorace-result {\"answer\": " + answer + ", \"inner_ns\": " + innerNs + "}");
+        System.err.flush();
+    }
+}

@@ -1,0 +1,32 @@
+// Strategy: std::io::BufReader (8 KiB) over a File, Read::bytes() iterator: next() per byte yields io::Result<u8>.
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::time::Instant;
+
+use readbytes::{observe, Job};
+
+fn main() {
+    let job = Job::from_args();
+    let (mut count, mut sum) = (0u64, 0u64);
+    let start = Instant::now();
+    for _ in 0..job.passes {
+        let file = File::open(&job.path).unwrap_or_else(|e| job.io_fail(e));
+        let bytes = BufReader::new(file).bytes();
+        if job.sum {
+            for b in bytes {
+                let b = b.unwrap_or_else(|e| job.io_fail(e));
+                observe(b);
+                sum += u64::from(b);
+                count += 1;
+            }
+        } else {
+            for b in bytes {
+                let b = b.unwrap_or_else(|e| job.io_fail(e));
+                observe(b);
+                count += 1;
+            }
+        }
+    }
+    let inner = start.elapsed();
+    job.report(if job.sum { sum + count } else { count }, inner);
+}
