@@ -12,6 +12,7 @@ from iorace.stats import Ratio, Summary, median_ratio, summarize
 from iorace.store import CellData, SessionData
 
 NS = 1e9
+NOT_COMPARED = {"limit", "bulk"}  # kinds that use another method: never "the fastest" a ratio refers to
 
 
 @dataclass
@@ -58,7 +59,8 @@ class Group:
     @property
     def baseline(self) -> Row | None:
         """The fastest cell of the suite's baseline languages (e.g. C and C++), other than a limit row."""
-        rows = [r for r in self.rows if r.ok and r.cell.kind != "limit" and r.cell.language in self.baseline_languages]
+        rows = [r for r in self.rows
+                if r.ok and r.cell.kind not in NOT_COMPARED and r.cell.language in self.baseline_languages]
         return min(rows, key=lambda r: r.primary.median) if rows else None
 
     def vs_baseline(self, r: Row) -> float | None:
@@ -67,7 +69,7 @@ class Group:
 
     @property
     def fastest(self) -> Row | None:
-        candidates = [r for r in self.rows if r.ok and r.cell.kind != "limit"]
+        candidates = [r for r in self.rows if r.ok and r.cell.kind not in NOT_COMPARED]
         return min(candidates, key=lambda r: r.primary.median) if candidates else None
 
     @property
@@ -84,7 +86,7 @@ class Group:
         for which compiler" question."""
         best: dict[tuple, Row] = {}
         for r in self.rows:
-            if not r.ok or r.cell.kind == "limit":
+            if not r.ok or r.cell.kind in NOT_COMPARED:
                 continue
             k = (r.cell.language, r.cell.toolchain, r.cell.profile)
             if k not in best or r.primary.median < best[k].primary.median:
@@ -118,7 +120,7 @@ def analyse(session: SessionData) -> list[Group]:
         groups[key].rows.append(_row(cell, cell.metric))
     for g in groups.values():
         fastest, limit = g.fastest, g.limit
-        counted = [r.cell.instructions for r in g.rows if r.cell.instructions and r.cell.kind != "limit"]
+        counted = [r.cell.instructions for r in g.rows if r.cell.instructions and r.cell.kind not in NOT_COMPARED]
         fewest = min(counted) if counted else None
         for i, r in enumerate(g.rows):
             if not r.ok:
@@ -143,5 +145,7 @@ def params_text(params: dict) -> str:
 def answer_text(value: object, limit: int = 24) -> str:
     if value is None:
         return "-"
+    if isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value):
+        return f"sha256 {value[:10]}…"  # a digest of the output (stdout suites)
     text = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else json.dumps(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"

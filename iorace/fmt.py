@@ -63,6 +63,8 @@ def notes(row: Row) -> str:
         out.append("LIMIT (other method)")
     if row.cell.kind == "peer":
         out.append("peer")
+    if row.cell.kind == "bulk":
+        out.append("bulk: not the job's method, not compared")
     if row.noisy:
         out.append(f"noisy (cv {row.primary.cv:.0%})")
     if row.ratio is not None and row.ratio.value != 1.0 and row.ratio.overlaps_one():

@@ -57,7 +57,10 @@ class Variant(Strict):
     language: str
     description: str
     sources: list[str]
-    kind: Literal["variant", "limit", "peer"] = "variant"
+    # variant: does the job the suite names; peer: someone else's tool doing it; bulk: part of the study but
+    # not the job's method (dcat's chunk copies: not line by line); limit: a different method on purpose,
+    # the physical limit. Ratios "x fastest" compare with the fastest variant or peer only.
+    kind: Literal["variant", "peer", "bulk", "limit"] = "variant"
     args: list[str] = Field(default_factory=list)
     deps: list[str] = Field(default_factory=list)
     toolchains: list[str] | None = None
