@@ -28,6 +28,8 @@ class Row:
     ratio: Ratio | None = None   # primary / fastest comparable row of the group
     vs_limit: float | None = None
     instructions_ratio: float | None = None  # instructions / the fewest of the group's comparable rows
+    vs_language_ref: float | None = None      # primary / the same-language reference cell (same toolchain, profile)
+    vs_peer: float | None = None              # primary / the fastest peer of the group
     rates: dict[str, float] = field(default_factory=dict)  # unit -> per second
 
     @property
@@ -55,6 +57,12 @@ class Group:
     metric: str
     rows: list[Row]
     baseline_languages: list[str] = field(default_factory=list)
+    language_ref: dict | None = None  # {"label": ..., "variants": [...]} from the manifest
+
+    @property
+    def fastest_peer(self) -> Row | None:
+        peers = [r for r in self.rows if r.ok and r.cell.kind == "peer"]
+        return min(peers, key=lambda r: r.primary.median) if peers else None
 
     @property
     def baseline(self) -> Row | None:
@@ -112,14 +120,20 @@ STATUS_ORDER = {"ok": 0, "wrong": 1, "failed": 2, "timeout": 3, "build-failed": 
 def analyse(session: SessionData) -> list[Group]:
     groups: dict[tuple, Group] = {}
     baselines = session.options.get("baseline_languages", {})
+    language_refs = session.options.get("same_language_reference", {})
     for cell in session.cells:
         key = cell.group_key
         if key not in groups:
             groups[key] = Group(cell.suite, cell.title, cell.dataset, cell.dataset_sha256, cell.params, cell.metric, [],
-                                baselines.get(cell.suite, []))
+                                baselines.get(cell.suite, []), language_refs.get(cell.suite))
         groups[key].rows.append(_row(cell, cell.metric))
     for g in groups.values():
         fastest, limit = g.fastest, g.limit
+        peer = g.fastest_peer
+        refs = {}
+        if g.language_ref:
+            refs = {(r.cell.language, r.cell.toolchain, r.cell.profile): r for r in g.rows
+                    if r.ok and r.cell.key in g.language_ref["variants"]}
         counted = [r.cell.instructions for r in g.rows if r.cell.instructions and r.cell.kind not in NOT_COMPARED]
         fewest = min(counted) if counted else None
         for i, r in enumerate(g.rows):
@@ -129,6 +143,10 @@ def analyse(session: SessionData) -> list[Group]:
                 r.ratio = median_ratio(r.primary_values(), fastest.primary_values(), seed=i)
             if limit is not None:
                 r.vs_limit = r.primary.median / limit.primary.median
+            if peer is not None:
+                r.vs_peer = r.primary.median / peer.primary.median
+            if (ref := refs.get((r.cell.language, r.cell.toolchain, r.cell.profile))) is not None:
+                r.vs_language_ref = r.primary.median / ref.primary.median
             if fewest and r.cell.instructions:
                 r.instructions_ratio = r.cell.instructions / fewest
             if r.primary.median > 0:

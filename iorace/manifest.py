@@ -93,6 +93,14 @@ class Variant(Strict):
         return f"{self.language}/{self.name}"
 
 
+class SameLanguageReference(Strict):
+    """Compare each cell with the reference variant of its own language, toolchain and profile
+    (rdb: every read strategy against that language's in-memory cursor)."""
+
+    label: str
+    variants: list[str]  # language/name keys, at most one per language
+
+
 class SuiteManifest(Strict):
     name: str
     title: str
@@ -101,7 +109,9 @@ class SuiteManifest(Strict):
     answer: Literal["result", "stdout"] = "result"
     metric: Literal["inner", "wall"] = "wall"
     throughput: str = ""
-    baseline_languages: list[str] = Field(default_factory=list)  # "x best c/cpp" column in the best-per-toolchain table
+    baseline_languages: list[str] = Field(default_factory=list)
+    data_deps: list[str] = Field(default_factory=list)
+    same_language_reference: SameLanguageReference | None = None  # code outside this folder that generate()/expected() use  # "x best c/cpp" column in the best-per-toolchain table
     default_profiles: list[str] | None = None
     params: dict[str, ParamValue | list[ParamValue]] = Field(default_factory=dict)
     datasets: dict[str, Dataset]

@@ -27,7 +27,7 @@ def group_table(g: Group) -> Table:
         t.add_column(col, justify="left" if col in LEFT else "right",
                      no_wrap=col not in {"notes", "description"})
     for r in g.rows:
-        t.add_row(*row_cells(r, rich=True, instructions=g.has_instructions))
+        t.add_row(*group_cells(g, r, rich=True))
     return t
 
 
@@ -36,39 +36,53 @@ def _plain(cells: list[str]) -> list[str]:
     return [escape(c) for c in cells]
 
 
-COLUMNS = ["variant", "toolchain", "profile", "status", "answer", "inner median (min..max)", "wall median (min..max)",
-           "user", "sys", "max RSS", "rate", "x fastest [95% CI]", "x limit", "notes"]
+BASE_COLUMNS = ["variant", "toolchain", "profile", "status", "answer", "inner median (min..max)",
+                "wall median (min..max)", "user", "sys", "max RSS", "rate", "x fastest [95% CI]"]
 LEFT = {"variant", "toolchain", "profile", "status", "notes"}
-INSTRUCTION_COLUMNS = ["instructions", "x fewest"]
+
+
+def _x(value: float | None) -> str:
+    return f"{value:.2f}x" if value is not None else "-"
+
+
+def _optional(g: Group) -> list[tuple[str, object]]:
+    """(column, row -> text) for the comparisons this group has something to compare with."""
+    cols: list[tuple[str, object]] = []
+    if g.limit is not None:
+        cols.append(("x limit", lambda r: _x(r.vs_limit)))
+    if g.language_ref:
+        cols.append((f"x {g.language_ref['label']}", lambda r: _x(r.vs_language_ref)))
+    if g.fastest_peer is not None:
+        cols.append(("x best peer", lambda r: _x(r.vs_peer)))
+    if g.has_instructions:
+        cols.append(("instructions", lambda r: fmt.count(r.cell.instructions)))
+        cols.append(("x fewest", lambda r: _x(r.instructions_ratio)))
+    return cols
 
 
 def columns(g: Group) -> list[str]:
-    """The table's columns; instruction counts only when the session counted them."""
-    return COLUMNS[:-1] + INSTRUCTION_COLUMNS + COLUMNS[-1:] if g.has_instructions else COLUMNS
+    return BASE_COLUMNS + [name for name, _ in _optional(g)] + ["notes"]
 
 
-def row_cells(r: Row, rich: bool = False, instructions: bool = False) -> list[str]:
-    """One row of the per-group table (terminal and Markdown); times are medians of the timed runs."""
+def group_cells(g: Group, r: Row, rich: bool = False) -> list[str]:
+    """One row of the per-group table (terminal and Markdown), with exactly the columns of columns(g);
+    times are medians of the timed runs."""
     c = r.cell
-    if rich:  # everything but the status's colour is plain text
-        cells = row_cells(r, rich=False, instructions=instructions)
+    cells = [c.key, c.toolchain, c.profile, c.status, answer_text(c.answer), fmt.spread(r.inner), fmt.spread(r.wall),
+             fmt.seconds(r.user.median if r.user else None), fmt.seconds(r.system.median if r.system else None),
+             fmt.rss(r.max_rss_kb), fmt.rates(r) if r.ok else "-", fmt.ratio(r.ratio),
+             *(text(r) for _, text in _optional(g)), fmt.notes(r)]
+    if rich:  # program and manifest text is plain text, never markup; only the status gets a colour
         cells = _plain(cells)
         cells[3] = f"[{STATUS_STYLE.get(c.status, '')}]{c.status}[/]"
-        return cells
-    status = c.status
-    extra = [fmt.count(c.instructions), f"{r.instructions_ratio:.2f}x" if r.instructions_ratio else "-"] \
-        if instructions else []
-    return [c.key, c.toolchain, c.profile, status, answer_text(c.answer), fmt.spread(r.inner), fmt.spread(r.wall),
-            fmt.seconds(r.user.median if r.user else None),
-            fmt.seconds(r.system.median if r.system else None), fmt.rss(r.max_rss_kb), fmt.rates(r) if r.ok else "-",
-            fmt.ratio(r.ratio), f"{r.vs_limit:.2f}x" if r.vs_limit is not None else "-", *extra, fmt.notes(r)]
+    return cells
 
 
 def best_columns(g: Group) -> list[str]:
     cols = ["language", "toolchain", "profile", "best variant", _metric_title(g), "x fastest"]
     if g.baseline is not None:
         cols.append(f"x best {'/'.join(g.baseline_languages)}")
-    return cols + ["x limit"]
+    return cols + (["x limit"] if g.limit is not None else [])
 
 
 def best_rows(g: Group) -> list[list[str]]:
@@ -77,8 +91,9 @@ def best_rows(g: Group) -> list[list[str]]:
     rows = []
     for r in g.best_per_toolchain():
         vs_base = [f"{g.vs_baseline(r):.2f}x"] if g.baseline is not None else []
+        vs_limit = [_x(r.vs_limit)] if g.limit is not None else []
         rows.append([r.cell.language, r.cell.toolchain, r.cell.profile, r.cell.variant, fmt.seconds(r.primary.median),
-                     fmt.ratio(r.ratio), *vs_base, f"{r.vs_limit:.2f}x" if r.vs_limit is not None else "-"])
+                     fmt.ratio(r.ratio), *vs_base, *vs_limit])
     return rows
 
 

@@ -91,7 +91,9 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
                "timeout": opts.timeout, "sink": opts.sink, "check_only": opts.check_only, "seed": seed,
                "inputs": [str(p) for p in opts.inputs], "variants": opts.variants, "toolchains": opts.toolchains,
                "profiles": opts.profiles, "params": opts.params, "instructions": opts.instructions,
-               "baseline_languages": {c.suite.name: c.suite.manifest.baseline_languages for c in cells}}
+               "baseline_languages": {c.suite.name: c.suite.manifest.baseline_languages for c in cells},
+               "same_language_reference": {c.suite.name: c.suite.manifest.same_language_reference.model_dump()
+                                           for c in cells if c.suite.manifest.same_language_reference}}
     session_id = store.begin_session(_now(), shlex.join(["iorace", *sys.argv[1:]]), options, m, {},
                                      machine.git_revision(REPO_SUITES.parent), __version__)
     status = "done"

@@ -67,14 +67,19 @@ class Suite:
         return self._module
 
     def module_hash(self) -> str:
-        """Hash of the generator's code: the Python files and schemas beside suite.py (not suite.toml,
-        so editing a variant does not regenerate data). Datasets and expected answers are cached under it.
-        """
+        """Hash of the code that generate() and expected() may run: every Python file, schema and JSON file
+        of the suite (subfolders too: a reference parser may live in python/) and the manifest's data_deps
+        (code of another suite), but not suite.toml, so editing a variant does not regenerate data.
+        Datasets and expected answers are cached under it."""
         h = hashlib.sha256()
-        for p in sorted(self.dir.glob("*")):
-            if p.is_file() and p.suffix in {".py", ".proto", ".json"}:
-                h.update(p.name.encode())
-                h.update(p.read_bytes())
+        files = [p for p in self.dir.rglob("*") if p.suffix in {".py", ".proto", ".json"} and p.is_file()
+                 and not {"target", "__pycache__", "node_modules"} & set(p.relative_to(self.dir).parts)]
+        for rel in self.manifest.data_deps:
+            dep = (self.dir / rel).resolve()
+            files += [p for p in dep.rglob("*.py")] if dep.is_dir() else [dep]
+        for p in sorted(set(files)):
+            h.update(str(p.relative_to(self.dir) if p.is_relative_to(self.dir) else p.name).encode())
+            h.update(p.read_bytes())
         return h.hexdigest()[:16]
 
     def languages(self) -> list[str]:

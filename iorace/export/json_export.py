@@ -46,6 +46,8 @@ def result(row: Row) -> dict:
         "ratio": row.ratio.value if row.ratio else None,
         "ratio_ci95": [row.ratio.low, row.ratio.high] if row.ratio and row.ratio.low is not None else None,
         "ratio_to_limit": row.vs_limit,
+        "ratio_to_language_reference": row.vs_language_ref,
+        "ratio_to_best_peer": row.vs_peer,
         "noisy": row.noisy,
         "units_per_run": c.units,
         "instructions": c.instructions,

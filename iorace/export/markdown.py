@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from iorace.analysis import analyse, params_text
-from iorace.report import best_columns, best_rows, columns, row_cells
+from iorace.report import best_columns, best_rows, columns, group_cells
 from iorace.store import SessionData
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
@@ -24,7 +24,7 @@ def render(session: SessionData) -> str:
         out += [f"## {g.suite} · {g.dataset} · {params_text(g.params)}", "",
                 f"{g.title}. Ratios compare the median {metric} with the fastest cell's (95% bootstrap CI); "
                 "inner = the program's own timing of the work, wall = the whole process.", "",
-                _table(columns(g), [row_cells(r, instructions=g.has_instructions) for r in g.rows]), ""]
+                _table(columns(g), [group_cells(g, r) for r in g.rows]), ""]
         best = best_rows(g)
         if len(best) > 1:
             out += ["Best strategy per language and toolchain:", "", _table(best_columns(g), best), ""]

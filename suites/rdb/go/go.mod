@@ -1,0 +1,3 @@
+module rdbrace
+
+go 1.21
