@@ -116,3 +116,29 @@ def test_limit_row_is_labelled(tmp_path):
     (byte_at_a_time,) = result.cells(variant="read-64k")
     assert byte_at_a_time["ratio_to_limit"] > 0
     assert "LIMIT (other method)" in result.stdout
+
+
+def test_every_language_gives_the_seeds_exact_answers_on_the_seed_file(tmp_path):
+    result = run_iorace(["run", "readbytes", "--size", "seed", "--check-only"], tmp_path)
+    cells = [c for c in result.cells() if c["status"] != "skipped"]
+    skipped = {c["toolchain"] for c in result.cells() if c["status"] == "skipped"}
+    assert skipped <= {"dmd"}  # not packaged here: looked for and reported, the only cells that may not run
+    assert {c["language"] for c in cells} == {"c", "cpp", "d", "java", "rust", "go", "python"}
+    bad = [(c["label"], c["status"], c["detail"]) for c in cells if c["status"] != "ok"]
+    assert not bad
+    per_pass = {"count": 12_886_336, "sum": 1_457_733_664}
+    for c in cells:
+        passes = int(c["parameters"]["passes"])
+        assert c["answer"] == per_pass[c["parameters"]["mode"]] * passes, c["label"]
+        if passes == 10:
+            assert c["answer"] in (128_863_360, 14_577_336_640)
+
+
+def test_debug_profiles_of_every_compiled_language_build_and_are_right(tmp_path):
+    result = run_iorace(["run", "readbytes", "--size", "tiny", "--check-only", "--profile", "debug",
+                         "--param", "mode=sum", "--variant", "c/read-64k", "--variant", "cpp/mmap",
+                         "--variant", "d/mmfile", "--variant", "rust/own-buffer", "--variant", "go/own-buffer"], tmp_path)
+    cells = [c for c in result.cells() if c["status"] != "skipped"]
+    assert {c["language"] for c in cells} == {"c", "cpp", "d", "rust", "go"}
+    assert {c["profile"] for c in cells} == {"debug"}
+    assert all(c["status"] == "ok" for c in cells), [(c["label"], c["detail"]) for c in cells if c["status"] != "ok"]
