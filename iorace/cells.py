@@ -76,15 +76,25 @@ def _sweep(params: dict[str, ParamValue | list[ParamValue]]) -> list[dict[str, P
     return [dict(zip(keys, combo)) for combo in itertools.product(*axes)]
 
 
-def dataset_refs(suite: Suite, size: str, inputs: list[Path]) -> list[DatasetRef]:
+def sizes_for(suite: Suite, sizes: list[str]) -> list[str]:
+    """The dataset names --size selects for one suite: `NAME` applies to every suite, `SUITE=NAME` to one
+    suite only (and then replaces the plain names for it). Default: quick."""
+    own = [v.split("=", 1)[1] for v in sizes if v.startswith(f"{suite.name}=")]
+    plain = [v for v in sizes if "=" not in v]
+    return list(dict.fromkeys(own or plain or ["quick"]))
+
+
+def dataset_refs(suite: Suite, sizes: list[str], inputs: list[Path]) -> list[DatasetRef]:
     if inputs:
         return [DatasetRef(f"input:{p.name}", None, {}, user_path=p) for p in inputs]
-    ds = suite.manifest.datasets.get(size)
-    if ds is None:
-        raise UsageError(f"suite {suite.name} has no dataset {size!r} (has: {', '.join(suite.manifest.datasets)})")
-    if ds.members:
-        return [DatasetRef(f"{size}:{m}", size, ds.params) for m in ds.members]
-    return [DatasetRef(size, size, ds.params)]
+    refs = []
+    for size in sizes_for(suite, sizes):
+        ds = suite.manifest.datasets.get(size)
+        if ds is None:
+            raise UsageError(f"suite {suite.name} has no dataset {size!r} (has: {', '.join(suite.manifest.datasets)})")
+        refs += [DatasetRef(f"{size}:{m}", size, ds.params) for m in ds.members] if ds.members \
+            else [DatasetRef(size, size, ds.params)]
+    return refs
 
 
 def _parse_param_overrides(items: list[str]) -> dict[str, str]:

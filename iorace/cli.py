@@ -107,8 +107,9 @@ def doctor(suite_dirs):
               help="Build profile (release, debug, ...; 'all' for every one). Repeatable. "
                    "Default: each variant's own default profiles.")
 @click.option("--param", "params", multiple=True, metavar="KEY=VALUE", help="Fix a parameter (e.g. mode=sum).")
-@click.option("--size", default="quick", show_default=True, metavar="NAME",
-              help="Dataset: tiny, quick, seed, or any other the suite declares (big, edge, ...).")
+@click.option("--size", "sizes", multiple=True, metavar="NAME|SUITE=NAME",
+              help="Dataset: tiny, quick (default), seed, or any other a suite declares (big, edge, ...). "
+                   "Repeatable; SUITE=NAME applies to one suite only (--size quick --size rdb=seed).")
 @click.option("--input", "inputs", multiple=True, type=click.Path(path_type=Path), metavar="PATH",
               help="Your own input file instead of generated data (the reference computes the answer). Repeatable.")
 @click.option("--runs", type=click.IntRange(1), default=10, show_default=True, help="Timed runs per cell.")

@@ -33,7 +33,7 @@ class RunOptions:
     toolchains: list[str] = field(default_factory=list)
     profiles: list[str] = field(default_factory=list)
     params: list[str] = field(default_factory=list)
-    size: str = "quick"
+    sizes: list[str] = field(default_factory=list)  # NAME or SUITE=NAME; none: quick
     inputs: list[Path] = field(default_factory=list)
     runs: int = 10
     warmup: int = 1
@@ -60,10 +60,13 @@ def _progress(console: Console) -> Progress:
 
 def plan(opts: RunOptions) -> list[Cell]:
     suites = load_suites(opts.suites, opts.suite_dirs)
+    named = {v.split("=", 1)[0] for v in opts.sizes if "=" in v}
+    if unknown := named - {s.name for s in suites}:
+        raise UsageError(f"--size {sorted(unknown)[0]}=...: that suite is not part of this run")
     inputs = [datasets.check_user_file(p) for p in opts.inputs]
     cells: list[Cell] = []
     for suite in suites:
-        refs = dataset_refs(suite, opts.size, inputs)
+        refs = dataset_refs(suite, opts.sizes, inputs)
         cells += expand(suite, refs, opts.variants, opts.toolchains, opts.profiles, opts.params)
     if not cells:
         what = " ".join([*(f"--variant {v}" for v in opts.variants), *(f"--toolchain {t}" for t in opts.toolchains),
@@ -87,7 +90,7 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
     for w in machine.warnings(m, []):
         err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
     store = Store(opts.db)
-    options = {"size": opts.size, "runs": 0 if opts.check_only else opts.runs, "warmup": opts.warmup,
+    options = {"sizes": opts.sizes or ["quick"], "runs": 0 if opts.check_only else opts.runs, "warmup": opts.warmup,
                "timeout": opts.timeout, "sink": opts.sink, "check_only": opts.check_only, "seed": seed,
                "inputs": [str(p) for p in opts.inputs], "variants": opts.variants, "toolchains": opts.toolchains,
                "profiles": opts.profiles, "params": opts.params, "instructions": opts.instructions,
