@@ -24,6 +24,7 @@ class Row:
     inner: Summary | None
     user: Summary | None
     system: Summary | None
+    cpu_pct: Summary | None      # (user + system) / wall, as the dcat seed's `time` reports it
     max_rss_kb: int | None
     ratio: Ratio | None = None   # primary / fastest comparable row of the group
     vs_limit: float | None = None
@@ -111,6 +112,7 @@ def _row(cell: CellData, suite_metric: str) -> Row:
     rss_runs = runs or cell.runs
     return Row(cell=cell, metric=metric, primary=inner if metric == "inner" else wall, wall=wall, inner=inner,
                user=summarize([r.user_ns / NS for r in runs]), system=summarize([r.sys_ns / NS for r in runs]),
+               cpu_pct=summarize([100 * (r.user_ns + r.sys_ns) / r.wall_ns for r in runs if r.wall_ns > 0]),
                max_rss_kb=max((r.max_rss_kb for r in rss_runs), default=None))
 
 

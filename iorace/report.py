@@ -37,7 +37,7 @@ def _plain(cells: list[str]) -> list[str]:
 
 
 BASE_COLUMNS = ["variant", "toolchain", "profile", "status", "answer", "inner median (min..max)",
-                "wall median (min..max)", "user", "sys", "max RSS", "rate", "x fastest [95% CI]"]
+                "wall median (min..max)", "user", "sys", "cpu", "max RSS", "rate", "x fastest [95% CI]"]
 LEFT = {"variant", "toolchain", "profile", "status", "notes"}
 
 
@@ -70,7 +70,7 @@ def group_cells(g: Group, r: Row, rich: bool = False) -> list[str]:
     c = r.cell
     cells = [c.key, c.toolchain, c.profile, c.status, answer_text(c.answer), fmt.spread(r.inner), fmt.spread(r.wall),
              fmt.seconds(r.user.median if r.user else None), fmt.seconds(r.system.median if r.system else None),
-             fmt.rss(r.max_rss_kb), fmt.rates(r) if r.ok else "-", fmt.ratio(r.ratio),
+             f"{r.cpu_pct.median:.0f}%" if r.cpu_pct else "-", fmt.rss(r.max_rss_kb), fmt.rates(r) if r.ok else "-", fmt.ratio(r.ratio),
              *(text(r) for _, text in _optional(g)), fmt.notes(r)]
     if rich:  # program and manifest text is plain text, never markup; only the status gets a colour
         cells = _plain(cells)
