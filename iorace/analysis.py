@@ -32,6 +32,12 @@ class Row:
     vs_language_ref: float | None = None      # primary / the same-language reference cell (same toolchain, profile)
     vs_peer: float | None = None              # primary / the fastest peer of the group
     rates: dict[str, float] = field(default_factory=dict)  # unit -> per second
+    scale: float = 1.0           # this cell's work / the group's (1 pass of 10: 0.1); comparisons use cost
+
+    @property
+    def cost(self) -> float:
+        """The primary median scaled to the group's amount of work: what every comparison uses."""
+        return self.primary.median / self.scale
 
     @property
     def ok(self) -> bool:
@@ -47,6 +53,9 @@ class Row:
             return [r.inner_ns / NS for r in runs if r.inner_ns is not None]
         return [r.wall_ns / NS for r in runs]
 
+    def cost_values(self) -> list[float]:
+        return [v / self.scale for v in self.primary_values()]
+
 
 @dataclass
 class Group:
@@ -59,27 +68,33 @@ class Group:
     rows: list[Row]
     baseline_languages: list[str] = field(default_factory=list)
     language_ref: dict | None = None  # {"label": ..., "variants": [...]} from the manifest
+    scale_params: list[str] = field(default_factory=list)  # params that only scale the work (passes)
+    scale_unit: str = ""                                    # the unit work is compared in ("bytes")
+
+    @property
+    def scaled(self) -> bool:
+        return any(r.scale != 1.0 for r in self.rows)
 
     @property
     def fastest_peer(self) -> Row | None:
         peers = [r for r in self.rows if r.ok and r.cell.kind == "peer"]
-        return min(peers, key=lambda r: r.primary.median) if peers else None
+        return min(peers, key=lambda r: r.cost) if peers else None
 
     @property
     def baseline(self) -> Row | None:
         """The fastest cell of the suite's baseline languages (e.g. C and C++), other than a limit row."""
         rows = [r for r in self.rows
                 if r.ok and r.cell.kind not in NOT_COMPARED and r.cell.language in self.baseline_languages]
-        return min(rows, key=lambda r: r.primary.median) if rows else None
+        return min(rows, key=lambda r: r.cost) if rows else None
 
     def vs_baseline(self, r: Row) -> float | None:
         b = self.baseline
-        return r.primary.median / b.primary.median if b is not None and r.ok else None
+        return r.cost / b.cost if b is not None and r.ok else None
 
     @property
     def fastest(self) -> Row | None:
         candidates = [r for r in self.rows if r.ok and r.cell.kind not in NOT_COMPARED]
-        return min(candidates, key=lambda r: r.primary.median) if candidates else None
+        return min(candidates, key=lambda r: r.cost) if candidates else None
 
     @property
     def has_instructions(self) -> bool:
@@ -88,7 +103,7 @@ class Group:
     @property
     def limit(self) -> Row | None:
         limits = [r for r in self.rows if r.ok and r.cell.kind == "limit"]
-        return min(limits, key=lambda r: r.primary.median) if limits else None
+        return min(limits, key=lambda r: r.cost) if limits else None
 
     def best_per_toolchain(self) -> list[Row]:
         """The fastest strategy of each language x toolchain x profile: the seed's "which implementation
@@ -98,9 +113,9 @@ class Group:
             if not r.ok or r.cell.kind in NOT_COMPARED:
                 continue
             k = (r.cell.language, r.cell.toolchain, r.cell.profile)
-            if k not in best or r.primary.median < best[k].primary.median:
+            if k not in best or r.cost < best[k].cost:
                 best[k] = r
-        return sorted(best.values(), key=lambda r: r.primary.median)
+        return sorted(best.values(), key=lambda r: r.cost)
 
 
 def _row(cell: CellData, suite_metric: str) -> Row:
@@ -119,17 +134,39 @@ def _row(cell: CellData, suite_metric: str) -> Row:
 STATUS_ORDER = {"ok": 0, "wrong": 1, "failed": 2, "timeout": 3, "build-failed": 4, "skipped": 5, "planned": 6}
 
 
+def _apply_scale(g: Group) -> None:
+    """Cells that differ only in scale parameters (passes) share a group; each is compared per unit of
+    work (per byte), scaled to the largest amount of work in the group."""
+    if not g.scale_params:
+        return
+    work = {id(r): r.cell.units.get(g.scale_unit, 0) for r in g.rows}
+    full = max(work.values(), default=0)
+    if not full:
+        return
+    for r in g.rows:
+        if work[id(r)]:
+            r.scale = work[id(r)] / full
+    biggest = max(g.rows, key=lambda r: work[id(r)])
+    g.params = dict(biggest.cell.params)
+
+
 def analyse(session: SessionData) -> list[Group]:
     groups: dict[tuple, Group] = {}
     baselines = session.options.get("baseline_languages", {})
     language_refs = session.options.get("same_language_reference", {})
+    scale_params = session.options.get("scale_params", {})
+    throughput = session.options.get("throughput", {})
     for cell in session.cells:
-        key = cell.group_key
+        scaling = scale_params.get(cell.suite, [])
+        shared = {k: v for k, v in cell.params.items() if k not in scaling}
+        key = (cell.suite, cell.dataset, json.dumps(shared, sort_keys=True))
         if key not in groups:
-            groups[key] = Group(cell.suite, cell.title, cell.dataset, cell.dataset_sha256, cell.params, cell.metric, [],
-                                baselines.get(cell.suite, []), language_refs.get(cell.suite))
+            groups[key] = Group(cell.suite, cell.title, cell.dataset, cell.dataset_sha256, dict(cell.params),
+                                cell.metric, [], baselines.get(cell.suite, []), language_refs.get(cell.suite),
+                                scaling, throughput.get(cell.suite, ""))
         groups[key].rows.append(_row(cell, cell.metric))
     for g in groups.values():
+        _apply_scale(g)
         fastest, limit = g.fastest, g.limit
         peer = g.fastest_peer
         refs = {}
@@ -142,19 +179,19 @@ def analyse(session: SessionData) -> list[Group]:
             if not r.ok:
                 continue
             if fastest is not None:
-                r.ratio = median_ratio(r.primary_values(), fastest.primary_values(), seed=i)
+                r.ratio = median_ratio(r.cost_values(), fastest.cost_values(), seed=i)
             if limit is not None:
-                r.vs_limit = r.primary.median / limit.primary.median
+                r.vs_limit = r.cost / limit.cost
             if peer is not None:
-                r.vs_peer = r.primary.median / peer.primary.median
+                r.vs_peer = r.cost / peer.cost
             if (ref := refs.get((r.cell.language, r.cell.toolchain, r.cell.profile))) is not None:
-                r.vs_language_ref = r.primary.median / ref.primary.median
+                r.vs_language_ref = r.cost / ref.cost
             if fewest and r.cell.instructions:
                 r.instructions_ratio = r.cell.instructions / fewest
             if r.primary.median > 0:
                 r.rates = {unit: n / r.primary.median for unit, n in r.cell.units.items()}
         g.rows.sort(key=lambda r: (STATUS_ORDER.get(r.cell.status, 9) if not r.ok else -1,
-                                   r.primary.median if r.ok else 0, r.cell.label))
+                                   r.cost if r.ok else 0, r.cell.label))
     return list(groups.values())
 
 

@@ -71,6 +71,8 @@ def notes(row: Row) -> str:
         out.append("~ fastest")
     if row.ok and row.metric == "wall" and row.cell.metric == "inner":
         out.append("wall: no inner time")
+    if row.scale != 1.0:
+        out.append("less work: compared per unit of work")
     if row.cell.known_wrong and row.cell.status == "wrong":
         out.append("known wrong")
     return ", ".join(out)

@@ -109,9 +109,12 @@ class SuiteManifest(Strict):
     answer: Literal["result", "stdout"] = "result"
     metric: Literal["inner", "wall"] = "wall"
     throughput: str = ""
-    baseline_languages: list[str] = Field(default_factory=list)
-    data_deps: list[str] = Field(default_factory=list)
-    same_language_reference: SameLanguageReference | None = None  # code outside this folder that generate()/expected() use  # "x best c/cpp" column in the best-per-toolchain table
+    baseline_languages: list[str] = Field(default_factory=list)  # "x best c/cpp" in the best-per-toolchain table
+    data_deps: list[str] = Field(default_factory=list)  # code outside this folder that generate()/expected() run (cache key)
+    # Parameters that only scale the amount of work (passes): cells that differ only in them are compared
+    # in one table per unit of `throughput` (per byte), e.g. a 1-pass Python loop against 10-pass C.
+    scale_params: list[str] = Field(default_factory=list)
+    same_language_reference: SameLanguageReference | None = None  # "x in-memory" (rdb)
     default_profiles: list[str] | None = None
     params: dict[str, ParamValue | list[ParamValue]] = Field(default_factory=dict)
     datasets: dict[str, Dataset]

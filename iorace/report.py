@@ -21,7 +21,9 @@ def group_table(g: Group) -> Table:
     t = Table(title=f"[bold]{escape(g.suite)}[/] · {escape(g.dataset)} · {escape(params_text(g.params))}",
               title_justify="left",
               caption=f"{escape(g.title)}. Ratios compare the median {_metric_title(g)} with the fastest cell's "
-                      "(95% bootstrap CI); inner = the program's own timing of the work, wall = the whole process.",
+                      "(95% bootstrap CI); inner = the program's own timing of the work, wall = the whole process."
+                      + (f" Cells run with other {', '.join(g.scale_params)} are compared per {g.scale_unit[:-1] or 'unit'}"
+                         " of work." if g.scaled else ""),
               caption_justify="left", header_style="bold")
     for col in columns(g):
         t.add_column(col, justify="left" if col in LEFT else "right",
@@ -92,7 +94,10 @@ def best_rows(g: Group) -> list[list[str]]:
     for r in g.best_per_toolchain():
         vs_base = [f"{g.vs_baseline(r):.2f}x"] if g.baseline is not None else []
         vs_limit = [_x(r.vs_limit)] if g.limit is not None else []
-        rows.append([r.cell.language, r.cell.toolchain, r.cell.profile, r.cell.variant, fmt.seconds(r.primary.median),
+        variant = r.cell.variant
+        if r.scale != 1.0:  # say which work it did; its time is scaled to the group's work
+            variant += " (" + ", ".join(f"{k}={r.cell.params[k]}" for k in g.scale_params if k in r.cell.params) + ", scaled)"
+        rows.append([r.cell.language, r.cell.toolchain, r.cell.profile, variant, fmt.seconds(r.cost),
                      fmt.ratio(r.ratio), *vs_base, *vs_limit])
     return rows
 
@@ -111,8 +116,20 @@ def best_table(g: Group) -> Table | None:
 
 
 def problems(session: SessionData) -> list[str]:
-    out = [f"{c.suite} {c.dataset} {c.label}: {c.status}: {c.detail}"
-           for c in session.cells if c.status not in {"ok"} and c.detail]
+    """One line per failed, wrong or timed-out cell; skipped cells folded by reason (14 dmd cells: 1 line)."""
+    out, skipped = [], {}
+    for c in session.cells:
+        if c.status == "skipped":
+            skipped.setdefault(c.detail, []).append(c)
+        elif c.status != "ok" and c.detail:
+            out.append(f"{c.suite} {c.dataset} {c.label}: {c.status}: {c.detail}")
+    for reason, cells in skipped.items():
+        if len(cells) == 1:
+            out.append(f"{cells[0].suite} {cells[0].dataset} {cells[0].label}: skipped: {reason}")
+        else:
+            names = sorted({f"{c.key}@{c.toolchain}" for c in cells})
+            shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+            out.append(f"{len(cells)} cells skipped ({shown}): {reason}")
     notes = {c.instructions_note for c in session.cells if c.instructions_note}
     return out + [f"instructions not counted: {n}" for n in sorted(notes)]
 

@@ -95,6 +95,8 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
                "inputs": [str(p) for p in opts.inputs], "variants": opts.variants, "toolchains": opts.toolchains,
                "profiles": opts.profiles, "params": opts.params, "instructions": opts.instructions,
                "baseline_languages": {c.suite.name: c.suite.manifest.baseline_languages for c in cells},
+               "scale_params": {c.suite.name: c.suite.manifest.scale_params for c in cells},
+               "throughput": {c.suite.name: c.suite.manifest.throughput for c in cells},
                "same_language_reference": {c.suite.name: c.suite.manifest.same_language_reference.model_dump()
                                            for c in cells if c.suite.manifest.same_language_reference}}
     session_id = store.begin_session(_now(), shlex.join(["iorace", *sys.argv[1:]]), options, m, {},

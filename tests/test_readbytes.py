@@ -142,3 +142,18 @@ def test_debug_profiles_of_every_compiled_language_build_and_are_right(tmp_path)
     assert {c["language"] for c in cells} == {"c", "cpp", "d", "rust", "go"}
     assert {c["profile"] for c in cells} == {"debug"}
     assert all(c["status"] == "ok" for c in cells), [(c["label"], c["detail"]) for c in cells if c["status"] != "ok"]
+
+
+def test_fewer_passes_are_compared_per_byte_in_the_same_table(tmp_path):
+    result = run_iorace(["run", "readbytes", "--size", "tiny", "--param", "mode=count", "--runs", "3",
+                         "--variant", "python/*", "--variant", "c/read-64k", "--toolchain", "gcc",
+                         "--toolchain", "python3"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    (py,) = result.cells(language="python")
+    (c,) = result.cells(language="c")
+    assert py["parameters"]["passes"] == "1" and c["parameters"]["passes"] == "10"
+    # one group: C's 10 passes are the fastest per byte, Python's 1 pass is scaled by 10 to compare
+    assert c["ratio"] == 1.0
+    per_byte = (py["inner_median"] * 10) / c["inner_median"]
+    assert abs(py["ratio"] - per_byte) / per_byte < 1e-6
+    assert "compared per byte of work" in result.stdout and "(passes=1, scaled)" in result.stdout
