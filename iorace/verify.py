@@ -53,7 +53,7 @@ def env_for(cell: Cell) -> dict:
     return {**os.environ, **cell.variant.env}
 
 
-def verify(cell: Cell, timeout: float, store, on_done=None) -> RunRecord | None:
+def verify(cell: Cell, timeout: float, store) -> RunRecord | None:
     sink = SINK_DIGEST if cell.suite.manifest.answer == "stdout" else SINK_NULL
     try:
         run = run_once(cell.argv, timeout=timeout, sink=sink, env=env_for(cell), cwd=str(cell.build_dir))

@@ -1,6 +1,5 @@
 """The readbytes suite in C and C++: the seed's exact answers, right answers for any user file, and
 deterministic data written through protobuf."""
-import hashlib
 import os
 
 import pytest
