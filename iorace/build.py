@@ -11,7 +11,7 @@ from pathlib import Path
 from iorace.cells import BUILD_FAILED, SKIPPED, Cell
 from iorace.errors import UsageError
 from iorace.paths import cache_dir
-from iorace.toolchains import probe
+from iorace.toolchains import harness_python, probe
 
 BUILD_FORMAT = "1"  # bump to invalidate every cached build
 BUILD_TIMEOUT = 1200
@@ -29,7 +29,7 @@ def _hash_path(h, path: Path, rel: str) -> None:
         raise FileNotFoundError(rel)
 
 
-PATH_VARIABLES = ("src", "dir", "main", "out", "work")
+PATH_VARIABLES = ("src", "dir", "main", "out", "work", "python")
 
 
 def _variables(cell: Cell, out: Path) -> dict[str, str]:
@@ -50,6 +50,7 @@ def _variables(cell: Cell, out: Path) -> dict[str, str]:
         "work": str(cache_dir() / "work" / cell.suite.name / cell.toolchain.name),
         "flags": v.flags,
         "link": v.link,
+        "python": harness_python(),
     }
 
 

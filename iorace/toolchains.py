@@ -5,6 +5,7 @@ import functools
 import shlex
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 
 from iorace.manifest import Toolchain
@@ -33,5 +34,16 @@ def _probe(command: str, version_cmd: str, install: str) -> Probe:
     return Probe(True, first, "")
 
 
+def harness_python() -> str:
+    """The interpreter running iorace: the project venv that `scripts/setup` fills with the suites' Python
+    packages. Python variants run on it ({python}), not on whatever `python3` comes first on PATH."""
+    return sys.executable
+
+
+def expand(text: str) -> str:
+    """A toolchain field with {python} replaced by the harness's own interpreter."""
+    return text.replace("{python}", harness_python())
+
+
 def probe(tc: Toolchain) -> Probe:
-    return _probe(tc.command, tc.version, tc.install)
+    return _probe(expand(tc.command), expand(tc.version), tc.install)
