@@ -33,6 +33,8 @@ class Row:
     vs_peer: float | None = None              # primary / the fastest peer of the group
     rates: dict[str, float] = field(default_factory=dict)  # unit -> per second
     scale: float = 1.0           # this cell's work / the group's (1 pass of 10: 0.1); comparisons use cost
+    instructions_per_unit: float | None = None  # instructions / the run's work in the group's first unit
+
 
     @property
     def cost(self) -> float:
@@ -97,6 +99,16 @@ class Group:
         return min(candidates, key=lambda r: r.cost) if candidates else None
 
     @property
+    def work_unit(self) -> str:
+        """The unit work is counted in (bytes, lines, keys, ...): the first one the suite's units() gives."""
+        return next((u for r in self.rows for u in r.cell.units), "")
+
+    @property
+    def extra_names(self) -> list[str]:
+        """Figures some program of this group reports beside its answer (alloc_bytes_per_op, ...)."""
+        return list(dict.fromkeys(k for r in self.rows for k in r.cell.extra))
+
+    @property
     def has_instructions(self) -> bool:
         return any(r.cell.instructions is not None or r.cell.instructions_note for r in self.rows)
 
@@ -152,18 +164,15 @@ def _apply_scale(g: Group) -> None:
 
 def analyse(session: SessionData) -> list[Group]:
     groups: dict[tuple, Group] = {}
-    baselines = session.options.get("baseline_languages", {})
-    language_refs = session.options.get("same_language_reference", {})
-    scale_params = session.options.get("scale_params", {})
-    throughput = session.options.get("throughput", {})
     for cell in session.cells:
-        scaling = scale_params.get(cell.suite, [])
+        setting = lambda name, default: session.suite_setting(cell.suite, name, default)  # noqa: E731
+        scaling = setting("scale_params", [])
         shared = {k: v for k, v in cell.params.items() if k not in scaling}
         key = (cell.suite, cell.dataset, json.dumps(shared, sort_keys=True))
         if key not in groups:
             groups[key] = Group(cell.suite, cell.title, cell.dataset, cell.dataset_sha256, dict(cell.params),
-                                cell.metric, [], baselines.get(cell.suite, []), language_refs.get(cell.suite),
-                                scaling, throughput.get(cell.suite, ""))
+                                cell.metric, [], setting("baseline_languages", []),
+                                setting("same_language_reference", None), scaling, setting("throughput", ""))
         groups[key].rows.append(_row(cell, cell.metric))
     for g in groups.values():
         _apply_scale(g)
@@ -188,6 +197,8 @@ def analyse(session: SessionData) -> list[Group]:
                 r.vs_language_ref = r.cost / ref.cost
             if fewest and r.cell.instructions:
                 r.instructions_ratio = r.cell.instructions / fewest
+            if r.cell.instructions and r.cell.units.get(g.work_unit):
+                r.instructions_per_unit = r.cell.instructions / r.cell.units[g.work_unit]
             if r.primary.median > 0:
                 r.rates = {unit: n / r.primary.median for unit, n in r.cell.units.items()}
         g.rows.sort(key=lambda r: (STATUS_ORDER.get(r.cell.status, 9) if not r.ok else -1,

@@ -58,6 +58,7 @@ class Cell:
     units: dict[str, int] = field(default_factory=dict)
     instructions: int | None = None  # cachegrind's count (run --instructions)
     instructions_note: str = ""      # why there is no count
+    extra: dict[str, float] = field(default_factory=dict)  # figures the program reports (result line "extra")
     db_id: int | None = None
 
     @property

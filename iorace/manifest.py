@@ -122,6 +122,13 @@ class SuiteManifest(Strict):
     toolchains: dict[str, dict[str, Any]] = Field(default_factory=dict)
     variants: list[Variant] = Field(default_factory=list)
 
+    def analysis_settings(self) -> dict:
+        """The settings the analysis of a stored session needs, stored with the session per suite."""
+        return {"baseline_languages": self.baseline_languages, "scale_params": self.scale_params,
+                "throughput": self.throughput,
+                "same_language_reference": self.same_language_reference.model_dump()
+                if self.same_language_reference else None}
+
     @model_validator(mode="before")
     @classmethod
     def _apply_language_defaults(cls, data: Any) -> Any:
