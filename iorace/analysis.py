@@ -38,7 +38,8 @@ class Row:
 
     @property
     def cost(self) -> float:
-        """The primary median scaled to the group's amount of work: what every comparison uses."""
+        """The primary median scaled to the group's amount of work: what every comparison uses (ok rows only)."""
+        assert self.primary is not None, "cost of a row that has no measured runs"
         return self.primary.median / self.scale
 
     @property
@@ -165,7 +166,8 @@ def _apply_scale(g: Group) -> None:
 def analyse(session: SessionData) -> list[Group]:
     groups: dict[tuple, Group] = {}
     for cell in session.cells:
-        setting = lambda name, default: session.suite_setting(cell.suite, name, default)  # noqa: E731
+        def setting(name: str, default, suite: str = cell.suite):
+            return session.suite_setting(suite, name, default)
         scaling = setting("scale_params", [])
         shared = {k: v for k, v in cell.params.items() if k not in scaling}
         key = (cell.suite, cell.dataset, json.dumps(shared, sort_keys=True))
@@ -199,7 +201,7 @@ def analyse(session: SessionData) -> list[Group]:
                 r.instructions_ratio = r.cell.instructions / fewest
             if r.cell.instructions and r.cell.units.get(g.work_unit):
                 r.instructions_per_unit = r.cell.instructions / r.cell.units[g.work_unit]
-            if r.primary.median > 0:
+            if r.primary is not None and r.primary.median > 0:
                 r.rates = {unit: n / r.primary.median for unit, n in r.cell.units.items()}
         g.rows.sort(key=lambda r: (STATUS_ORDER.get(r.cell.status, 9) if not r.ok else -1,
                                    r.cost if r.ok else 0, r.cell.label))

@@ -74,7 +74,7 @@ class Cell:
 def _sweep(params: dict[str, ParamValue | list[ParamValue]]) -> list[dict[str, ParamValue]]:
     keys = list(params)
     axes = [v if isinstance(v, list) else [v] for v in params.values()]
-    return [dict(zip(keys, combo)) for combo in itertools.product(*axes)]
+    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*axes)]
 
 
 def sizes_for(suite: Suite, sizes: list[str]) -> list[str]:

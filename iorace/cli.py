@@ -20,6 +20,7 @@ from iorace.store import Store
 from iorace.suites import base_toolchains, find_suite_dirs, load_suite, load_suites
 from iorace.toolchains import harness_python, probe
 
+
 def _width(stream) -> int | None:
     """Full-width tables when output goes to a file or CI log (rich would wrap at 80 columns)."""
     return None if stream.isatty() else int(os.environ.get("COLUMNS", "260"))
@@ -148,8 +149,8 @@ def run(suites, **kw):
     """Build, verify and measure the cells of SUITES (all suites when none is named)."""
     exports = {e.dest: kw.pop(e.dest) for e in EXPORTERS}
     wide = wide_view(kw.pop("wide"))
-    opts = RunOptions(suites=list(suites), exports=exports, wide=wide,
-                      **{k: list(v) if isinstance(v, tuple) else v for k, v in kw.items()})
+    options: dict = {k: list(v) if isinstance(v, tuple) else v for k, v in kw.items()}
+    opts = RunOptions(suites=list(suites), exports=exports, wide=wide, **options)
     opts.db = opts.db or default_db()
     sys.exit(run_session(opts, console, err_console))
 
@@ -180,7 +181,8 @@ def main() -> None:
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
     except click.ClickException as e:
-        hint = f" (see `{e.ctx.command_path} --help`)" if getattr(e, "ctx", None) else ""
+        ctx = getattr(e, "ctx", None)
+        hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
         print(f"iorace: error: {e.format_message()}{hint}", file=sys.stderr)
         sys.exit(2)
     except UsageError as e:

@@ -85,7 +85,7 @@ def notes(row: Row) -> str:
         out.append("peer")
     if row.cell.kind == "bulk":
         out.append("bulk: not the job's method, not compared")
-    if row.noisy:
+    if row.noisy and row.primary is not None:
         out.append(f"noisy (cv {row.primary.cv:.0%})")
     if row.ratio is not None and row.ratio.value != 1.0 and row.ratio.overlaps_one():
         out.append("~ fastest")

@@ -28,7 +28,7 @@ class Toolchain(Strict):
     install: str = ""
     build: str = ""
     run: list[str]
-    profiles: dict[str, dict[str, str]] = Field(default_factory=lambda: {"release": {}})
+    profiles: dict[str, dict[str, str]] = Field(default_factory=lambda: {"release": dict[str, str]()})
     default_profiles: list[str] = Field(default_factory=lambda: ["release"])
 
 
@@ -148,7 +148,7 @@ class SuiteManifest(Strict):
         return data
 
     @model_validator(mode="after")
-    def _unique_variants(self) -> "SuiteManifest":
+    def _unique_variants(self) -> SuiteManifest:
         seen = set()
         for v in self.variants:
             if v.key in seen:

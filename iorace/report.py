@@ -1,6 +1,7 @@
 """The terminal report: one table per suite x dataset x parameter set, then problems, then the session line."""
 from __future__ import annotations
 
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -13,15 +14,38 @@ STATUS_STYLE = {"ok": "green", "wrong": "bold red", "failed": "bold red", "timeo
                 "build-failed": "bold red", "skipped": "yellow"}
 
 
+WRAP_MIN = 12  # the narrowest a label or notes column becomes before the table drops a column
+
+
+def _min_width(table: tables.Table, i: int) -> int:
+    col = table.columns[i]
+    if col.wrap:
+        return WRAP_MIN
+    return max([len(row[i]) for row in table.rows] + [len(w) for w in col.header.split()])
+
+
+def fit(table: tables.Table, width: int | None) -> tables.Table:
+    """Drop the compact view's least needed columns (rate, then instructions per unit) until every number
+    fits whole in `width` columns: a cut ratio is worse than a missing rate."""
+    while width is not None:
+        need = sum(_min_width(table, i) + 3 for i in range(len(table.columns)))
+        droppable = [i for i, c in enumerate(table.columns) if c.header == "rate" or c.header.startswith("instr/")]
+        if need <= width or not droppable:
+            break
+        table = table.without(droppable[0])
+    return table
+
+
 def rich_table(table: tables.Table) -> Table:
     """Draw a format-neutral table with rich. Program and manifest text is plain text, never markup
     ("#[inline]", "[mode=sum]"); only the status gets a colour. Long labels and notes wrap; numbers never do."""
-    t = Table(title=f"[bold]{escape(table.title)}[/]", title_justify="left",
-              caption=escape(table.caption) or None, caption_justify="left", header_style="bold")
-    for col in table.columns:
+    t = Table(title=f"[bold]{escape(table.title)}[/]", title_justify="left", header_style="bold",
+              box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
+    for i, col in enumerate(table.columns):
+        # A number is never cut or wrapped (its column is at least as wide as its longest text); when the
+        # terminal is narrow, the label and notes columns wrap and headers break between words instead.
         t.add_column(col.header, justify="left" if col.align == "left" else "right",
-                     no_wrap=not col.wrap, overflow="fold" if col.wrap else "ellipsis",
-                     min_width=min(len(col.header), 12) if not col.wrap else None)
+                     overflow="fold" if col.wrap else "ellipsis", min_width=_min_width(table, i))
     for i, row in enumerate(table.rows):
         cells = [escape(c) for c in row]
         if table.status_column is not None and i < len(table.statuses):
@@ -33,7 +57,8 @@ def rich_table(table: tables.Table) -> Table:
 
 def problems(session: SessionData) -> list[str]:
     """One line per failed, wrong or timed-out cell; skipped cells folded by reason (14 dmd cells: 1 line)."""
-    out, skipped = [], {}
+    out: list[str] = []
+    skipped: dict[str, list] = {}
     for c in session.cells:
         if c.status == "skipped":
             skipped.setdefault(c.detail, []).append(c)
@@ -54,9 +79,11 @@ def print_session(session: SessionData, console: Console, wide: bool = True) -> 
     """Every group's table (compact unless `wide`: the terminal's default), its best-per-toolchain table,
     the problems, and the session line."""
     for g in analyse(session):
-        console.print(rich_table(tables.group_table(g).view(wide)))
+        table = tables.group_table(g)
+        console.print(rich_table(table.view(wide) if wide else fit(table.view(wide), console.width)))
+        console.print(escape(table.caption), style="dim", highlight=False)
         if (b := tables.best_table(g)) is not None:
-            console.print(rich_table(b.view(wide)))
+            console.print(rich_table(b.view(wide) if wide else fit(b.view(wide), console.width)))
         console.print()
     for line in problems(session):
         console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)

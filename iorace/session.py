@@ -17,7 +17,7 @@ from iorace.cells import BAD_STATES, OK, PLANNED, SKIPPED, Cell, dataset_refs, e
 from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
 from iorace.measure import measure
-from iorace.paths import REPO_SUITES
+from iorace.paths import REPO_SUITES, default_db
 from iorace.report import print_session
 from iorace.store import Store
 from iorace.suites import load_suites
@@ -88,7 +88,7 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
     m = machine.info()
     for w in machine.warnings(m, []):
         err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
-    store = Store(opts.db)
+    store = Store(opts.db or default_db())
     options = {"sizes": opts.sizes or ["quick"], "runs": 0 if opts.check_only else opts.runs, "warmup": opts.warmup,
                "timeout": opts.timeout, "sink": opts.sink, "check_only": opts.check_only, "seed": seed,
                "inputs": [str(p) for p in opts.inputs], "variants": opts.variants, "toolchains": opts.toolchains,
@@ -142,6 +142,7 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
         for cell in runnable:
             cell.expected = reference.expected(cell.suite, cell.dataset, cell.params)
             cell.units = reference.units(cell.suite, cell.dataset, cell.params)
+            assert cell.dataset.path is not None  # materialized above
             cell.argv = build.run_argv(cell, cell.dataset.path)
             save(cell)
         # verify
@@ -164,10 +165,11 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
                 continue
             rounds = opts.warmup + opts.runs
             task = progress.add_task(f"measure {suite_name}", total=rounds * len(suite_cells), what="")
+            def advance(label: str, task=task) -> None:
+                progress.update(task, what=label)
+                progress.advance(task)
             measure(suite_cells, runs=opts.runs, warmup=opts.warmup, timeout=opts.timeout, sink=opts.sink,
-                    store=store, seed=seed, advance=lambda label: (progress.update(task, what=label),
-                                                                   progress.advance(task)),
-                    cell_changed=save)
+                    store=store, seed=seed, advance=advance, cell_changed=save)
 
 
 def _count_instructions(cells: list[Cell], opts: RunOptions, progress: Progress, save) -> None:

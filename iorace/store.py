@@ -198,6 +198,7 @@ class Store:
             " VALUES (?, 'running', ?, ?, ?, ?, ?, ?)",
             (started, command_line, _json(options), _json(machine), _json(toolchains), git_revision, version))
         self.db.commit()
+        assert cur.lastrowid is not None
         return cur.lastrowid
 
     def save_suite_settings(self, session_id: int, suite: str, settings: dict) -> None:

@@ -54,6 +54,8 @@ class Suite:
             if not path.exists():
                 raise UsageError(f"{self.dir / 'suite.toml'}: module: {self.manifest.module} does not exist")
             spec = importlib.util.spec_from_file_location(f"iorace_suite_{self.name}", path)
+            if spec is None or spec.loader is None:
+                raise UsageError(f"{self.dir / 'suite.toml'}: module: cannot import {path}")
             mod = importlib.util.module_from_spec(spec)
             sys.path.insert(0, str(self.dir))  # let suite.py import its siblings
             try:

@@ -6,8 +6,8 @@ shows it; a format only decides how to draw a header, a cell and a status.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from iorace import fmt
 from iorace.analysis import Group, Row, answer_text, params_text
@@ -30,6 +30,13 @@ class Table:
     rows: list[list[str]]
     statuses: list[str] = field(default_factory=list)  # one per row where the table has a status column
     status_column: int | None = None                   # index of the column to colour by status
+
+    def without(self, index: int) -> Table:
+        """The same table less one column."""
+        keep = [i for i in range(len(self.columns)) if i != index]
+        status = keep.index(self.status_column) if self.status_column in keep else None
+        return Table(self.title, self.caption, [self.columns[i] for i in keep],
+                     [[row[i] for i in keep] for row in self.rows], self.statuses, status)
 
     def view(self, wide: bool = True) -> Table:
         """The table with the wide view's columns or only the compact ones."""
@@ -72,6 +79,10 @@ def cell_name(r: Row) -> str:
 Text = Callable[[Row], str]
 
 
+def _extra_text(name: str) -> Text:
+    return lambda r: fmt.number(r.cell.extra.get(name))
+
+
 def _group_columns(g: Group) -> list[tuple[Column, Text]]:
     """(column, row -> text) of a group table, in display order; optional columns only where the group has
     something to show in them."""
@@ -107,7 +118,7 @@ def _group_columns(g: Group) -> list[tuple[Column, Text]]:
                          lambda r: fmt.per_unit(r.instructions_per_unit)))
         cols.append((Column("x fewest"), lambda r: _x(r.instructions_ratio)))
     for name in g.extra_names:
-        cols.append((Column(name), lambda r, name=name: fmt.number(r.cell.extra.get(name))))
+        cols.append((Column(name), _extra_text(name)))
     cols.append((Column("notes", "left", compact=True, wrap=True), fmt.notes))
     return cols
 
@@ -126,8 +137,9 @@ def best_table(g: Group) -> Table | None:
     best = g.best_per_toolchain()
     if len(best) < 2:
         return None
-    columns = [Column("language", "left", compact=True), Column("toolchain", "left", compact=True),
-               Column("profile", "left", compact=True), Column("best variant", "left", compact=True, wrap=True),
+    columns = [Column("best cell", "left", compact=True, wide=False, wrap=True),
+               Column("language", "left"), Column("toolchain", "left"),
+               Column("profile", "left"), Column("best variant", "left", wrap=True),
                Column(metric_title(g), compact=True), Column("x fastest", compact=True)]
     if g.baseline is not None:
         columns.append(Column(f"x best {'/'.join(g.baseline_languages)}", compact=True))
@@ -139,7 +151,8 @@ def best_table(g: Group) -> Table | None:
         if r.scale != 1.0:  # say which work it did; its time is scaled to the group's work
             variant += " (" + ", ".join(f"{k}={r.cell.params[k]}" for k in g.scale_params
                                         if k in r.cell.params) + ", scaled)"
-        row = [r.cell.language, r.cell.toolchain, r.cell.profile, variant, fmt.seconds(r.cost), fmt.ratio(r.ratio)]
+        row = [f"{r.cell.language}/{variant} {r.cell.toolchain} {r.cell.profile}", r.cell.language, r.cell.toolchain,
+               r.cell.profile, variant, fmt.seconds(r.cost), fmt.ratio(r.ratio)]
         if g.baseline is not None:
             row.append(_x(g.vs_baseline(r)))
         if g.limit is not None:

@@ -2,9 +2,9 @@
 `--export-NAME FILE` options of `run` and `show` and the writing after a session all come from this list."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from iorace.export.json_export import write_json
 from iorace.export.markdown import write_markdown
