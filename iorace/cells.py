@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import fnmatch
 import itertools
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,11 +19,6 @@ BAD_STATES = {BUILD_FAILED, WRONG, FAILED, TIMEOUT}
 def cell_label(variant_key: str, toolchain: str, profile: str, params: dict) -> str:
     """A stable name for a cell, used in tables, TSV rows and JSON: lang/variant@toolchain:profile[k=v,...]."""
     return f"{variant_key}@{toolchain}:{profile}[{','.join(f'{k}={v}' for k, v in params.items())}]"
-
-
-def group_key(suite: str, dataset: str, params: dict) -> tuple[str, str, str]:
-    """Cells compare with each other only within one suite, dataset and parameter set."""
-    return (suite, dataset, json.dumps(params, sort_keys=True))
 
 
 @dataclass

@@ -84,9 +84,6 @@ class Suite:
             h.update(p.read_bytes())
         return h.hexdigest()[:16]
 
-    def languages(self) -> list[str]:
-        return sorted({v.language for v in self.manifest.variants})
-
 
 def load_suite(suite_dir: Path) -> Suite:
     manifest_path = suite_dir / "suite.toml"
