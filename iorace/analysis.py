@@ -219,3 +219,56 @@ def answer_text(value: object, limit: int = 24) -> str:
         return f"sha256 {value[:10]}…"  # a digest of the output (stdout suites)
     text = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else json.dumps(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass
+class GridTable:
+    """One table of a manifest's grid: rows are one parameter's values, columns are named cells, each entry
+    that cell's primary median in the group of that row; plus the ratio of two columns per row."""
+
+    title: str
+    suite: str
+    dataset: str
+    split_value: object
+    row_param: str
+    columns: list[str]
+    rows: list[tuple[object, list[Row | None], Ratio | None]]  # (row value, a Row per column, ratio)
+    ratio_label: str = ""
+
+
+def grids(session: SessionData, groups: list[Group] | None = None) -> list[GridTable]:
+    """The manifests' grids (e.g. capnp's configurations x implementations, per case), from the analysed
+    groups: entries are the very rows (and medians) of the per-group tables."""
+    groups = groups if groups is not None else analyse(session)
+    out: list[GridTable] = []
+    for suite in dict.fromkeys(g.suite for g in groups):
+        order = session.suite_setting(suite, "param_order", {}) or {}
+        for spec in session.suite_setting(suite, "grids", []) or []:
+            mine = [g for g in groups if g.suite == suite and spec["split"] in g.params and spec["rows"] in g.params]
+            for dataset in dict.fromkeys(g.dataset for g in mine):
+                in_dataset = [g for g in mine if g.dataset == dataset]
+                splits = _ordered({g.params[spec["split"]] for g in in_dataset}, order.get(spec["split"]))
+                for split in splits:
+                    table = GridTable(f"{spec['title']} · {suite} · {dataset} · {spec['split']}={split}", suite,
+                                      dataset, split, spec["rows"], list(spec["columns"]), [],
+                                      " / ".join(c.split("@")[0] for c in spec["ratio"]) if spec["ratio"] else "")
+                    by_row = {g.params[spec["rows"]]: g for g in in_dataset if g.params[spec["split"]] == split}
+                    for value in _ordered(set(by_row), order.get(spec["rows"])):
+                        g = by_row[value]
+                        cells = {r.cell.label.split("[")[0]: r for r in g.rows if r.ok}
+                        entries = [cells.get(c) for c in spec["columns"]]
+                        ratio = None
+                        if spec["ratio"]:
+                            num, den = cells.get(spec["ratio"][0]), cells.get(spec["ratio"][1])
+                            if num is not None and den is not None:
+                                ratio = median_ratio(num.cost_values(), den.cost_values(), seed=len(table.rows))
+                        table.rows.append((value, entries, ratio))
+                    if table.rows:
+                        out.append(table)
+    return out
+
+
+def _ordered(values: set, manifest_order: list | None) -> list:
+    """Values in the manifest's order (the seed's), unknown ones after, sorted."""
+    known = [v for v in (manifest_order or []) if v in values]
+    return known + sorted((v for v in values if v not in known), key=str)

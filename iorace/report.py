@@ -7,7 +7,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from iorace import tables
-from iorace.analysis import analyse
+from iorace.analysis import analyse, grids
 from iorace.store import SessionData
 
 STATUS_STYLE = {"ok": "green", "wrong": "bold red", "failed": "bold red", "timeout": "bold red",
@@ -78,12 +78,18 @@ def problems(session: SessionData) -> list[str]:
 def print_session(session: SessionData, console: Console, wide: bool = True) -> None:
     """Every group's table (compact unless `wide`: the terminal's default), its best-per-toolchain table,
     the problems, and the session line."""
-    for g in analyse(session):
+    groups = analyse(session)
+    for g in groups:
         table = tables.group_table(g)
         console.print(rich_table(table.view(wide) if wide else fit(table.view(wide), console.width)))
         console.print(escape(table.caption), style="dim", highlight=False)
         if (b := tables.best_table(g)) is not None:
             console.print(rich_table(b.view(wide) if wide else fit(b.view(wide), console.width)))
+        console.print()
+    for grid in grids(session, groups):  # the seed's own view, where the manifest declares one
+        table = tables.grid_table(grid)
+        console.print(rich_table(table))
+        console.print(escape(table.caption), style="dim", highlight=False)
         console.print()
     for line in problems(session):
         console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)

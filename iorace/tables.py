@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from iorace import fmt
-from iorace.analysis import Group, Row, answer_text, params_text
+from iorace.analysis import GridTable, Group, Row, answer_text, params_text
 
 
 @dataclass(frozen=True)
@@ -159,3 +159,20 @@ def best_table(g: Group) -> Table | None:
             row.append(_x(r.vs_limit))
         rows.append(row)
     return Table(f"best strategy per language and toolchain · {group_title(g)}", "", columns, rows)
+
+
+def grid_table(grid: GridTable) -> Table:
+    """A manifest grid (the seed's view): a row per configuration, a column per implementation (its median),
+    and the ratio of two implementations with its 95% interval."""
+    columns = [Column(grid.row_param, "left", compact=True)]
+    columns += [Column(c.replace("@", " ").replace(":", " "), compact=True, wrap=True) for c in grid.columns]
+    if grid.ratio_label:
+        columns.append(Column(grid.ratio_label + " [95% CI]", compact=True))
+    rows = []
+    for value, entries, ratio in grid.rows:
+        row = [str(value)] + [fmt.seconds(r.cost) if r is not None else "-" for r in entries]
+        if grid.ratio_label:
+            row.append(fmt.ratio(ratio))
+        rows.append(row)
+    return Table(grid.title, "Each entry is the cell's median time (the metric of the per-configuration tables).",
+                 columns, rows)

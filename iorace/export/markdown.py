@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from iorace import tables
-from iorace.analysis import analyse
+from iorace.analysis import analyse, grids
 from iorace.store import SessionData
 
 
@@ -22,11 +22,15 @@ def render(session: SessionData) -> str:
     out = [f"# iorace session {session.id}", "",
            f"{session.started} · {m.get('cpu_model', '?')} · {m.get('cores', '?')} cores · "
            f"kernel {m.get('kernel', '?')} · `{session.command_line}`", ""]
-    for g in analyse(session):
+    groups = analyse(session)
+    for g in groups:
         table = tables.group_table(g).view(wide=True)
         out += [f"## {table.title}", "", table.caption, "", _table(table), ""]
         if (best := tables.best_table(g)) is not None:
             out += ["Best strategy per language and toolchain:", "", _table(best.view(wide=True)), ""]
+    for grid in grids(session, groups):
+        table = tables.grid_table(grid)
+        out += [f"## {table.title}", "", table.caption, "", _table(table), ""]
     return "\n".join(out)
 
 

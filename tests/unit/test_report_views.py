@@ -67,3 +67,25 @@ def test_markdown_is_the_wide_table():
     assert "| 3.00x [2.73-3.10] | 15.00x | 12 k | 12.00 | 3.00x | 48 |  |" in md
     assert "Best strategy per language and toolchain:" in md
     assert "| c | clang | release | fast | 20.0 ms | 2.00x [" in md
+
+
+def test_a_manifest_grid_is_drawn_as_the_seed_drew_it():
+    from sessions import cell, session
+
+    from iorace.analysis import grids
+    cells = []
+    for case in ("carsales", "eval"):
+        for config, cpp, rust in (("object", [10, 10, 10], [14, 14, 14]), ("bytes", [20, 20, 20], [30, 30, 30])):
+            p = {"case": case, "config": config}
+            cells += [cell("capnp", "cpp", "g++", inner=cpp, params=p), cell("capnp", "rust", "cargo", inner=rust, params=p)]
+    spec = {"title": "capnp grid", "split": "case", "rows": "config",
+            "columns": ["cpp/capnp@g++:release", "rust/capnp@cargo:release"],
+            "ratio": ["rust/capnp@cargo:release", "cpp/capnp@g++:release"]}
+    s = session(cells, suites={"toy": {"grids": [spec], "param_order": {"config": ["object", "bytes"]}}})
+    got = grids(s)
+    assert [g.split_value for g in got] == ["carsales", "eval"]
+    assert [value for value, _, _ in got[0].rows] == ["object", "bytes"]  # the manifest's order
+    assert got[0].rows[1][2].value == pytest.approx(1.5)
+    md = render(s)
+    assert "## capnp grid · toy · tiny · case=carsales" in md
+    assert "| object | 10.0 ms | 14.0 ms | 1.40x [" in md and "| bytes | 20.0 ms | 30.0 ms | 1.50x [" in md
