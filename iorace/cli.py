@@ -153,6 +153,27 @@ def show(session, db, export_json, export_tsv, export_markdown):
             console.print(f"wrote {out}")
 
 
+@cli.command("report")
+@click.argument("sessions", type=int, nargs=-1)
+@click.option("--html", "html_path", type=click.Path(path_type=Path), required=True, metavar="FILE",
+              help="Write one self-contained HTML file (charts as SVG; opens offline).")
+@DB_OPTION
+def report_cmd(sessions, html_path, db):
+    """An HTML report of a stored session (the latest by default). Given several sessions, the report is
+    of the last one, with a history chart of each cell across all of them."""
+    from iorace.export.html import write_html
+
+    path = db or default_db()
+    if not path.exists():
+        raise UsageError(f"{path}: no database yet (run `iorace run` first, or pass --db)")
+    if not html_path.resolve().parent.is_dir():
+        raise UsageError(f"--html {html_path}: folder {html_path.resolve().parent} does not exist")
+    store = Store(path)
+    loaded = [store.load(s) for s in sessions] if sessions else [store.load(None)]
+    write_html(loaded[-1], html_path, loaded)
+    console.print(escape(f"wrote {html_path} ({html_path.stat().st_size / 1024:.0f} KB)"), highlight=False)
+
+
 @cli.command("compare")
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
