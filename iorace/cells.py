@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import fnmatch
 import itertools
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,11 +19,6 @@ BAD_STATES = {BUILD_FAILED, WRONG, FAILED, TIMEOUT}
 def cell_label(variant_key: str, toolchain: str, profile: str, params: dict) -> str:
     """A stable name for a cell, used in tables, TSV rows and JSON: lang/variant@toolchain:profile[k=v,...]."""
     return f"{variant_key}@{toolchain}:{profile}[{','.join(f'{k}={v}' for k, v in params.items())}]"
-
-
-def group_key(suite: str, dataset: str, params: dict) -> tuple[str, str, str]:
-    """Cells compare with each other only within one suite, dataset and parameter set."""
-    return (suite, dataset, json.dumps(params, sort_keys=True))
 
 
 @dataclass
@@ -58,6 +52,7 @@ class Cell:
     units: dict[str, int] = field(default_factory=dict)
     instructions: int | None = None  # cachegrind's count (run --instructions)
     instructions_note: str = ""      # why there is no count
+    extra: dict[str, float] = field(default_factory=dict)  # figures the program reports (result line "extra")
     db_id: int | None = None
 
     @property
@@ -73,7 +68,7 @@ class Cell:
 def _sweep(params: dict[str, ParamValue | list[ParamValue]]) -> list[dict[str, ParamValue]]:
     keys = list(params)
     axes = [v if isinstance(v, list) else [v] for v in params.values()]
-    return [dict(zip(keys, combo)) for combo in itertools.product(*axes)]
+    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*axes)]
 
 
 def sizes_for(suite: Suite, sizes: list[str]) -> list[str]:

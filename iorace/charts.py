@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from itertools import count
+from typing import Any
 
 import altair as alt
 
@@ -44,7 +45,7 @@ def _log_needed(low: float, high: float) -> bool:
 def ratio_chart(g: Group, languages: list[str]) -> alt.Chart | None:
     """Every measured cell's time as a ratio to the fastest, with its 95% interval; limit and peer rows
     marked by shape."""
-    data = []
+    data: list[dict[str, Any]] = []
     for r in g.rows:
         if r.ratio is None:
             continue
@@ -75,7 +76,8 @@ def ratio_chart(g: Group, languages: list[str]) -> alt.Chart | None:
 def distribution_chart(g: Group, languages: list[str]) -> alt.Chart | None:
     """Each cell's timed runs (its primary metric, scaled to the group's work): a box per cell and a tick
     per run."""
-    runs, order = [], []
+    runs: list[dict[str, Any]] = []
+    order: list[str] = []
     for r in g.rows:
         if not r.ok:
             continue
@@ -100,11 +102,11 @@ def distribution_chart(g: Group, languages: list[str]) -> alt.Chart | None:
 
 def best_chart(g: Group, languages: list[str]) -> alt.Chart | None:
     """The best strategy per language x toolchain x profile, as bars of x fastest."""
-    best = [r for r in g.best_per_toolchain() if r.ratio is not None]
-    if len(best) < 2:
+    data: list[dict[str, Any]] = [
+        {"toolchain": f"{r.cell.language} {r.cell.toolchain} {r.cell.profile}: {r.cell.variant}",
+         "language": r.cell.language, "ratio": r.ratio.value} for r in g.best_per_toolchain() if r.ratio is not None]
+    if len(data) < 2:
         return None
-    data = [{"toolchain": f"{r.cell.language} {r.cell.toolchain} {r.cell.profile}: {r.cell.variant}",
-             "language": r.cell.language, "ratio": r.ratio.value} for r in best]
     hi = max(d["ratio"] for d in data)
     log = _log_needed(1.0, hi)
     x = alt.X("ratio:Q", scale=alt.Scale(type="log") if log else alt.Scale(zero=True),
@@ -117,7 +119,7 @@ def best_chart(g: Group, languages: list[str]) -> alt.Chart | None:
                                     title="best strategy per language and toolchain")
 
 
-def history_chart(points: list[dict], languages: list[str], title: str) -> alt.Chart:
+def history_chart(points: list[dict[str, Any]], languages: list[str], title: str) -> alt.Chart:
     """`points`: {"session": label, "cell": name, "language": ..., "median": seconds} across sessions."""
     values = [p["median"] for p in points]
     log = _log_needed(min(values), max(values))

@@ -224,8 +224,9 @@ def _change(a: CellSample, b: CellSample, threshold: float, seed: int) -> Change
     if ch.ratio is None and ch.instructions_change is None:
         ch.verdict = "not timed" if not (a.values and b.values) else "other metric"
         return ch
-    slower = ch.significant and ch.ratio.value > 1 + threshold
-    faster = ch.significant and ch.ratio.value < 1 - threshold
+    r = ch.ratio
+    slower = r is not None and ch.significant and r.value > 1 + threshold
+    faster = r is not None and ch.significant and r.value < 1 - threshold
     if ch.instructions_change is not None:  # exact counts: any change is real, the threshold decides
         slower = slower or ch.instructions_change > threshold
         faster = faster or ch.instructions_change < -threshold
@@ -253,7 +254,7 @@ def change_text(r: Ratio | None) -> str:
     if r is None:
         return "-"
     text = f"{r.value - 1:+.1%}"
-    return text + (f" [{r.low - 1:+.1%}, {r.high - 1:+.1%}]" if r.low is not None else "")
+    return text + (f" [{r.low - 1:+.1%}, {r.high - 1:+.1%}]" if r.low is not None and r.high is not None else "")
 
 
 HEADER = ["cell", "metric", "A median", "B median", "change [95% CI]", "p (Mann-Whitney)", "instructions",

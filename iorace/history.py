@@ -11,7 +11,7 @@ from fnmatch import fnmatch
 
 import numpy as np
 
-from iorace.compare import Change, CellSample, _change, side_from_session
+from iorace.compare import CellSample, Change, _change, side_from_session
 from iorace.errors import UsageError
 from iorace.store import Store
 
@@ -49,7 +49,7 @@ def matches(c: CellSample, variants: list[str]) -> bool:
     return not variants or any(fnmatch(c.key, g) or fnmatch(name, g) for g in variants)
 
 
-def history(store: Store, suite: str, variants: list[str] = (), datasets: list[str] = (),
+def history(store: Store, suite: str, variants: list[str] | None = None, datasets: list[str] | None = None,
             threshold: float = 0.05) -> tuple[list[tuple[int, str, str]], list[Series]]:
     """(sessions as (id, started, git revision), one series per cell), oldest session first."""
     ids = [sid for (sid,) in store.db.execute(
@@ -57,7 +57,9 @@ def history(store: Store, suite: str, variants: list[str] = (), datasets: list[s
     if not ids:
         known = sorted({s for (s,) in store.db.execute("SELECT DISTINCT suite FROM cells")})
         raise UsageError(f"{suite}: no stored session has this suite (stored: {', '.join(known) or 'none'})")
-    sessions, series = [], {}
+    variants, datasets = variants or [], datasets or []
+    sessions: list[tuple[int, str, str]] = []
+    series: dict[tuple, Series] = {}
     for sid in ids:
         s = store.load(sid)
         sessions.append((s.id, s.started, s.git_revision))

@@ -7,7 +7,7 @@ happened to run during a noisy minute.
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from iorace.cells import FAILED, OK, TIMEOUT, WRONG, Cell
 from iorace.reference import same_answer

@@ -3,8 +3,8 @@ import sys
 from dataclasses import dataclass
 
 import pytest
-
 from factory import cell, save, session
+
 from iorace.cli import main
 from iorace.export.json_export import write_json
 

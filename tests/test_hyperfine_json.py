@@ -11,8 +11,8 @@ import json
 import statistics
 
 import numpy as np
-
 from factory import cell, session
+
 from iorace.export.json_export import document, write_json
 
 NUMBERS = ("mean", "median", "min", "max", "user", "system")

@@ -6,8 +6,10 @@ distribution of each cell's runs, the best strategy per language and toolchain, 
 the machine, the toolchains, the command that reproduces the session and each cell's exact command. Given
 several sessions, a history chart of each cell's median across them.
 
-Charts are static SVG rendered by vl-convert from Altair (Vega-Lite) specs (see iorace/charts.py); the only
-script is the few lines below that sort and filter the tables.
+The tables are the report's own (iorace.tables), drawn here as the terminal and Markdown draw them. Charts
+are static SVG rendered by vl-convert from Altair (Vega-Lite) specs (iorace/charts.py, imported only when a
+page is written: Altair is not needed to start the CLI); the only script is the few lines below that sort
+and filter the tables.
 """
 from __future__ import annotations
 
@@ -16,8 +18,8 @@ import shlex
 import statistics
 from pathlib import Path
 
-from iorace import charts
-from iorace.analysis import Group, analyse, params_text
+from iorace import tables
+from iorace.analysis import Group, analyse, grids, params_text
 from iorace.store import SessionData
 
 CSS = """
@@ -97,15 +99,16 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _table(headers: list[str], aligns: list[str], rows: list[list[str]], cls: str = "",
-           row_attrs: list[str] | None = None, status_col: int | None = None) -> str:
-    out = [f'<table class="{cls}"><thead><tr>' + "".join(f"<th>{esc(h)}</th>" for h in headers) + "</tr></thead><tbody>"]
-    for i, row in enumerate(rows):
+def _table(table: tables.Table, cls: str = "", row_attrs: list[str] | None = None) -> str:
+    """Draw a format-neutral table (iorace.tables) as HTML; the status cell gets its colour class."""
+    out = [f'<table class="{cls}"><thead><tr>' + "".join(f"<th>{esc(c.header)}</th>" for c in table.columns)
+           + "</tr></thead><tbody>"]
+    for i, row in enumerate(table.rows):
         attrs = row_attrs[i] if row_attrs else ""
         tds = []
         for j, text in enumerate(row):
-            css = "l" if aligns[j] == "left" else "r"
-            if j == status_col:
+            css = "l" if table.columns[j].align == "left" else "r"
+            if j == table.status_column:
                 css += f" s-{esc(text)}"
             tds.append(f'<td class="{css}">{esc(text)}</td>')
         out.append(f"<tr{attrs}>" + "".join(tds) + "</tr>")
@@ -113,19 +116,9 @@ def _table(headers: list[str], aligns: list[str], rows: list[list[str]], cls: st
     return "\n".join(out)
 
 
-def _group_tables(g: Group):
-    """(title, caption, headers, aligns, rows, status column) of the group table and the best-per-toolchain
-    table, with every column of the terminal report."""
-    from iorace.report import LEFT, best_columns, best_rows, columns, group_cells
-
-    headers = columns(g)
-    cells = (g.suite, g.dataset, headers, ["left" if h in LEFT else "right" for h in headers],
-             [group_cells(g, r) for r in g.rows], headers.index("status"))
-    best = best_rows(g)
-    bh = best_columns(g)
-    best_t = (bh, ["left" if h in {"language", "toolchain", "profile", "best variant"} else "right" for h in bh],
-              best) if len(best) > 1 else None
-    return cells, best_t
+def _plain(headers: list[str], rows: list[list[str]]) -> tables.Table:
+    """A two-column table of facts or commands, in the table model."""
+    return tables.Table("", "", [tables.Column(h, "left") for h in headers], rows)
 
 
 def _row_attrs(g: Group) -> list[str]:
@@ -139,25 +132,32 @@ def _row_attrs(g: Group) -> list[str]:
 
 
 def _figure(chart) -> str:
+    from iorace import charts
+
     return "" if chart is None else f"<figure>{charts.to_svg(chart)}</figure>"
 
 
 def _group_section(g: Group, index: int, languages: list[str]) -> str:
-    (_, _, headers, aligns, rows, status_col), best = _group_tables(g)
-    metric = "inner time" if g.metric == "inner" else "wall time"
-    caption = (f"{g.title}. Ratios compare the median {metric} with the fastest cell's (95% bootstrap CI); "
-               "inner = the program's own timing of the work, wall = the whole process.")
-    out = [f'<section id="g{index}"><h2>{esc(g.suite)} · {esc(g.dataset)} · {esc(params_text(g.params))}</h2>',
-           f'<p class="caption">{esc(caption)}</p>',
+    from iorace import charts
+
+    table = tables.group_table(g).view(wide=True)  # every column the terminal report has
+    out = [f'<section id="g{index}"><h2>{esc(table.title)}</h2>', f'<p class="caption">{esc(table.caption)}</p>',
            '<div class="charts">', _figure(charts.ratio_chart(g, languages)), _figure(charts.best_chart(g, languages)),
            _figure(charts.distribution_chart(g, languages)), "</div>",
-           "<h3>cells</h3>", _table(headers, aligns, rows, "sortable cells", _row_attrs(g), status_col)]
-    if best is not None:
-        out += ["<h3>best strategy per language and toolchain</h3>", _table(*best, "sortable best")]
+           "<h3>cells</h3>", _table(table, "sortable cells", _row_attrs(g))]
+    if (best := tables.best_table(g)) is not None:
+        out += [f"<h3>{esc(best.title)}</h3>", _table(best.view(wide=True), "sortable best")]
     commands = [[r.cell.label, shlex.join(r.cell.command) if r.cell.command else "-"] for r in g.rows]
     out += [f"<details><summary>each cell's exact command ({len(commands)})</summary>",
-            _table(["cell", "command"], ["left", "left"], commands, "commands"), "</details>", "</section>"]
+            _table(_plain(["cell", "command"], commands), "commands"), "</details>", "</section>"]
     return "\n".join(out)
+
+
+def _grid_section(grid, index: int) -> str:
+    """The seed's own view, where the manifest declares one (e.g. configurations x implementations)."""
+    table = tables.grid_table(grid)
+    return (f'<section id="grid{index}"><h2>{esc(table.title)}</h2><p class="caption">{esc(table.caption)}</p>'
+            f'{_table(table, "sortable grid")}</section>')
 
 
 def _filters(session: SessionData) -> str:
@@ -185,13 +185,14 @@ def _meta(session: SessionData) -> str:
     out.append('<ul class="problems">' + "".join(f"<li><code>{esc(line)}</code></li>" for line in lines) + "</ul>"
                if lines else "<p>none: every cell answered right.</p>")
     out += ["</section>", '<section id="machine"><h2>machine, session and toolchains</h2>',
-            _table(["fact", "value"], ["left", "left"], facts, "meta"),
-            _table(["toolchain", "version"], ["left", "left"], [[k, v] for k, v in sorted(session.toolchains.items())],
+            _table(_plain(["fact", "value"], facts), "meta"),
+            _table(_plain(["toolchain", "version"], [[k, str(v)] for k, v in sorted(session.toolchains.items())]),
                    "meta"), "</section>"]
     return "\n".join(out)
 
 
 def _history(sessions: list[SessionData], languages: list[str]) -> str:
+    from iorace import charts
     from iorace.compare import side_from_session
 
     series: dict[tuple, list[dict]] = {}
@@ -233,6 +234,7 @@ def render(session: SessionData, history: list[SessionData] | None = None) -> st
             + (' · <a href="#history">history</a>' if history and len(history) > 1 else "") + "</p>",
             _filters(session)]
     body += [_group_section(g, i, languages) for i, g in enumerate(groups)]
+    body += [_grid_section(grid, i) for i, grid in enumerate(grids(session, groups))]
     if history and len(history) > 1:
         body.append(_history(history, languages))
     body.append(_meta(session))
@@ -243,4 +245,5 @@ def render(session: SessionData, history: list[SessionData] | None = None) -> st
 
 
 def write_html(session: SessionData, path: Path, history: list[SessionData] | None = None) -> None:
+    """The report of `session` (with the history of `history`, when given) into one self-contained file."""
     path.write_text(render(session, history))
