@@ -1,38 +1,24 @@
 """`iorace compare` and `iorace history` on hand-built sessions in a temporary database (no toolchain)."""
-import sys
-from dataclasses import dataclass
 
 import pytest
-from factory import cell, save, session
+import sessions
+from sessions import save, session
 
-from iorace.cli import main
 from iorace.export.json_export import write_json
 
 BASE = [0.0100, 0.0101, 0.0099, 0.0102, 0.0098, 0.0100, 0.0101, 0.0099]
 
 
+def cell(variant: str, times: list[float] | None = None, **kw):
+    """A cell of the `demo` suite whose runs took `times` seconds (inner)."""
+    kw.setdefault("suite", "demo")
+    kw.setdefault("params", {"passes": 1})
+    return sessions.cell(variant, inner=[t * 1000 for t in times] if times else None, **kw)
+
+
+
 def scaled(factor: float) -> list[float]:
     return [t * factor for t in BASE]
-
-
-@dataclass
-class Out:
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-@pytest.fixture
-def iorace(capsys, monkeypatch):
-    """The CLI's entry point, in this process (start-up imports cost seconds on a loaded machine)."""
-    def run(*args: str) -> Out:
-        monkeypatch.setattr(sys, "argv", ["iorace", *args])
-        capsys.readouterr()
-        with pytest.raises(SystemExit) as exit_:
-            main()
-        out = capsys.readouterr()
-        return Out(exit_.value.code or 0, out.out, out.err)
-    return run
 
 
 @pytest.fixture
