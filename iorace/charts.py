@@ -123,7 +123,8 @@ def best_chart(g: Group, languages: list[str]) -> alt.Chart | None:
 
 
 def history_chart(points: list[dict[str, Any]], languages: list[str], title: str) -> alt.Chart:
-    """`points`: {"session": label, "cell": name, "language": ..., "median": seconds} across sessions."""
+    """`points`: {"session": label, "cell": name, "language": ..., "median": seconds, "change": "-" | "slower" |
+    "faster"} across sessions."""
     values = [p["median"] for p in points]
     log = _log_needed(min(values), max(values))
     base = alt.Chart(alt.Data(values=points))
@@ -132,7 +133,13 @@ def history_chart(points: list[dict[str, Any]], languages: list[str], title: str
     y = alt.Y("median:Q", scale=alt.Scale(type="log") if log else alt.Scale(zero=False),
               title=f"median, seconds{' (log scale)' if log else ''}", axis=alt.Axis(format="~s"))
     lines = base.mark_line(opacity=0.6).encode(x=x, y=y, color=_colour(languages), detail="cell:N")
-    dots = base.mark_point(filled=True, size=30).encode(x=x, y=y, color=_colour(languages))
+    dots = base.mark_point(filled=True, opacity=0.9).encode(
+        x=x, y=y, color=_colour(languages),
+        shape=alt.Shape("change:N", scale=alt.Scale(domain=["-", "slower", "faster"],
+                                                    range=["circle", "triangle-up", "triangle-down"]),
+                        legend=alt.Legend(title="vs previous session")),
+        size=alt.Size("change:N", scale=alt.Scale(domain=["-", "slower", "faster"], range=[25, 120, 120]),
+                      legend=None))
     return (lines + dots).properties(width=WIDTH, height=260, title=title)
 
 

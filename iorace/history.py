@@ -13,7 +13,7 @@ import numpy as np
 
 from iorace.compare import CellSample, Change, _change, side_from_session
 from iorace.errors import UsageError
-from iorace.store import Store
+from iorace.store import SessionData, Store
 
 
 @dataclass
@@ -58,19 +58,24 @@ def history(store: Store, suite: str, variants: list[str] | None = None, dataset
         known = sorted({s for (s,) in store.db.execute("SELECT DISTINCT suite FROM cells")})
         raise UsageError(f"{suite}: no stored session has this suite (stored: {', '.join(known) or 'none'})")
     variants, datasets = variants or [], datasets or []
-    sessions: list[tuple[int, str, str]] = []
-    series: dict[tuple, Series] = {}
-    for sid in ids:
-        s = store.load(sid)
-        sessions.append((s.id, s.started, s.git_revision))
-        for c in side_from_session(s).cells:
-            if c.suite != suite or not matches(c, list(variants)) or (datasets and c.dataset not in datasets):
-                continue
-            ser = series.setdefault(c.ident, Series(f"{c.dataset} {c.label}", c.ident))
-            ser.points.append(Point(s.id, s.started, s.git_revision, c))
+    loaded = [store.load(sid) for sid in ids]
+    series = [ser for ser in cell_series(loaded, threshold)
+              if ser.ident[0] == suite and matches(ser.points[0].cell, variants)
+              and (not datasets or ser.ident[1] in datasets)]
     if not series:
         raise UsageError(f"{suite}: no stored cell matches --variant {' '.join(variants)}"
                          f"{' --dataset ' + ' '.join(datasets) if datasets else ''}")
+    return [(s.id, s.started, s.git_revision) for s in loaded], series
+
+
+def cell_series(sessions: list[SessionData], threshold: float = 0.05) -> list[Series]:
+    """One series per cell across `sessions` (oldest first); each measured point is compared with the
+    cell's previous measured point."""
+    series: dict[tuple, Series] = {}
+    for s in sessions:
+        for c in side_from_session(s).cells:
+            ser = series.setdefault(c.ident, Series(f"{c.dataset} {c.label}", c.ident))
+            ser.points.append(Point(s.id, s.started, s.git_revision, c))
     for i, ser in enumerate(series.values()):
         previous = None
         for p in ser.points:
@@ -78,4 +83,4 @@ def history(store: Store, suite: str, variants: list[str] | None = None, dataset
                 if previous is not None:
                     p.change = _change(previous.cell, p.cell, threshold, seed=i)
                 previous = p
-    return sessions, list(series.values())
+    return list(series.values())

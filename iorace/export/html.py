@@ -14,8 +14,8 @@ and filter the tables.
 from __future__ import annotations
 
 import html
+import json
 import shlex
-import statistics
 from pathlib import Path
 
 from iorace import tables
@@ -192,24 +192,28 @@ def _meta(session: SessionData) -> str:
 
 
 def _history(sessions: list[SessionData], languages: list[str]) -> str:
+    """Each cell's median across the sessions, one chart per suite x dataset x parameters; a point that
+    differs significantly from the cell's previous session (as `iorace compare` judges it) is flagged."""
     from iorace import charts
-    from iorace.compare import side_from_session
+    from iorace.history import cell_series
 
-    series: dict[tuple, list[dict]] = {}
-    for s in sessions:
-        label = f"#{s.id} {s.started[:10]} {s.git_revision[:7]}"
-        for c in side_from_session(s).cells:
-            if c.status == "ok" and c.values:
-                median = statistics.median(c.values)
-                series.setdefault((c.suite, c.dataset, tuple(sorted(c.params.items()))), []).append(
-                    {"session": label, "cell": f"{c.key} {c.toolchain} {c.profile}", "language": c.key.split("/")[0],
-                     "median": median})
+    labels = {s.id: f"#{s.id} {s.started[:10]} {s.git_revision[:7]}" for s in sessions}
+    charts_data: dict[tuple, list[dict]] = {}
+    for ser in cell_series(sessions):
+        suite, dataset, params = ser.ident[:3]
+        for p in ser.points:
+            if p.median is not None:
+                charts_data.setdefault((suite, dataset, params), []).append(
+                    {"session": labels[p.session_id], "cell": f"{p.cell.key} {p.cell.toolchain} {p.cell.profile}",
+                     "language": p.cell.key.split("/")[0], "median": p.median, "change": p.flag or "-"})
     out = ['<section id="history"><h2>history across the given sessions</h2>',
-           '<p class="caption">Each line is one cell: its median primary metric in each session.</p>',
+           '<p class="caption">Each line is one cell: its median primary metric in each session; a triangle marks '
+           "a significant change from the cell's previous session beyond 5% (Mann-Whitney p < 0.05 and the 95% "
+           "interval of the ratio excluding 1), as <code>iorace compare</code> judges it.</p>",
            '<div class="charts">']
-    for (suite, dataset, params), points in series.items():
+    for (suite, dataset, params), points in charts_data.items():
         if len({p["session"] for p in points}) > 1:
-            title = f"{suite} · {dataset} · {' '.join(f'{k}={v}' for k, v in params)}"
+            title = f"{suite} · {dataset} · {' '.join(f'{k}={v}' for k, v in json.loads(params).items())}"
             out.append(_figure(charts.history_chart(points, languages, title)))
     out += ["</div></section>"]
     return "\n".join(out)

@@ -68,6 +68,11 @@ def test_several_sessions_add_a_history_chart():
     page = render(sessions[-1], sessions)
     assert "history across the given sessions" in page and page.count("<svg") == 4
     assert "#1 2026-11-21 1111111" in page and "#3 2026-11-23 3333333" in page  # session labels on the axis
+    # the six cells made 20% slower in session 2 are flagged there, and as faster again in session 3;
+    # the limit and peer rows, unchanged, are not
+    slower = re.findall(r'aria-label="session: (#\d)[^"]*change: slower"', page)
+    faster = re.findall(r'aria-label="session: (#\d)[^"]*change: faster"', page)
+    assert slower == ["#2"] * 6 and faster == ["#3"] * 6
     assert "history" not in visible_text(render(sessions[-1], sessions[-1:]))
 
 
