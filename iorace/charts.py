@@ -12,7 +12,7 @@ from typing import Any
 
 import altair as alt
 
-from iorace.analysis import Group, Row
+from iorace.analysis import GridTable, Group, Row
 from iorace.store import SessionData
 
 ROW_PX = 16          # height of one cell's row in the per-cell charts
@@ -141,6 +141,24 @@ def history_chart(points: list[dict[str, Any]], languages: list[str], title: str
         size=alt.Size("change:N", scale=alt.Scale(domain=["-", "slower", "faster"], range=[25, 120, 120]),
                       legend=None))
     return (lines + dots).properties(width=WIDTH, height=260, title=title)
+
+
+def grid_chart(grid: GridTable) -> alt.Chart | None:
+    """The seed's own view (a manifest grid): per row value, a bar per column cell, in the manifest's order."""
+    data: list[dict[str, Any]] = [{"row": str(value), "column": col, "median": entry.cost}
+                                  for value, entries, _ in grid.rows
+                                  for col, entry in zip(grid.columns, entries, strict=True) if entry is not None]
+    if not data:
+        return None
+    rows = [str(value) for value, _, _ in grid.rows]
+    column = alt.Color("column:N", sort=grid.columns, scale=alt.Scale(scheme="tableau10"),
+                       legend=alt.Legend(title=None, labelLimit=300))
+    base = alt.Chart(alt.Data(values=data))
+    return base.mark_bar().encode(
+        x=alt.X("row:N", sort=rows, title=grid.row_param, axis=alt.Axis(labelAngle=0)),
+        xOffset=alt.XOffset("column:N", sort=grid.columns),
+        y=alt.Y("median:Q", title="median, seconds", axis=alt.Axis(format="~s")),
+        color=column).properties(width=max(200, 40 * len(data)), height=220, title=grid.title)
 
 
 def languages(session: SessionData) -> list[str]:

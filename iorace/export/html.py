@@ -155,9 +155,11 @@ def _group_section(g: Group, index: int, languages: list[str]) -> str:
 
 def _grid_section(grid, index: int) -> str:
     """The seed's own view, where the manifest declares one (e.g. configurations x implementations)."""
+    from iorace import charts
+
     table = tables.grid_table(grid)
     return (f'<section id="grid{index}"><h2>{esc(table.title)}</h2><p class="caption">{esc(table.caption)}</p>'
-            f'{_table(table, "sortable grid")}</section>')
+            f'<div class="charts">{_figure(charts.grid_chart(grid))}</div>{_table(table, "sortable grid")}</section>')
 
 
 def _filters(session: SessionData) -> str:

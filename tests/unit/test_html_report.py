@@ -84,3 +84,23 @@ def test_report_command_errors_are_one_line(iorace, tmp_path):
     assert out.returncode == 2 and "--html" in out.stderr and "does not exist" in out.stderr
     out = iorace("report", "4", "--db", str(tmp_path / "db.sqlite"), "--html", str(tmp_path / "r.html"))
     assert out.returncode == 2 and "no session 4" in out.stderr
+
+
+def test_a_manifest_grid_gets_its_table_and_chart():
+    cells = []
+    for case in ("carsales", "eval"):
+        for config, cpp, rust in (("object", [10, 10, 10], [14, 14, 14]), ("bytes", [20, 20, 20], [30, 30, 30])):
+            p = {"case": case, "config": config}
+            cells += [sessions.cell("capnp", "cpp", "g++", inner=cpp, params=p),
+                      sessions.cell("capnp", "rust", "cargo", inner=rust, params=p)]
+    spec = {"title": "capnp grid", "split": "case", "rows": "config",
+            "columns": ["cpp/capnp@g++:release", "rust/capnp@cargo:release"],
+            "ratio": ["rust/capnp@cargo:release", "cpp/capnp@g++:release"]}
+    page = render(session(cells, suites={"toy": {"grids": [spec], "param_order": {"config": ["object", "bytes"]}}}))
+    sections = re.findall(r'<section id="grid\d">.*?</section>', page, re.S)
+    assert len(sections) == 2 and "capnp grid · toy · tiny · case=carsales" in sections[0]
+    assert all(sec.count("<svg") == 1 for sec in sections)
+    bars = re.findall(r'aria-label="config: (\w+); [^"]*column: ([^;"]+)', sections[0])
+    assert sorted(bars) == [("bytes", "cpp/capnp@g++:release"), ("bytes", "rust/capnp@cargo:release"),
+                            ("object", "cpp/capnp@g++:release"), ("object", "rust/capnp@cargo:release")]
+    assert ">1.40x [" in sections[0] and ">1.50x [" in sections[0]  # the table's ratio column
