@@ -211,7 +211,7 @@ def _parse_score(s: bytes, at: int) -> float:
     if hexm is not None:
         e = _clamped_exp(hexp) if hexp else 0
         try:
-            x = float.fromhex("0x%sp%d" % (hexm.decode(), e))
+            x = float.fromhex(f"0x{hexm.decode()}p{e}")
         except OverflowError:
             x = math.inf
         return -x if neg else x
