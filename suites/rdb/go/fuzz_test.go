@@ -8,10 +8,12 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 type fuzzSource struct {
@@ -54,6 +56,12 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("REDIS0011\xfe\x00\x00\x01k\x01v\xff\x00\x00\x00\x00\x00\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// go test -fuzz has no per-input time limit: a parse that hangs stalls the worker silently.
+		// Crash the worker instead, so that the fuzzer records the input.
+		slow := time.AfterFunc(10*time.Second, func() {
+			panic(fmt.Sprintf("parsing a %d-byte input took more than 10 s", len(data)))
+		})
+		defer slow.Stop()
 		parseBytes(data)
 	})
 }
