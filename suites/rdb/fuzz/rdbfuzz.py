@@ -483,7 +483,7 @@ def minimize(path: Path, parsers: list | None = None, seconds: float = 120) -> b
             i, changed = 9, False  # keep the magic and version
             while i < len(data) - (8 if crc_ok else 0) and time.monotonic() < deadline:
                 cand = data[:i] + data[i + chunk:]
-                if len(cand) > 9 and kind_of(cand) == want:
+                if len(cand) > 9 + (8 if crc_ok else 0) and kind_of(cand) == want:
                     data, changed = cand, True
                 else:
                     i += chunk
