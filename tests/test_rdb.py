@@ -112,7 +112,7 @@ def _resp(*args) -> bytes:
 def _commands() -> tuple[list[tuple], dict[str, dict[str, int]]]:
     """Commands loading every type and encoding, and the expected key counts per db and type."""
     cmds: list[tuple] = [("FUNCTION", "LOAD", "#!lua name=iorace\nredis.register_function('one', function() return 1 end)")]
-    types: dict[str, int] = dict.fromkeys(("string", "list", "set", "zset", "hash", "stream"), 0)
+    types: dict[str, int] = dict.fromkeys(("string", "list", "set", "zset", "hash", "stream", "module"), 0)
     per_db: dict[str, int] = {}
 
     def key(db, t, *c):
