@@ -60,7 +60,24 @@ const fn make_tables() -> [[u64; 256]; 8] {
 
 static CRC_TABLES: [[u64; 256]; 8] = make_tables();
 
-pub fn crc64(mut crc: u64, data: &[u8]) -> u64 {
+/// CRC-64 of `data` continuing `crc`. Inlined: the parser's many 1-8 byte reads and the digest's
+/// 4-byte length prefixes take the table one byte at a time, with no call; longer data goes to
+/// the slicing-by-8 loop.
+#[inline]
+pub fn crc64(crc: u64, data: &[u8]) -> u64 {
+    if data.len() < 16 {
+        let mut crc = crc;
+        for &b in data {
+            crc = CRC_TABLES[0][((crc ^ b as u64) & 0xFF) as usize] ^ (crc >> 8);
+        }
+        crc
+    } else {
+        crc64_sliced(crc, data)
+    }
+}
+
+#[inline(never)]
+fn crc64_sliced(mut crc: u64, data: &[u8]) -> u64 {
     let t = &CRC_TABLES;
     let mut chunks = data.chunks_exact(8);
     for c in &mut chunks {
@@ -239,12 +256,44 @@ pub fn parse_score(s: &[u8]) -> Option<f64> {
     } else if lower(body, b"0x") {
         let (mant, exp) = scan_float(&body[2..], u8::is_ascii_hexdigit, b'p')?;
         parse_hex_float(mant, exp)
+    } else if let Some(x) = short_decimal(body) {
+        x
     } else {
         scan_float(body, u8::is_ascii_digit, b'e')?;
         // validated decimal (std's grammar is a superset): correctly rounded, overflow to inf
         std::str::from_utf8(body).ok()?.parse::<f64>().ok()?
     };
     Some(if neg { -x } else { x })
+}
+
+/// The common score text, `digits[.digits]` with at most 15 digits in all and no exponent, exactly:
+/// the digits as an integer (< 2^53, exact) divided by a power of ten up to 10^15 (exact) is one
+/// correctly rounded IEEE division, the value strtod gives (Clinger's fast path). None otherwise:
+/// the caller's full grammar decides.
+#[inline]
+fn short_decimal(s: &[u8]) -> Option<f64> {
+    const POW10: [f64; 16] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ];
+    if s.is_empty() || s.len() > 16 {
+        return None;
+    }
+    let (mut m, mut digits, mut frac, mut dot) = (0u64, 0usize, 0usize, false);
+    for (i, &c) in s.iter().enumerate() {
+        if c.is_ascii_digit() {
+            m = m * 10 + (c - b'0') as u64;
+            digits += 1;
+            frac += dot as usize;
+        } else if c == b'.' && !dot && i > 0 && i + 1 < s.len() {
+            dot = true;
+        } else {
+            return None;
+        }
+    }
+    if digits > 15 {
+        return None;
+    }
+    Some(m as f64 / POW10[frac])
 }
 
 /// digits [. digits] (at least one digit) then an optional exponent letter, sign and decimal digits, to the end.
@@ -973,8 +1022,13 @@ impl<S: Source> Parser<S> {
                 ),
             );
         }
-        out.clear();
-        out.resize(n as usize, 0);
+        // every byte is overwritten by the read: only grow (zeroed), never clear and refill
+        let n = n as usize;
+        if out.len() < n {
+            out.resize(n, 0);
+        } else {
+            out.truncate(n);
+        }
         self.read(out)
     }
 
