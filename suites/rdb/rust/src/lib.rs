@@ -60,12 +60,12 @@ const fn make_tables() -> [[u64; 256]; 8] {
 
 static CRC_TABLES: [[u64; 256]; 8] = make_tables();
 
-/// CRC-64 of `data` continuing `crc`. Inlined: the parser's many 1-8 byte reads and the digest's
+/// CRC-64 of `data` continuing `crc`. Inlined: the parser's many 1-7 byte reads and the digest's
 /// 4-byte length prefixes take the table one byte at a time, with no call; longer data goes to
 /// the slicing-by-8 loop.
 #[inline]
 pub fn crc64(crc: u64, data: &[u8]) -> u64 {
-    if data.len() < 16 {
+    if data.len() < 8 {
         let mut crc = crc;
         for &b in data {
             crc = CRC_TABLES[0][((crc ^ b as u64) & 0xFF) as usize] ^ (crc >> 8);
