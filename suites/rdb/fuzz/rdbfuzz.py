@@ -40,7 +40,7 @@ import rdb_parse  # noqa: E402  (the reference parser)
 
 sys.path.remove(str(SUITE / "python"))
 
-LIBFUZZER_FLAGS = ["-max_len=65536", "-timeout=10", "-rss_limit_mb=2048", "-seed=1", "-print_final_stats=1"]
+LIBFUZZER_FLAGS = ["-max_len=65536", "-timeout=60", "-rss_limit_mb=2048", "-seed=1", "-print_final_stats=1"]
 
 
 def log(*a) -> None:
