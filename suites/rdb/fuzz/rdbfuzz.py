@@ -98,7 +98,8 @@ def seeds(out: Path, real_dump: bool = True) -> list[Path]:
     # opcodes and a second db in one file, and a checksum of zeros (not checked)
     extra = b"REDIS0011\xfa\x09redis-ver\x057.2.4\xf5" + suite.enc_str(b"#!lua name=l\nreturn 1")
     extra += b"\xfe\x00\xfb\x02\x01\xfc" + struct.pack("<q", 1_800_000_000_000) + b"\xf8\x05\xf9\x03\x00\x01a\x01b"
-    extra += b"\xfe\x81" + (300).to_bytes(8, "big") + b"\xfd" + struct.pack("<I", 1_800_000_000) + b"\x00\x01c\xc0\x05\xff"
+    extra += b"\xfe\x81" + (300).to_bytes(8, "big")
+    extra += b"\xfd" + struct.pack("<I", 1_800_000_000) + b"\x00\x01c\xc0\x05\xff"
     put("opcodes.rdb", _with_crc(extra))
     put("no-checksum.rdb", extra + b"\x00" * 8)
     legacy = out / "legacy.rdb"
@@ -107,7 +108,7 @@ def seeds(out: Path, real_dump: bool = True) -> list[Path]:
     if real_dump and shutil.which("redis-server"):
         try:
             put("redis-server.rdb", _real_dump())
-        except Exception as e:  # a seed less, not a failure
+        except Exception as e:  # noqa: BLE001  (a seed less, not a failure)
             log(f"no real dump: {e}")
     return written
 
@@ -188,7 +189,7 @@ def _skip_reply(f) -> None:
 
 
 def _run(cmd, **kw) -> None:
-    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    p = subprocess.run(cmd, check=False, capture_output=True, text=True, **kw)
     if p.returncode != 0:
         raise RuntimeError(f"{' '.join(map(str, cmd))}: {p.stderr[-2000:]}")
 
@@ -205,7 +206,8 @@ class Program:
 
     def run(self, path: Path) -> tuple[str, object]:
         try:
-            p = subprocess.run([*self.argv, str(path)], capture_output=True, timeout=20, preexec_fn=_limit_memory)
+            p = subprocess.run([*self.argv, str(path)], check=False, capture_output=True, timeout=20,
+                               preexec_fn=_limit_memory)
         except subprocess.TimeoutExpired:
             return "hang", "no answer in 20 s"
         err = p.stderr.decode("utf-8", "replace")
@@ -513,7 +515,7 @@ def _fuzz_dirs(name: str, corpus: Path | None = None) -> tuple[Path, Path, Path]
 
 def _libfuzzer_stats(text: str) -> dict:
     runs = re.findall(r"Done (\d+) runs in (\d+) second", text)
-    execs = int(runs[-1][0]) if runs else max([int(x) for x in re.findall(r"^#(\d+)", text, re.M)] or [0])
+    execs = int(runs[-1][0]) if runs else max([int(x) for x in re.findall(r"^#(\d+)", text, re.MULTILINE)] or [0])
     return {"executions": execs}
 
 
@@ -530,7 +532,8 @@ def fuzz_c(seconds: float, runs: int | None = None, corpus: Path | None = None) 
     # no leak checks, per input or at exit: the parser leaves its buffers to the end of the process
     env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
     p = subprocess.run([str(binary), *LIBFUZZER_FLAGS, *limit, "-detect_leaks=0", f"-artifact_prefix={crashes}/",
-                        str(corpus), str(seed_dir)], capture_output=True, text=True, timeout=seconds + 600, env=env)
+                        str(corpus), str(seed_dir)],
+                       check=False, capture_output=True, text=True, timeout=seconds + 600, env=env)
     return {"fuzzer": "libFuzzer (clang, ASan+UBSan)", **_libfuzzer_stats(p.stderr), "crashed": p.returncode != 0,
             "tail": p.stderr[-1500:], "crashes": sorted(str(f) for f in set(crashes.iterdir()) - before)}
 
@@ -539,17 +542,18 @@ def cargo_fuzz_available() -> str | None:
     """None when `cargo +nightly fuzz` can run; else why not."""
     if shutil.which("cargo") is None:
         return "cargo is not installed"
-    if subprocess.run(["cargo", "+nightly", "--version"], capture_output=True).returncode != 0:
+    if subprocess.run(["cargo", "+nightly", "--version"], check=False, capture_output=True).returncode != 0:
         return "no nightly toolchain (rustup toolchain install nightly)"
-    if subprocess.run(["cargo", "fuzz", "--version"], capture_output=True).returncode != 0:
+    if subprocess.run(["cargo", "fuzz", "--version"], check=False, capture_output=True).returncode != 0:
         return "cargo-fuzz is not installed (cargo install cargo-fuzz)"
     return None
 
 
 def install_cargo_fuzz() -> None:
-    if shutil.which("rustup") and subprocess.run(["cargo", "+nightly", "--version"], capture_output=True).returncode:
+    nightly = subprocess.run(["cargo", "+nightly", "--version"], check=False, capture_output=True)
+    if shutil.which("rustup") and nightly.returncode:
         _run(["rustup", "toolchain", "install", "nightly", "--profile", "minimal"], timeout=1800)
-    if subprocess.run(["cargo", "fuzz", "--version"], capture_output=True).returncode:
+    if subprocess.run(["cargo", "fuzz", "--version"], check=False, capture_output=True).returncode:
         _run(["cargo", "install", "--locked", "cargo-fuzz"], timeout=1800)
 
 
@@ -560,19 +564,20 @@ def fuzz_rust(seconds: float, runs: int | None = None, corpus: Path | None = Non
     before = set(crashes.iterdir())
     p = subprocess.run(["cargo", "+nightly", "fuzz", "run", "parse", str(corpus), str(seed_dir), "--",
                         *LIBFUZZER_FLAGS, *limit, f"-artifact_prefix={crashes}/"],
-                       cwd=SUITE / "rust", env=env, capture_output=True, text=True, timeout=seconds + 1800)
+                       cwd=SUITE / "rust", env=env, check=False, capture_output=True, text=True, timeout=seconds + 1800)
     return {"fuzzer": "cargo fuzz (libFuzzer, ASan, debug assertions)", **_libfuzzer_stats(p.stderr),
             "crashed": p.returncode != 0, "tail": p.stderr[-1500:],
             "crashes": sorted(str(f) for f in set(crashes.iterdir()) - before)}
 
 
 def fuzz_go(seconds: float) -> dict:
-    corpus, crashes, seed_dir = _fuzz_dirs("go")
+    _, crashes, seed_dir = _fuzz_dirs("go")
     env = dict(os.environ, RDB_FUZZ_SEEDS=str(seed_dir))
     before = set(crashes.iterdir())
     p = subprocess.run(["go", "test", "-run", "^$", "-fuzz", "^FuzzParse$", "-fuzztime", f"{int(seconds)}s",
-                        "-fuzzminimizetime", "2s", "-parallel", "1", "parser.go", "fuzz_test.go"], cwd=SUITE / "go", env=env,
-                       capture_output=True, text=True, timeout=seconds + 600)
+                        "-fuzzminimizetime", "2s", "-parallel", "1", "parser.go", "fuzz_test.go"],
+                       cwd=SUITE / "go", env=env,
+                       check=False, capture_output=True, text=True, timeout=seconds + 600)
     text = p.stdout + p.stderr
     execs = [int(x) for x in re.findall(r"execs: (\d+)", text)]
     # go test -fuzz writes a failing input to testdata/fuzz/FuzzParse/ next to the test: move it to WORK
