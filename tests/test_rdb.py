@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from conftest import REPO, run_iorace
 
 SUITE = REPO / "suites" / "rdb"

@@ -18,6 +18,7 @@ import shutil
 import subprocess
 
 import pytest
+
 from conftest import REPO
 
 SUITE = REPO / "suites" / "rdb"

@@ -13,7 +13,7 @@ import time
 from rdbtools import RdbCallback, RdbParser
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rdb_parse import FLUSH, crc64, _fmt_score  # noqa: E402  (the canonical form's digest helpers)
+from rdb_parse import FLUSH, _fmt_score, crc64  # noqa: E402  (the canonical form's digest helpers)
 
 EPOCH = datetime.datetime(1970, 1, 1)
 

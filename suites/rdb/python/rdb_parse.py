@@ -178,7 +178,7 @@ FLUSH = 8 << 20  # digest buffer folded into the CRC every 8 MiB
 def _fmt_score(x: float) -> str:
     if math.isnan(x):
         return "7ff8000000000000"
-    return "%016x" % struct.unpack("<Q", struct.pack("<d", x))[0]
+    return f"{struct.unpack('<Q', struct.pack('<d', x))[0]:016x}"
 
 
 # A score stored as text: the whole field must be what C's strtod reads (Redis loads these with
