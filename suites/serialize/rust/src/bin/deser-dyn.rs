@@ -6,7 +6,8 @@ fn main() {
     let job = Job::from_args();
     time_deser(&job, |bytes| {
         // black_box hides the concrete type (a load and a store per op): every take() stays virtual.
-        let mut decerealiser: Box<dyn Source> = black_box(Box::new(SliceSource::new(bytes)));
+        let object: Box<dyn Source> = Box::new(SliceSource::new(bytes));
+        let mut decerealiser = black_box(object);
         let record = decerealise(&mut *decerealiser)?;
         Ok((record, decerealiser.consumed()))
     });

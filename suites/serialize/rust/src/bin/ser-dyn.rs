@@ -7,7 +7,8 @@ fn main() {
     time_ser(&job, |record, n, tally| {
         // black_box hides the concrete type (a load and a store per op), so every put() stays a
         // virtual call, as in the original's class hierarchy.
-        let mut cerealiser: Box<dyn Sink> = black_box(Box::new(Vec::<u8>::new()));
+        let object: Box<dyn Sink> = Box::new(Vec::<u8>::new());
+        let mut cerealiser = black_box(object);
         cerealise(&mut *cerealiser, record);
         tally.consume(n, cerealiser.bytes());
     });
