@@ -55,15 +55,9 @@ class Suite:
                 raise UsageError(f"{self.dir / 'suite.toml'}: module: {self.manifest.module} does not exist")
             spec = importlib.util.spec_from_file_location(f"iorace_suite_{self.name}", path)
             mod = importlib.util.module_from_spec(spec)
-            # registered before it runs, as `import` does: dataclasses (with postponed annotations) and
-            # pickle look the module up in sys.modules
-            sys.modules[spec.name] = mod
             sys.path.insert(0, str(self.dir))  # let suite.py import its siblings
             try:
                 spec.loader.exec_module(mod)
-            except BaseException:
-                sys.modules.pop(spec.name, None)
-                raise
             finally:
                 sys.path.remove(str(self.dir))
             for fn in ("generate", "expected"):
