@@ -51,7 +51,7 @@ URL_PREFIX = "http://example.com/"  # 19 bytes, one prefix for every implementat
 class FastRand:
     """The upstream benchmark's 128-bit xorshift (common.h / common.rs), all arithmetic on uint32."""
 
-    __slots__ = ("x", "y", "z", "w")
+    __slots__ = ("w", "x", "y", "z")
 
     def __init__(self) -> None:
         self.x, self.y, self.z, self.w = 0x1D2ACD47, 0x58CA3E14, 0xF563F232, 0x0BC76199

@@ -11,8 +11,13 @@ fn main() {
         println!("cargo:rerun-if-changed=../schema/{s}.capnp");
         println!("cargo:rerun-if-changed=../schema/{s}.proto");
     }
-    capnp.run().expect("compiling the capnp schemas (apt-get install capnproto libcapnp-dev)");
-    let protos: Vec<String> = schemas.iter().map(|s| format!("../schema/{s}.proto")).collect();
+    capnp
+        .run()
+        .expect("compiling the capnp schemas (apt-get install capnproto libcapnp-dev)");
+    let protos: Vec<String> = schemas
+        .iter()
+        .map(|s| format!("../schema/{s}.proto"))
+        .collect();
     prost_build::compile_protos(&protos, &["../schema"])
         .expect("compiling the proto schemas (apt-get install protobuf-compiler)");
 }

@@ -4,7 +4,9 @@
 
 use std::io::{BufRead, BufReader, BufWriter, Write};
 
-use capnp::message::{self, Allocator, HeapAllocator, ReaderOptions, ReaderSegments, ScratchSpaceHeapAllocator};
+use capnp::message::{
+    self, Allocator, HeapAllocator, ReaderOptions, ReaderSegments, ScratchSpaceHeapAllocator,
+};
 use capnp::serialize::{self, NoAllocBufferSegments, OwnedSegments};
 use capnp::serialize_packed;
 use capnp::traits::Owned;
@@ -22,7 +24,11 @@ pub trait TestCase {
     type Response: Owned;
     type Expectation: Copy;
 
-    fn setup(&self, rng: &mut FastRand, request: <Self::Request as Owned>::Builder<'_>) -> Self::Expectation;
+    fn setup(
+        &self,
+        rng: &mut FastRand,
+        request: <Self::Request as Owned>::Builder<'_>,
+    ) -> Self::Expectation;
     fn handle(
         &self,
         request: <Self::Request as Owned>::Reader<'_>,
@@ -118,7 +124,11 @@ impl TestCase for CarSales {
         total
     }
 
-    fn handle(&self, request: parking_lot::Reader, mut response: total_value::Builder) -> Result<()> {
+    fn handle(
+        &self,
+        request: parking_lot::Reader,
+        mut response: total_value::Builder,
+    ) -> Result<()> {
         let mut total = 0;
         for car in request.get_cars()? {
             total += car_value(car)?;
@@ -131,7 +141,9 @@ impl TestCase for CarSales {
     fn check(&self, response: total_value::Reader, expected: u64, sum: &mut u64) -> Result<()> {
         let amount = response.get_amount();
         if amount != expected {
-            return Err(Error(format!("carsales: expected amount {expected}, got {amount}")));
+            return Err(Error(format!(
+                "carsales: expected amount {expected}, got {amount}"
+            )));
         }
         *sum = sum.wrapping_add(amount);
         Ok(())
@@ -164,7 +176,9 @@ impl TestCase for CatRank {
             result.set_score(1000.0 - i as f64);
             let url_size = rng.below(100);
             {
-                let mut url = result.reborrow().init_url(URL_PREFIX.len() as u32 + url_size);
+                let mut url = result
+                    .reborrow()
+                    .init_url(URL_PREFIX.len() as u32 + url_size);
                 url.push_str(URL_PREFIX);
                 for _ in 0..url_size {
                     url.push_ascii(b'a' + rng.below(26) as u8);
@@ -194,7 +208,11 @@ impl TestCase for CatRank {
         good
     }
 
-    fn handle(&self, request: search_result_list::Reader, response: search_result_list::Builder) -> Result<()> {
+    fn handle(
+        &self,
+        request: search_result_list::Reader,
+        response: search_result_list::Builder,
+    ) -> Result<()> {
         let results = request.get_results()?;
         let mut scored: Vec<Scored> = Vec::with_capacity(results.len() as usize);
         for result in results {
@@ -227,7 +245,12 @@ impl TestCase for CatRank {
     }
 
     /// checksum: (leading results with score > 1001) << 32, plus the bytes of every url and snippet
-    fn check(&self, response: search_result_list::Reader, expected: i32, sum: &mut u64) -> Result<()> {
+    fn check(
+        &self,
+        response: search_result_list::Reader,
+        expected: i32,
+        sum: &mut u64,
+    ) -> Result<()> {
         let mut good = 0;
         let mut leading = true;
         let mut text_bytes = 0u64;
@@ -240,7 +263,9 @@ impl TestCase for CatRank {
             text_bytes += (result.get_url()?.len() + result.get_snippet()?.len()) as u64;
         }
         if good != expected {
-            return Err(Error(format!("catrank: expected {expected} good results, got {good}")));
+            return Err(Error(format!(
+                "catrank: expected {expected} good results, got {good}"
+            )));
         }
         *sum = sum.wrapping_add(((good as u64) << 32).wrapping_add(text_bytes));
         Ok(())
@@ -300,13 +325,22 @@ impl TestCase for Eval {
         make_expression(rng, request, 0)
     }
 
-    fn handle(&self, request: expression::Reader, mut response: evaluation_result::Builder) -> Result<()> {
+    fn handle(
+        &self,
+        request: expression::Reader,
+        mut response: evaluation_result::Builder,
+    ) -> Result<()> {
         response.set_value(evaluate(request)?);
         Ok(())
     }
 
     /// checksum: the sum of the values as a wrapping i64
-    fn check(&self, response: evaluation_result::Reader, expected: i32, sum: &mut u64) -> Result<()> {
+    fn check(
+        &self,
+        response: evaluation_result::Reader,
+        expected: i32,
+        sum: &mut u64,
+    ) -> Result<()> {
         let value = response.get_value();
         if value != expected {
             return Err(Error(format!("eval: expected {expected}, got {value}")));
@@ -327,7 +361,11 @@ pub trait Reading {
     type Segments<'a>: ReaderSegments
     where
         Self: 'a;
-    fn from_bytes<'a>(&'a mut self, bytes: &'a [u8], packed: bool) -> Result<message::Reader<Self::Segments<'a>>>;
+    fn from_bytes<'a>(
+        &'a mut self,
+        bytes: &'a [u8],
+        packed: bool,
+    ) -> Result<message::Reader<Self::Segments<'a>>>;
     fn from_stream<'a, R: BufRead>(
         &'a mut self,
         input: &mut R,
@@ -341,14 +379,22 @@ pub struct Copying;
 
 impl Reading for Copying {
     type Segments<'a> = OwnedSegments;
-    fn from_bytes<'a>(&'a mut self, mut bytes: &'a [u8], packed: bool) -> Result<message::Reader<OwnedSegments>> {
+    fn from_bytes<'a>(
+        &'a mut self,
+        mut bytes: &'a [u8],
+        packed: bool,
+    ) -> Result<message::Reader<OwnedSegments>> {
         Ok(if packed {
             serialize_packed::read_message(&mut bytes, ReaderOptions::new())?
         } else {
             serialize::read_message(&mut bytes, ReaderOptions::new())?
         })
     }
-    fn from_stream<'a, R: BufRead>(&'a mut self, input: &mut R, packed: bool) -> Result<message::Reader<OwnedSegments>> {
+    fn from_stream<'a, R: BufRead>(
+        &'a mut self,
+        input: &mut R,
+        packed: bool,
+    ) -> Result<message::Reader<OwnedSegments>> {
         Ok(if packed {
             serialize_packed::read_message(input, ReaderOptions::new())?
         } else {
@@ -365,7 +411,9 @@ pub struct Flat {
 
 impl Default for Flat {
     fn default() -> Self {
-        Flat { buffer: Word::allocate_zeroed_vec(SCRATCH_WORDS) }
+        Flat {
+            buffer: Word::allocate_zeroed_vec(SCRATCH_WORDS),
+        }
     }
 }
 
@@ -405,7 +453,11 @@ fn scratch() -> Vec<Word> {
     Word::allocate_zeroed_vec(SCRATCH_WORDS)
 }
 
-fn write_message<W: Write, A: Allocator>(out: &mut W, message: &message::Builder<A>, packed: bool) -> Result<()> {
+fn write_message<W: Write, A: Allocator>(
+    out: &mut W,
+    message: &message::Builder<A>,
+    packed: bool,
+) -> Result<()> {
     if packed {
         serialize_packed::write_message(out, message)?;
     } else {
@@ -416,7 +468,12 @@ fn write_message<W: Write, A: Allocator>(out: &mut W, message: &message::Builder
 
 // ---- object --------------------------------------------------------------------------------------------
 
-fn by_object<T: TestCase, A: Allocator>(t: &T, iters: u64, mut request_alloc: A, mut response_alloc: A) -> Result<u64> {
+fn by_object<T: TestCase, A: Allocator>(
+    t: &T,
+    iters: u64,
+    mut request_alloc: A,
+    mut response_alloc: A,
+) -> Result<u64> {
     let mut rng = FastRand::default();
     let mut sum = 0u64;
     for _ in 0..iters {
@@ -432,7 +489,11 @@ fn by_object<T: TestCase, A: Allocator>(t: &T, iters: u64, mut request_alloc: A,
 // ---- bytes ---------------------------------------------------------------------------------------------
 
 /// Writes `message` into `buffer`, returns the bytes written.
-fn write_into<A: Allocator>(buffer: &mut [u8], message: &message::Builder<A>, packed: bool) -> Result<usize> {
+fn write_into<A: Allocator>(
+    buffer: &mut [u8],
+    message: &message::Builder<A>,
+    packed: bool,
+) -> Result<usize> {
     let capacity = buffer.len();
     let mut writer: &mut [u8] = buffer;
     write_message(&mut writer, message, packed)?;
@@ -525,7 +586,9 @@ fn by_pipe<T: TestCase, A: Allocator, R: Reading>(
         for i in 0..c.iters {
             let mut request = message::Builder::new(&mut request_alloc);
             let expected = t.setup(&mut rng, request.init_root());
-            let out = output.as_mut().ok_or_else(|| Error("request pipe closed".into()))?;
+            let out = output
+                .as_mut()
+                .ok_or_else(|| Error("request pipe closed".into()))?;
             if i == 0 && fault != Fault::None {
                 let mut encoded = Vec::new();
                 write_message(&mut encoded, &request, c.packed)?;
@@ -571,8 +634,25 @@ fn run_with<T: TestCase, A: Allocator, R: Reading>(
     let timer = Timer::start();
     let sum = match c.mode {
         Mode::Object => by_object(t, c.iters, request_alloc, response_alloc),
-        Mode::Bytes => by_bytes(t, c.iters, c.packed, fault, reading, request_alloc, response_alloc, &mut sizes),
-        Mode::Pipe => Ok(by_pipe(prog, c, t, fault, reading, request_alloc, &mut sizes)),
+        Mode::Bytes => by_bytes(
+            t,
+            c.iters,
+            c.packed,
+            fault,
+            reading,
+            request_alloc,
+            response_alloc,
+            &mut sizes,
+        ),
+        Mode::Pipe => Ok(by_pipe(
+            prog,
+            c,
+            t,
+            fault,
+            reading,
+            request_alloc,
+            &mut sizes,
+        )),
     }
     .unwrap_or_else(|Error(msg)| die(prog, &msg));
     let ns = timer.ns();
@@ -589,7 +669,13 @@ fn run_case<T: TestCase, R: Reading>(prog: &str, c: &Config, t: &T, reading: &mu
         );
         run_with(prog, c, t, reading, allocators);
     } else {
-        run_with(prog, c, t, reading, (HeapAllocator::new(), HeapAllocator::new()));
+        run_with(
+            prog,
+            c,
+            t,
+            reading,
+            (HeapAllocator::new(), HeapAllocator::new()),
+        );
     }
 }
 

@@ -31,7 +31,12 @@ pub struct FastRand {
 
 impl Default for FastRand {
     fn default() -> Self {
-        Self { x: 0x1d2acd47, y: 0x58ca3e14, z: 0xf563f232, w: 0x0bc76199 }
+        Self {
+            x: 0x1d2acd47,
+            y: 0x58ca3e14,
+            z: 0xf563f232,
+            w: 0x0bc76199,
+        }
     }
 }
 
@@ -86,8 +91,8 @@ pub fn mod32(a: i32, b: i32) -> i32 {
 }
 
 pub const WORDS: [&str; 13] = [
-    "foo ", "bar ", "baz ", "qux ", "quux ", "corge ", "grault ", "garply ", "waldo ", "fred ", "plugh ",
-    "xyzzy ", "thud ",
+    "foo ", "bar ", "baz ", "qux ", "quux ", "corge ", "grault ", "garply ", "waldo ", "fred ",
+    "plugh ", "xyzzy ", "thud ",
 ];
 pub const URL_PREFIX: &str = "http://example.com/";
 pub const MAKES: [&str; 5] = ["Toyota", "GM", "Ford", "Honda", "Tesla"];
@@ -220,7 +225,10 @@ pub fn parse_args(prog: &str) -> Config {
         "carsales" => Case::CarSales,
         "catrank" => Case::CatRank,
         "eval" => Case::Eval,
-        other => die(prog, &format!("unknown case {other} (carsales, catrank, eval)")),
+        other => die(
+            prog,
+            &format!("unknown case {other} (carsales, catrank, eval)"),
+        ),
     };
     let mut rest = a[1].as_str();
     let reuse = rest.ends_with("-reuse");
@@ -234,7 +242,8 @@ pub fn parse_args(prog: &str) -> Config {
         _ => die(prog, &format!("unknown config {}", a[1])),
     };
     let iters = if serve {
-        a[2].parse().unwrap_or_else(|_| die(prog, &format!("bad iteration count {}", a[2])))
+        a[2].parse()
+            .unwrap_or_else(|_| die(prog, &format!("bad iteration count {}", a[2])))
     } else {
         read_iterations(&a[2], &a[0]).unwrap_or_else(|e| die(prog, &e))
     };
@@ -264,7 +273,10 @@ pub fn fault_from_env(prog: &str) -> Fault {
         Err(_) | Ok("") => Fault::None,
         Ok("truncate") => Fault::Truncate,
         Ok("garbage") => Fault::Garbage,
-        Ok(other) => die(prog, &format!("CAPNP_BENCH_FAULT: unknown fault {other} (truncate, garbage)")),
+        Ok(other) => die(
+            prog,
+            &format!("CAPNP_BENCH_FAULT: unknown fault {other} (truncate, garbage)"),
+        ),
     }
 }
 
@@ -304,7 +316,10 @@ impl Timer {
 }
 
 pub fn print_result(c: &Config, checksum: &str, ns: u128, sizes: Sizes) {
-    println!("{} {}: {} iterations, checksum {checksum}", c.case_name, c.config_name, c.iters);
+    println!(
+        "{} {}: {} iterations, checksum {checksum}",
+        c.case_name, c.config_name, c.iters
+    );
     let extra = if sizes.have && c.iters > 0 {
         format!(
             ", \"extra\": {{\"request_bytes\": {:.1}, \"response_bytes\": {:.1}}}",
@@ -399,7 +414,12 @@ where
 {
     let exe = std::env::current_exe().unwrap_or_else(|e| die(prog, &format!("current_exe: {e}")));
     let mut child: Child = Command::new(exe)
-        .args(["--serve", &c.case_name, &c.config_name, &c.iters.to_string()])
+        .args([
+            "--serve",
+            &c.case_name,
+            &c.config_name,
+            &c.iters.to_string(),
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -414,7 +434,9 @@ where
     if result.is_err() && !peer_gone {
         let _ = child.kill(); // the client's own failure
     }
-    let status = child.wait().unwrap_or_else(|e| die(prog, &format!("waiting for the server: {e}")));
+    let status = child
+        .wait()
+        .unwrap_or_else(|e| die(prog, &format!("waiting for the server: {e}")));
     use std::os::unix::process::ExitStatusExt;
     match result {
         Err(Error(msg)) => {
