@@ -18,8 +18,8 @@ SUITE = REPO / "suites" / "capnp"
 CONFIGS = ["object-reuse", "object", "bytes-reuse", "bytes", "bytes-packed-reuse", "bytes-packed",
            "pipe-reuse", "pipe", "pipe-packed-reuse", "pipe-packed"]
 # per case x config: cpp/capnp, cpp/protobuf, cpp/null with g++ and clang++ (release);
-# rust/capnp, capnp-flat, capnp-no-utf8, prost in release and debug
-CELLS_PER_PARAMS = 3 * 2 + 4 * 2
+# rust/capnp, capnp-flat, capnp-no-utf8, prost in release and debug; python/pycapnp
+CELLS_PER_PARAMS = 3 * 2 + 4 * 2 + 1
 
 
 def _suite():
@@ -101,20 +101,22 @@ def test_tiny_every_cell_ok(tiny_run):
     assert tiny_run.returncode == 0, tiny_run.stderr[-2000:]
 
 
-def _programs(tiny_run) -> dict[str, str]:
-    """label-ish name -> built program path, one per variant x toolchain x profile."""
+def _programs(tiny_run) -> dict[str, list[str]]:
+    """variant@toolchain:profile -> the program's command line before CASE CONFIG ITERS_FILE (the built
+    binary; for Python the interpreter and the script)."""
     progs = {}
     for r in tiny_run.cells(suite="capnp", status="ok"):
         argv = shlex.split(r["command"])
-        progs[f"{r['variant']}@{r['toolchain']}:{r['profile']}"] = argv[0]
+        progs[f"{r['language']}/{r['variant']}@{r['toolchain']}:{r['profile']}"] = argv[:-4] if r["language"] == "python" else argv[:-3]
     return progs
 
 
-def _leftovers(prog: str) -> list[int]:
+def _leftovers(prog: list[str]) -> list[int]:
+    """Processes still running the program (its binary, or its script for Python)."""
     found = []
     for p in psutil.process_iter(["pid", "cmdline"]):
         cmd = p.info.get("cmdline") or []
-        if cmd and cmd[0] == prog:
+        if cmd[: len(prog)] == prog:
             found.append(p.info["pid"])
     return found
 
@@ -130,8 +132,8 @@ def test_spoiled_messages_end_with_one_line(tiny_run, tmp_path):
     0xff) in the bytes path and on the pipe: every serializing program ends with one line and exit 1."""
     iters = tmp_path / "iters.txt"
     iters.write_text("carsales 5\ncatrank 3\neval 50\n")
-    progs = {k: v for k, v in _programs(tiny_run).items() if "/null@" not in k}
-    assert len(progs) == 2 * 2 + 4 * 2, sorted(progs)
+    progs = {k: v for k, v in _programs(tiny_run).items() if not k.startswith("cpp/null@")}
+    assert len(progs) == 2 * 2 + 4 * 2 + 1, sorted(progs)
     problems = []
     for name, prog in sorted(progs.items()):
         for case in ("catrank", "eval"):
@@ -139,7 +141,7 @@ def test_spoiled_messages_end_with_one_line(tiny_run, tmp_path):
                 for fault in ("truncate", "garbage"):
                     what = f"{name} {case} {config} {fault}"
                     try:
-                        p = _run([prog, case, config, str(iters)], {"CAPNP_BENCH_FAULT": fault}, timeout=30)
+                        p = _run([*prog, case, config, str(iters)], {"CAPNP_BENCH_FAULT": fault}, timeout=30)
                     except subprocess.TimeoutExpired:
                         problems.append(f"{what}: hung")
                         continue
@@ -158,9 +160,9 @@ def test_killed_server_ends_the_client(tiny_run, tmp_path):
     iters.write_text("eval 1000000000\n")
     progs = _programs(tiny_run)
     for name in ("cpp/capnp@g++:release", "rust/capnp@cargo:release", "cpp/protobuf@g++:release",
-                 "rust/prost@cargo:release"):
+                 "rust/prost@cargo:release", "python/pycapnp@python3:release"):
         prog = progs[name]
-        client = subprocess.Popen([prog, "eval", "pipe", str(iters)], stdout=subprocess.DEVNULL,
+        client = subprocess.Popen([*prog, "eval", "pipe", str(iters)], stdout=subprocess.DEVNULL,
                                   stderr=subprocess.PIPE, text=True)
         try:
             deadline = time.monotonic() + 20
@@ -189,13 +191,13 @@ def test_bad_command_lines_and_iteration_files(tiny_run, tmp_path):
     garbled = tmp_path / "garbled.txt"
     garbled.write_text("carsales many\n")
     for name, prog in sorted(_programs(tiny_run).items()):
-        for argv in ([prog, "carsales", "object", str(missing)], [prog, "carsales", "object", str(garbled)],
-                     [prog, "carsales", "object", str(tmp_path / "absent.txt")],
-                     [prog, "dogs", "object", str(missing)], [prog, "eval", "object-packed", str(missing)]):
-            p = _run(argv, timeout=30)
+        for args in (["carsales", "object", str(missing)], ["carsales", "object", str(garbled)],
+                     ["carsales", "object", str(tmp_path / "absent.txt")],
+                     ["dogs", "object", str(missing)], ["eval", "object-packed", str(missing)]):
+            p = _run([*prog, *args], timeout=30)
             lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
-            assert p.returncode == 1 and len(lines) == 1, (name, argv[1:], p.returncode, lines)
-        p = _run([prog, "eval"], timeout=30)
+            assert p.returncode == 1 and len(lines) == 1, (name, args, p.returncode, lines)
+        p = _run([*prog, "eval"], timeout=30)
         assert p.returncode == 2 and p.stderr.startswith("usage:"), (name, p.stderr)
 
 
