@@ -40,7 +40,8 @@ class CheckFailed(Failure):
 
 
 def die(msg: str, prog: str = PROG) -> None:
-    print(f"{prog}: {' '.join(str(msg).split())}", file=sys.stderr)
+    text = str(msg).split("stack:")[0]  # kj exceptions end with a stack trace
+    print(f"{prog}: {' '.join(text.split())}", file=sys.stderr)
     sys.exit(1)
 
 
@@ -301,24 +302,94 @@ def by_bytes(t, n: int, packed: bool, fault: str, acc: list[int], sizes: dict) -
         decode(t.response, data, packed, lambda r, expected=expected: t.check(r, expected, acc))
 
 
-def read_message(struct, f, packed: bool):
-    return struct.read_packed(f) if packed else struct.read(f)
+# pycapnp's own stream readers (Struct.read / read_packed) abort the whole process (std::terminate) on a
+# message that ends early, so each message's bytes are framed here from the segment table and handed to
+# from_bytes / from_bytes_packed, which fail with a clean exception.
+
+
+def _take(f, n: int) -> bytes:
+    data = f.read(n)
+    if len(data) != n:
+        raise Failure(f"premature EOF: wanted {n} bytes, got {len(data)}")
+    return data
+
+
+def _table_words(first_word: bytes) -> tuple[int, int]:
+    """(segment count, words of the segment table) from the message's first word."""
+    count = int.from_bytes(first_word[:4], "little") + 1
+    if count > 512:
+        raise Failure(f"bad segment count {count}")
+    return count, (count + 2) // 2
+
+
+def read_frame(f) -> bytes:
+    """The bytes of one unpacked message: segment table, then the segments it announces."""
+    first = _take(f, 8)
+    count, table_words = _table_words(first)
+    rest = _take(f, 8 * table_words - 8)
+    table = first + rest
+    body = sum(int.from_bytes(table[4 + 4 * i: 8 + 4 * i], "little") for i in range(count))
+    if body > 1 << 24:
+        raise Failure(f"message too large ({body} words)")
+    return table + _take(f, 8 * body)
+
+
+def read_packed_frame(f) -> bytes:
+    """The packed bytes of one packed message: follow the packing tags word by word until all the words
+    the segment table announces are there."""
+    out = bytearray()  # packed bytes taken
+    head = bytearray()  # the first unpacked words, for the segment table
+    words = 0
+    count = table_words = total = None
+    while total is None or words < total:
+        tag = _take(f, 1)[0]
+        out.append(tag)
+        if tag == 0:  # a zero word, then a count of more zero words
+            run = _take(f, 1)[0]
+            out.append(run)
+            new = bytes(8 * (1 + run))
+        else:
+            present = [bit for bit in range(8) if tag & (1 << bit)]
+            data = _take(f, len(present))
+            out += data
+            word = bytearray(8)
+            for bit, byte in zip(present, data):
+                word[bit] = byte
+            new = bytes(word)
+            if tag == 0xFF:  # a full word, then a count of words copied verbatim
+                run = _take(f, 1)[0]
+                out.append(run)
+                raw = _take(f, 8 * run)
+                out += raw
+                new += raw
+        words += len(new) // 8
+        if total is None:
+            head += new
+            if count is None:
+                count, table_words = _table_words(head)
+            if len(head) >= 8 * table_words:
+                total = table_words + sum(int.from_bytes(head[4 + 4 * i: 8 + 4 * i], "little") for i in range(count))
+    if words != total:
+        raise Failure("packed input did not end on the message's last word")
+    return bytes(out)
+
+
+def read_message(f, packed: bool) -> bytes:
+    return read_packed_frame(f) if packed else read_frame(f)
 
 
 def serve(t, n: int, packed: bool) -> None:
-    inp = os.fdopen(sys.stdin.fileno(), "rb", buffering=0, closefd=False)
-    out = os.fdopen(sys.stdout.fileno(), "wb", buffering=0, closefd=False)
+    inp = os.fdopen(sys.stdin.fileno(), "rb", closefd=False)
+    out = os.fdopen(sys.stdout.fileno(), "wb", closefd=False)
     for _ in range(n):
-        request = read_message(t.request, inp, packed)
+        data = read_message(inp, packed)
         response = t.response.new_message()
-        t.handle(request, response)
-        if packed:
-            response.write_packed(out)
-        else:
-            response.write(out)
+        decode(t.request, data, packed, lambda r, response=response: t.handle(r, response))
+        out.write(encode(response, packed))
+        out.flush()
 
 
-def by_pipe(t, c: dict, fault: str, acc: list[int]) -> None:
+def by_pipe(t, c: dict, fault: str, acc: list[int], sizes: dict) -> None:
     server = subprocess.Popen([sys.executable, __file__, "--serve", c["case"], c["config"], str(c["n"])],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     failure = None
@@ -330,12 +401,14 @@ def by_pipe(t, c: dict, fault: str, acc: list[int]) -> None:
             data = encode(request, c["packed"])
             if i == 0 and fault:
                 data = spoil(data, fault)
+            sizes["request"] += len(data)
             server.stdin.write(data)
             server.stdin.flush()
             if i == 0 and fault == "truncate":
                 server.stdin.close()  # the server sees the message end early
-            response = read_message(t.response, server.stdout, c["packed"])
-            t.check(response, expected, acc)
+            data = read_message(server.stdout, c["packed"])
+            sizes["response"] += len(data)
+            decode(t.response, data, c["packed"], lambda r, expected=expected: t.check(r, expected, acc))
     except Exception as e:  # noqa: BLE001  (capnp.KjException, BrokenPipeError, CheckFailed: one line each)
         failure = e
     if isinstance(failure, CheckFailed):
@@ -427,7 +500,7 @@ def main(argv: list[str]) -> None:
         elif mode == "bytes":
             by_bytes(t, n, packed, fault, acc, sizes)
         else:
-            by_pipe(t, {"case": case, "config": config, "n": n, "packed": packed}, fault, acc)
+            by_pipe(t, {"case": case, "config": config, "n": n, "packed": packed}, fault, acc, sizes)
     except Exception as e:  # noqa: BLE001
         die(e)
     ns = time.perf_counter_ns() - start
@@ -436,7 +509,7 @@ def main(argv: list[str]) -> None:
         checksum -= 1 << 64
     print(f"{case} {config}: {n} iterations, checksum {checksum}")
     extra = ""
-    if mode == "bytes" and n:  # pycapnp's stream reader does not say how many bytes a message took
+    if mode != "object" and n:
         extra = (f', "extra": {{"request_bytes": {sizes["request"] / n:.1f}, '
                  f'"response_bytes": {sizes["response"] / n:.1f}}}')
     print(f'iorace-result {{"answer": {{"iterations": {n}, "checksum": {checksum}}}, "inner_ns": {ns}{extra}}}',
