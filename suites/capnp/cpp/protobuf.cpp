@@ -319,14 +319,20 @@ uint64_t by_bytes(uint64_t iters, bool reuse, Fault fault, Sizes& sizes) {
 
 // ---- pipe: varint-prefixed messages over two pipes -----------------------------------------------------------
 
-// protobuf's copying streams over the pipe ends, through the shared fd helpers (EOF / EPIPE bookkeeping)
+// protobuf's copying streams over the pipe ends, through the shared fd helpers (EOF / EPIPE bookkeeping).
+// They report errors the protobuf way (-1, false), never by throwing: the adaptors call them from their
+// destructors too.
 class PipeIn : public pbio::CopyingInputStream {
  public:
   explicit PipeIn(int fd) : fd_(fd) {}
   int Read(void* buffer, int size) override {
-    size_t n = fd_read_some(fd_, buffer, size);
-    bytes += n;
-    return (int)n;
+    try {
+      size_t n = fd_read_some(fd_, buffer, size);
+      bytes += n;
+      return (int)n;
+    } catch (const std::exception&) {
+      return -1;
+    }
   }
   uint64_t bytes = 0;
 
@@ -338,8 +344,12 @@ class PipeOut : public pbio::CopyingOutputStream {
  public:
   explicit PipeOut(int fd) : fd_(fd) {}
   bool Write(const void* buffer, int size) override {
-    fd_write_all(fd_, buffer, size);
-    return true;
+    try {
+      fd_write_all(fd_, buffer, size);
+      return true;
+    } catch (const std::exception&) {
+      return false;
+    }
   }
 
  private:
