@@ -82,6 +82,14 @@ def list_cmd(suite, suite_dirs):
                 t.add_row(escape(v.key) if i == 0 else "", v.kind if i == 0 else "", escape(name), profiles, here,
                           escape(v.description) if i == 0 else "")
         console.print(t)
+        # Toolchains the suite declares for a language it cannot run here (capnp's Java and Go): say why.
+        used = {n for v in m.variants for n in (v.toolchains or
+                [n for n, tc in s.toolchains.items() if tc.language == v.language])}
+        for name in sorted(set(m.toolchains) - used):
+            tc = s.toolchains[name]
+            pr = probe(tc)
+            if not pr.available:
+                console.print(escape(f"  no {tc.language} row: toolchain {name}: {pr.reason}"), highlight=False)
         console.print()
 
 

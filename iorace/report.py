@@ -56,21 +56,20 @@ def rich_table(table: tables.Table) -> Table:
 
 
 def problems(session: SessionData) -> list[str]:
-    """One line per failed, wrong or timed-out cell; skipped cells folded by reason (14 dmd cells: 1 line)."""
+    """One line per failed, wrong or timed-out cell; cells with the same status and the same evidence are
+    folded into one line (14 skipped dmd cells, 30 cells of one program failing alike: 1 line each)."""
     out: list[str] = []
-    skipped: dict[str, list] = {}
+    alike: dict[tuple[str, str], list] = {}
     for c in session.cells:
-        if c.status == "skipped":
-            skipped.setdefault(c.detail, []).append(c)
-        elif c.status != "ok" and c.detail:
-            out.append(f"{c.suite} {c.dataset} {c.label}: {c.status}: {c.detail}")
-    for reason, cells in skipped.items():
+        if c.status != "ok" and c.detail:
+            alike.setdefault((c.status, c.detail), []).append(c)
+    for (status, detail), cells in alike.items():
         if len(cells) == 1:
-            out.append(f"{cells[0].suite} {cells[0].dataset} {cells[0].label}: skipped: {reason}")
+            out.append(f"{cells[0].suite} {cells[0].dataset} {cells[0].label}: {status}: {detail}")
         else:
-            names = sorted({f"{c.key}@{c.toolchain}" for c in cells})
+            names = sorted({f"{c.key}@{c.toolchain}:{c.profile}" for c in cells})
             shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
-            out.append(f"{len(cells)} cells skipped ({shown}): {reason}")
+            out.append(f"{len(cells)} cells {status} ({shown}): {detail}")
     notes = {c.instructions_note for c in session.cells if c.instructions_note}
     return out + [f"instructions not counted: {n}" for n in sorted(notes)]
 

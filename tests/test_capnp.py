@@ -209,3 +209,12 @@ def test_reference_refuses_a_file_without_the_case(tmp_path):
                       "--variant", "cpp/null", "--check-only"], tmp_path, export=False)
     assert res.returncode == 2, res.stderr[-500:]
     assert "no iteration count for carsales" in res.stderr
+
+
+@pytest.mark.slow
+def test_list_says_why_java_and_go_have_no_row(iorace):
+    out = iorace(["list", "capnp"])
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert "no java row: toolchain capnpc-java: capnpc-java not found" in text
+    assert "no go row: toolchain capnpc-go" in text and "403" in text

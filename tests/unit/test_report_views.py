@@ -89,3 +89,15 @@ def test_a_manifest_grid_is_drawn_as_the_seed_drew_it():
     md = render(s)
     assert "## capnp grid · toy · tiny · case=carsales" in md
     assert "| object | 10.0 ms | 14.0 ms | 1.40x [" in md and "| bytes | 20.0 ms | 30.0 ms | 1.50x [" in md
+
+
+def test_problems_fold_cells_that_fail_alike():
+    from sessions import cell, session
+
+    from iorace.report import problems
+    same = [cell(f"v{i}", status="failed", detail="exit code 1: ModuleNotFoundError: No module named 'capnp'",
+                 params={"config": str(i)}) for i in range(30)]
+    lines = problems(session(same + [cell("other", status="wrong", detail="answered 2, expected 1")]))
+    assert len(lines) == 2
+    assert lines[0].startswith("30 cells failed (c/v0@gcc:release, ") and lines[0].endswith("No module named 'capnp'")
+    assert "c/other@gcc:release[mode=count]: wrong: answered 2, expected 1" in lines[1]
