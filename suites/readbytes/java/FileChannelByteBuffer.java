@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 public final class FileChannelByteBuffer {
-    static final class ChannelReader implements AutoCloseable {
+    static final class ChannelReader implements Job.ByteSource {
         private static final int BUFFER_SIZE = 64 * 1024;
         private final FileChannel channel;
         private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_SIZE);
@@ -17,7 +17,8 @@ public final class FileChannelByteBuffer {
         }
 
         /** The next byte (0..255), or -1 at EOF. */
-        int read() throws IOException {
+        @Override
+        public int read() throws IOException {
             if (!buffer.hasRemaining() && !fill()) {
                 return -1;
             }
@@ -41,30 +42,6 @@ public final class FileChannelByteBuffer {
     }
 
     public static void main(String[] args) {
-        Job job = Job.parse("FileChannelByteBuffer", args);
-        long count = 0;
-        long sum = 0;
-        long start = System.nanoTime();
-        try {
-            for (int pass = 0; pass < job.passes; pass++) {
-                try (ChannelReader reader = new ChannelReader(job.path)) {
-                    int b;
-                    if (job.sum) {
-                        while ((b = reader.read()) != -1) {
-                            sum += b;
-                            count++;
-                        }
-                    } else {
-                        while (reader.read() != -1) {
-                            count++;
-                        }
-                    }
-                }
-            }
-        } catch (IOException e) {
-            Job.fail(Job.describe(job.path, e));
-        }
-        long innerNs = System.nanoTime() - start;
-        job.report(job.sum ? sum + count : count, innerNs);
+        Job.run("FileChannelByteBuffer", args, ChannelReader::new);
     }
 }

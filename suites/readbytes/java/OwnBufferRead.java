@@ -1,13 +1,14 @@
-// Strategy (original Java #2): FileInputStream.read(byte[]) fills an own 8 KiB buffer; the own reader's int read() hands it out byte by byte, -1 at EOF.
+// Strategy (original Java #2): FileInputStream.read(byte[]) fills an own 8 KiB buffer; the own reader's int read(byte[] target) puts one byte in target[0] and returns 1, or 0 at EOF.
 import java.io.FileInputStream;
 import java.io.IOException;
 
 public final class OwnBufferRead {
-    /** A reader with InputStream's read() contract, not synchronized, not an InputStream. */
-    static final class ByteReader implements AutoCloseable {
+    /** The original's reader: "a read into a buffer[1] with buffering". Not synchronized, not an InputStream. */
+    static final class ByteReader implements Job.ByteSource {
         private static final int BUFFER_SIZE = 8192;
         private final FileInputStream in;
         private final byte[] buffer = new byte[BUFFER_SIZE];
+        private final byte[] target = new byte[1];   // the application's one-byte buffer
         private int next = 0;
         private int end = 0;
 
@@ -15,12 +16,19 @@ public final class OwnBufferRead {
             in = new FileInputStream(path);
         }
 
-        /** The next byte (0..255), or -1 at EOF. */
-        int read() throws IOException {
+        /** Copies the next byte into target[0] and returns 1, or returns 0 at EOF (the original's shape). */
+        int read(byte[] target) throws IOException {
             if (next == end && !fill()) {
-                return -1;
+                return 0;
             }
-            return buffer[next++] & 0xff;
+            target[0] = buffer[next++];
+            return 1;
+        }
+
+        /** The application's side of the job's contract: one byte through read(byte[]), -1 at EOF. */
+        @Override
+        public int read() throws IOException {
+            return read(target) == 1 ? target[0] & 0xff : -1;
         }
 
         private boolean fill() throws IOException {
@@ -37,30 +45,6 @@ public final class OwnBufferRead {
     }
 
     public static void main(String[] args) {
-        Job job = Job.parse("OwnBufferRead", args);
-        long count = 0;
-        long sum = 0;
-        long start = System.nanoTime();
-        try {
-            for (int pass = 0; pass < job.passes; pass++) {
-                try (ByteReader reader = new ByteReader(job.path)) {
-                    int b;
-                    if (job.sum) {
-                        while ((b = reader.read()) != -1) {
-                            sum += b;
-                            count++;
-                        }
-                    } else {
-                        while (reader.read() != -1) {
-                            count++;
-                        }
-                    }
-                }
-            }
-        } catch (IOException e) {
-            Job.fail(Job.describe(job.path, e));
-        }
-        long innerNs = System.nanoTime() - start;
-        job.report(job.sum ? sum + count : count, innerNs);
+        Job.run("OwnBufferRead", args, ByteReader::new);
     }
 }
