@@ -1,63 +1,11 @@
-// Shared by every Java readbytes variant: argument parsing, the timed passes loop, errors and the result line.
-import java.io.IOException;
-
+// Shared by every Java readbytes variant: argument parsing, errors and the result line.
 /**
- * The job as given on the command line: {@code prog FILE MODE PASSES}, and the loop that runs it
- * (as cpp/common.hpp does for C++): a variant only supplies a {@link ByteSource} whose
- * {@code read()} returns the next byte (0..255) or -1 at the end; every byte of every pass goes
- * through that call.
- *
- * <p>Every byte is consumed: the sum loop adds it, and the count loop ORs it into a value printed
- * on stdout, so HotSpot cannot drop the load (a count loop that called {@code get()} and ignored
- * the result let the JIT skip reading the byte). HotSpot does not vectorise or fold these
- * read()-until-EOF loops, so no other barrier is needed.
+ * The job as given on the command line: {@code prog FILE MODE PASSES}.
+ * The Java programs need no per-byte optimisation barrier: HotSpot does not vectorise or fold
+ * these read()-until-EOF loops (their times scale with the bytes read). It can drop a load whose
+ * value is unused, so every count loop ORs each byte into {@code seen}, printed by report().
  */
 final class Job {
-    /** One pass's reader: the strategy a variant shows. */
-    interface ByteSource extends AutoCloseable {
-        /** The next byte (0..255), or -1 at the end of the file. */
-        int read() throws IOException;
-
-        @Override
-        void close() throws IOException;
-    }
-
-    /** Opens a fresh reader on the file for each pass. */
-    interface Opener {
-        ByteSource open(String path) throws IOException;
-    }
-
-    /** Parses the arguments, runs the passes through {@code opener}'s readers, times them and reports. */
-    static void run(String program, String[] args, Opener opener) {
-        Job job = parse(program, args);
-        long count = 0;
-        long sum = 0;
-        int seen = 0;   // every byte of the count loop ORed together: the count loop consumes each byte
-        long start = System.nanoTime();
-        try {
-            for (int pass = 0; pass < job.passes; pass++) {
-                try (ByteSource source = opener.open(job.path)) {
-                    int b;
-                    if (job.sum) {
-                        while ((b = source.read()) != -1) {
-                            sum += b;
-                            count++;
-                        }
-                    } else {
-                        while ((b = source.read()) != -1) {
-                            seen |= b;
-                            count++;
-                        }
-                    }
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            fail(describe(job.path, e));
-        }
-        long innerNs = System.nanoTime() - start;
-        job.report(job.sum ? sum + count : count, seen, innerNs);
-    }
-
     final String path;
     final boolean sum;   // "sum": every byte value plus the count; "count": the count only
     final int passes;    // the file is reopened for every pass
@@ -117,7 +65,7 @@ final class Job {
 
     /** The human line on stdout (with the count loop's OR of every byte), then the machine line, last, on stderr. */
     void report(long answer, int seen, long innerNs) {
-        String check = sum ? "" : String.format(", every byte ORed: 0x%02x", seen);
+        String check = sum ? "" : String.format(", every byte ORed: 0x%02x", seen & 0xff);
         System.out.printf("%s %d (%d passes%s) in %.1f ms%n", sum ? "sum" : "count", answer, passes, check, innerNs / 1e6);
         System.out.flush();
         System.err.println("iorace-result {\"answer\": " + answer + ", \"inner_ns\": " + innerNs + "}");

@@ -1,4 +1,4 @@
-// Strategy (original Java #3): NIO FileChannel.map() the whole file, MappedByteBuffer.get() per byte, the end of the file found by BufferUnderflowException.
+// Strategy (original Java #3): NIO FileChannel.map() the whole file, MappedByteBuffer.get() per byte, the loop ends on BufferUnderflowException.
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.MappedByteBuffer;
@@ -7,35 +7,39 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 public final class MappedByteBufferGet {
-    /** One pass: one mapping of the whole file (a MappedByteBuffer holds at most 2 GiB). */
-    static final class Source implements Job.ByteSource {
-        private final MappedByteBuffer buffer;
-
-        Source(String path) throws IOException {
-            try (FileChannel channel = FileChannel.open(Path.of(path), StandardOpenOption.READ)) {
-                // unmapped when the buffer is garbage collected; the mapping outlives the channel
-                buffer = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
-            } catch (IllegalArgumentException e) {
-                throw new IOException("cannot map " + path + ": " + e.getMessage(), e);
-            }
-        }
-
-        /** get() with no bounds check of our own: the end of the file is the exception, as in the original. */
-        @Override
-        public int read() {
-            try {
-                return buffer.get() & 0xff;
-            } catch (BufferUnderflowException endOfFile) {
-                return -1;
-            }
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
     public static void main(String[] args) {
-        Job.run("MappedByteBufferGet", args, Source::new);
+        Job job = Job.parse("MappedByteBufferGet", args);
+        long count = 0;
+        long sum = 0;
+        int seen = 0;   // every byte of the count loop ORed together: the count loop loads each byte
+        long start = System.nanoTime();
+        try {
+            for (int pass = 0; pass < job.passes; pass++) {
+                try (FileChannel channel = FileChannel.open(Path.of(job.path), StandardOpenOption.READ)) {
+                    // One mapping per pass (a MappedByteBuffer holds at most 2 GiB);
+                    // it is unmapped when the buffer is garbage collected.
+                    MappedByteBuffer buffer = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
+                    try {
+                        if (job.sum) {
+                            while (true) {
+                                sum += buffer.get() & 0xff;
+                                count++;
+                            }
+                        } else {
+                            while (true) {
+                                seen |= buffer.get();
+                                count++;
+                            }
+                        }
+                    } catch (BufferUnderflowException endOfFile) {
+                        // the end of the mapping: this pass is done
+                    }
+                }
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            Job.fail("cannot map " + Job.describe(job.path, e));
+        }
+        long innerNs = System.nanoTime() - start;
+        job.report(job.sum ? sum + count : count, seen, innerNs);
     }
 }

@@ -4,11 +4,10 @@ import java.io.IOException;
 
 public final class OwnBufferRead {
     /** The original's reader: "a read into a buffer[1] with buffering". Not synchronized, not an InputStream. */
-    static final class ByteReader implements Job.ByteSource {
+    static final class ByteReader implements AutoCloseable {
         private static final int BUFFER_SIZE = 8192;
         private final FileInputStream in;
         private final byte[] buffer = new byte[BUFFER_SIZE];
-        private final byte[] target = new byte[1];   // the application's one-byte buffer
         private int next = 0;
         private int end = 0;
 
@@ -25,12 +24,6 @@ public final class OwnBufferRead {
             return 1;
         }
 
-        /** The application's side of the job's contract: one byte through read(byte[]), -1 at EOF. */
-        @Override
-        public int read() throws IOException {
-            return read(target) == 1 ? target[0] & 0xff : -1;
-        }
-
         private boolean fill() throws IOException {
             int n = in.read(buffer, 0, BUFFER_SIZE);
             next = 0;
@@ -45,6 +38,32 @@ public final class OwnBufferRead {
     }
 
     public static void main(String[] args) {
-        Job.run("OwnBufferRead", args, ByteReader::new);
+        Job job = Job.parse("OwnBufferRead", args);
+        long count = 0;
+        long sum = 0;
+        int seen = 0;   // every byte of the count loop ORed together: the count loop loads each byte
+        long start = System.nanoTime();
+        try {
+            for (int pass = 0; pass < job.passes; pass++) {
+                try (ByteReader reader = new ByteReader(job.path)) {
+                    byte[] target = new byte[1];   // the application's one-byte buffer
+                    if (job.sum) {
+                        while (reader.read(target) == 1) {
+                            sum += target[0] & 0xff;
+                            count++;
+                        }
+                    } else {
+                        while (reader.read(target) == 1) {
+                            seen |= target[0];
+                            count++;
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            Job.fail(Job.describe(job.path, e));
+        }
+        long innerNs = System.nanoTime() - start;
+        job.report(job.sum ? sum + count : count, seen, innerNs);
     }
 }
