@@ -17,10 +17,12 @@ import pytest
 pytestmark = pytest.mark.slow
 
 # (variant, toolchain, profile) cells each language must produce, for both modes.
-D_VARIANTS = ["buffered-stream", "fread-count-ptr", "fread-out-param", "fread-java-eof",
+D_VARIANTS = ["buffered-stream", "rawread-1byte", "fread-count-ptr", "fread-out-param", "fread-java-eof",
               "mmfile", "file-slicing", "dlsym-fread"]
 EXPECTED_CELLS = {
-    "d": {(v, tc, "release") for v in D_VARIANTS for tc in ("gdc", "ldc2", "dmd")},
+    # gdc twice: release (-O3 -frelease) and seed-flags (-O3, the seed's own command line)
+    "d": {(v, tc, "release") for v in D_VARIANTS for tc in ("gdc", "ldc2", "dmd")}
+         | {(v, "gdc", "seed-flags") for v in D_VARIANTS},
     "java": {(v, "javac", "release") for v in
              ("buffered-input-stream", "own-buffer", "mapped-byte-buffer", "file-channel")},
     "rust": {(v, "cargo", p) for v in ("bufreader-bytes", "own-buffer", "memmap2") for p in ("release", "debug")}

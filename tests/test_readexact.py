@@ -10,9 +10,22 @@ pytestmark = pytest.mark.slow
 def test_readexact_tiny_every_cell_ok(iorace):
     res = iorace(["run", "readexact", "--size", "tiny", "--check-only"])
     rows = res.cells(suite="readexact")
-    assert len(rows) == 6 * 2, (res.stdout[-2000:], res.stderr[-2000:])
+    # 8 strategies (the seed's three Vec-per-chunk programs and five reusing rows) x release, debug
+    assert len(rows) == 8 * 2, (res.stdout[-2000:], res.stderr[-2000:])
+    assert {r["variant"] for r in rows} >= {"bytewise", "readloop-vec", "old-io-vec", "readloop"}
     bad = [(r["label"], r["status"], r["detail"]) for r in rows if r["status"] != "ok"]
     assert not bad, bad
     # the answer is the file size rounded down to a multiple of LEN (the partial last chunk is EOF)
     assert all(r["answer"] == r["expected"] and r["answer"] % 10 == 0 for r in rows)
+    assert res.returncode == 0
+
+
+@pytest.mark.slow
+def test_seed_size_dataset_is_the_seeds_size(iorace):
+    """The seed's README reads 6,789,100 bytes at LEN 10: `seed-size` is a seed-like dump of about that size."""
+    res = iorace(["run", "readexact", "--size", "seed-size", "--check-only", "--variant", "rust/readloop-vec",
+                  "--profile", "release"])
+    (row,) = res.cells(suite="readexact")
+    assert row["status"] == "ok" and row["answer"] == row["expected"], row
+    assert 6_700_000 <= row["answer"] <= 6_900_000
     assert res.returncode == 0

@@ -20,8 +20,18 @@ def _rdb_suite():
     return mod
 
 
+# The seed's own file: its README reports 6,789,100 bytes read at LEN 10 (a file of 6.8 MB,
+# whatever its name "40mb.rdb" says). `seed-size` is the rdb suite's seed-like dump cut there.
+SEED_SIZE = 6_789_100
+
+
 def generate(dataset: str, path: Path) -> None:
-    _rdb_suite().generate(dataset, path)
+    rdb = _rdb_suite()
+    if dataset == "seed-size":
+        rdb.TARGET = {**rdb.TARGET, "seed": SEED_SIZE}  # this private copy of the module only
+        rdb.generate("seed", path)
+        return
+    rdb.generate(dataset, path)
 
 
 def expected(path: Path, params: dict) -> int:

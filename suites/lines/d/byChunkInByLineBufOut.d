@@ -1,8 +1,7 @@
-// Strategy (byChunkInByLineBufOut): Phobos File.byChunk(128 KiB) split on '\n' with memchr; each line goes into a BufferedOutputRange (tsv-utils); unlike the original, a line crossing a chunk boundary is carried over and joined.
+// Strategy (byChunkInByLineBufOut): Phobos File.byChunk(128 KiB) split on '\n' with memchr; each piece goes into a BufferedOutputRange (tsv-utils), then a '\n' after it: two puts per line, as dcat does.
 module byChunkInByLineBufOut;
 
 import core.stdc.string : memchr;
-import std.array : appender;
 import std.stdio;
 import tsvutils_lite : BufferedOutputRange;
 
@@ -16,30 +15,24 @@ int main(string[] args)
     try
     {
         auto bufOut = BufferedOutputRange(stdout);
-        auto carry = appender!(ubyte[]); // the start of a line that continues in the next chunk
         foreach (chunk; File(args[1]).byChunk(128 * 1024))
         {
-            while (chunk.length > 0)
+            while (true)
             {
                 auto nl = cast(ubyte*) memchr(chunk.ptr, '\n', chunk.length);
                 if (nl is null)
                 {
-                    carry.put(chunk);
+                    // The chunk ends inside a line: put what is here; the next chunk's first piece
+                    // continues it, so the output is still byte-identical to the input.
+                    if (chunk.length > 0)
+                        bufOut.put(chunk);
                     break;
                 }
-                auto line = chunk[0 .. (nl - chunk.ptr) + 1];
-                if (carry.data.length > 0)
-                {
-                    carry.put(line);
-                    bufOut.put(carry.data);
-                    carry.clear();
-                }
-                else
-                    bufOut.put(line);
-                chunk = chunk[line.length .. $];
+                bufOut.put(chunk[0 .. nl - chunk.ptr]);
+                bufOut.put('\n');
+                chunk = chunk[(nl - chunk.ptr) + 1 .. $];
             }
         }
-        bufOut.put(carry.data); // a last line without '\n'
     }
     catch (Exception e)
     {

@@ -1,4 +1,4 @@
-// Strategy (iopipeByLineInIOOut): iopipe-style buffer window, byLineRange without the newline; the line and "\n" each go out with a raw write(2) to fd 1 (std.io).
+// Strategy (iopipeByLineInIOOut): iopipe-style buffer window, byLineRange without the newline; std.io's File.write(line, "\n"): one writev(2) of the line and "\n" to fd 1 per line.
 module iopipeByLineInIOOut;
 
 import std.stdio : stderr;
@@ -17,9 +17,10 @@ int main(string[] args)
         auto lines = byLineRange!false(IOFile.open(args[1]));
         for (; !lines.empty; lines.popFront())
         {
-            output.write(lines.front);
             if (lines.terminated)
-                output.write("\n");
+                output.write(lines.front, "\n");   // one writev(2) of both, as std.io's File.write
+            else
+                output.write(lines.front);
         }
     }
     catch (Exception e)

@@ -20,6 +20,7 @@
  */
 module iopipe_lite;
 
+import core.sys.posix.sys.uio : iovec, writev;
 import core.stdc.errno : errno, EINTR;
 import core.stdc.string : memchr, memmove;
 import core.sys.posix.fcntl : open, O_RDONLY;
@@ -73,6 +74,31 @@ struct IOFile
                 throw new ErrnoException("write error");
             }
             p = p[n .. $];
+        }
+    }
+
+    /// std.io's File.write(buffers...): one writev(2) for all buffers (more only after a short write).
+    void write(const(void)[] first, const(void)[] second)
+    {
+        iovec[2] iov = [iovec(cast(void*) first.ptr, first.length), iovec(cast(void*) second.ptr, second.length)];
+        size_t i = 0;
+        while (i < iov.length)
+        {
+            auto n = writev(fd, iov.ptr + i, cast(int)(iov.length - i));
+            if (n < 0)
+            {
+                if (errno == EINTR)
+                    continue;
+                throw new ErrnoException("write error");
+            }
+            // skip what went out: whole buffers first, then part of the next
+            for (; i < iov.length && n >= iov[i].iov_len; ++i)
+                n -= iov[i].iov_len;
+            if (i < iov.length)
+            {
+                iov[i].iov_base += n;
+                iov[i].iov_len -= n;
+            }
         }
     }
 

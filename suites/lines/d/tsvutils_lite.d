@@ -13,7 +13,9 @@
  *    128 KiB blocks into its own buffer (initially 128 KiB + 16 KiB). A line
  *    is a slice of that buffer, valid until popFront. When no '\n' is left,
  *    the partial line moves to the front, the buffer grows in 16 KiB steps
- *    until 128 KiB are free behind it, and the next block is read.
+ *    until 128 KiB are free behind it, and the next block is read. As in
+ *    tsv-utils 1.4.1, empty() asks the File itself (`_file.eof`, a locked
+ *    feof(3) call) on every line rather than a cached flag.
  */
 module tsvutils_lite;
 
@@ -110,9 +112,10 @@ final class BufferedByLine(KeepTerminator keepTerminator, size_t readSize = 128 
         findLineEnd();
     }
 
+    /// As tsv-utils 1.4.1: `_file.eof` (std.stdio's, a locked feof(3) call) on every line.
     bool empty() const
     {
-        return _lineStart == _dataEnd && _eof;
+        return _file.eof && _lineStart == _dataEnd;
     }
 
     char[] front()

@@ -10,9 +10,9 @@ int main(int argc, char **argv) {
     FILE *f = fopen(a.path, "rb");
     if (!f) io_error("cannot open", a.path);
     if (a.sum) {
-      while ((c = getc_unlocked(f)) != EOF) { observe(c); sum += (unsigned)c; ++count; }
+      while ((c = getc_unlocked(f)) != EOF) { sum += (unsigned)c; count = observe(count + 1, c); }
     } else {
-      while ((c = getc_unlocked(f)) != EOF) { observe(c); ++count; }
+      while ((c = getc_unlocked(f)) != EOF) { count = observe(count + 1, c); }
     }
     fclose(f);
   }

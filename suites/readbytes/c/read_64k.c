@@ -39,9 +39,9 @@ int main(int argc, char **argv) {
     int c;
     reader_open(&r, a.path);
     if (a.sum) {
-      while ((c = reader_read(&r)) != -1) { observe(c); sum += (unsigned)c; ++count; }
+      while ((c = reader_read(&r)) != -1) { sum += (unsigned)c; count = observe(count + 1, c); }
     } else {
-      while ((c = reader_read(&r)) != -1) { observe(c); ++count; }
+      while ((c = reader_read(&r)) != -1) { count = observe(count + 1, c); }
     }
     close(r.fd);
   }

@@ -40,38 +40,5 @@ struct FileReader
 
 int main(string[] args)
 {
-    auto job = parseArgs(args);
-    ulong count = 0, sum = 0;
-    auto start = startClock();
-    foreach (pass; 0 .. job.passes)
-    {
-        auto reader = FileReader(job.path);
-        ubyte b;
-        try
-        {
-            if (job.sum)
-            {
-                while (reader.read(b) == 1)
-                {
-                    observe(b);
-                    sum += b;
-                    ++count;
-                }
-            }
-            else
-            {
-                while (reader.read(b) == 1)
-                {
-                    observe(b);
-                    ++count;
-                }
-            }
-        }
-        catch (ErrnoException e)
-            fail("read error on " ~ job.path ~ ": " ~ e.msg);
-        reader.close();
-    }
-    auto ns = elapsedNs(start);
-    report(job, job.sum ? sum + count : count, ns);
-    return 0;
+    return run!((string path) => FileReader(path), (ref FileReader r, ref ubyte b) => r.read(b) == 1)(args);
 }

@@ -8,6 +8,7 @@ import std.string : fromStringz, toStringz;
 struct FileReader
 {
     private enum BUFFER_SIZE = 1024;
+    private string path;
     private FILE* file;
     private ubyte[BUFFER_SIZE] buffer;
     private ubyte* next;
@@ -15,6 +16,7 @@ struct FileReader
 
     this(string path)
     {
+        this.path = path;
         file = fopen(path.toStringz, "rb");
         if (file is null)
             fail("cannot open " ~ path ~ ": " ~ strerror(errno).fromStringz.idup);
@@ -37,7 +39,7 @@ struct FileReader
         return n != 0;
     }
 
-    void close(string path)
+    void close()
     {
         if (ferror(file))
             fail("read error on " ~ path);
@@ -47,32 +49,9 @@ struct FileReader
 
 int main(string[] args)
 {
-    auto job = parseArgs(args);
-    ulong count = 0, sum = 0;
-    auto start = startClock();
-    foreach (pass; 0 .. job.passes)
-    {
-        auto reader = FileReader(job.path);
-        if (job.sum)
-        {
-            for (int b = reader.read(); b != -1; b = reader.read())
-            {
-                observe(b);
-                sum += b;
-                ++count;
-            }
-        }
-        else
-        {
-            for (int b = reader.read(); b != -1; b = reader.read())
-            {
-                observe(b);
-                ++count;
-            }
-        }
-        reader.close(job.path);
-    }
-    auto ns = elapsedNs(start);
-    report(job, job.sum ? sum + count : count, ns);
-    return 0;
+    return run!((string path) => FileReader(path), (ref FileReader r, ref ubyte b) {
+    immutable c = r.read();   // the byte 0..255, or -1 at EOF
+    b = cast(ubyte) c;
+    return c != -1;
+})(args);
 }

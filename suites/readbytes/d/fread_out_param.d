@@ -8,6 +8,7 @@ import std.string : fromStringz, toStringz;
 struct FileReader
 {
     private enum BUFFER_SIZE = 1024;
+    private string path;
     private FILE* file;
     private ubyte[BUFFER_SIZE] buffer;
     private ubyte* next;
@@ -15,6 +16,7 @@ struct FileReader
 
     this(string path)
     {
+        this.path = path;
         file = fopen(path.toStringz, "rb");
         if (file is null)
             fail("cannot open " ~ path ~ ": " ~ strerror(errno).fromStringz.idup);
@@ -38,7 +40,7 @@ struct FileReader
         return n != 0;
     }
 
-    void close(string path)
+    void close()
     {
         if (ferror(file))
             fail("read error on " ~ path);
@@ -48,33 +50,5 @@ struct FileReader
 
 int main(string[] args)
 {
-    auto job = parseArgs(args);
-    ulong count = 0, sum = 0;
-    auto start = startClock();
-    foreach (pass; 0 .. job.passes)
-    {
-        auto reader = FileReader(job.path);
-        ubyte b;
-        if (job.sum)
-        {
-            while (reader.read(b))
-            {
-                observe(b);
-                sum += b;
-                ++count;
-            }
-        }
-        else
-        {
-            while (reader.read(b))
-            {
-                observe(b);
-                ++count;
-            }
-        }
-        reader.close(job.path);
-    }
-    auto ns = elapsedNs(start);
-    report(job, job.sum ? sum + count : count, ns);
-    return 0;
+    return run!((string path) => FileReader(path), (ref FileReader r, ref ubyte b) => r.read(b))(args);
 }

@@ -44,32 +44,9 @@ struct MappedReader
 
 int main(string[] args)
 {
-    auto job = parseArgs(args);
-    ulong count = 0, sum = 0;
-    auto start = startClock();
-    foreach (pass; 0 .. job.passes)
-    {
-        auto reader = MappedReader(job.path);
-        if (job.sum)
-        {
-            for (int b = reader.read(); b != -1; b = reader.read())
-            {
-                observe(b);
-                sum += b;
-                ++count;
-            }
-        }
-        else
-        {
-            for (int b = reader.read(); b != -1; b = reader.read())
-            {
-                observe(b);
-                ++count;
-            }
-        }
-        reader.close();
-    }
-    auto ns = elapsedNs(start);
-    report(job, job.sum ? sum + count : count, ns);
-    return 0;
+    return run!((string path) => MappedReader(path), (ref MappedReader r, ref ubyte b) {
+        immutable c = r.read();   // the byte 0..255, or -1 at EOF
+        b = cast(ubyte) c;
+        return c != -1;
+    })(args);
 }

@@ -2,7 +2,8 @@
 /**
  * The job as given on the command line: {@code prog FILE MODE PASSES}.
  * The Java programs need no per-byte optimisation barrier: HotSpot does not vectorise or fold
- * these read()-until-EOF loops (their times scale with the bytes read).
+ * these read()-until-EOF loops (their times scale with the bytes read). It can drop a load whose
+ * value is unused, so every count loop ORs each byte into {@code seen}, printed by report().
  */
 final class Job {
     final String path;
@@ -62,9 +63,10 @@ final class Job {
         return message.contains(path) ? message : path + ": " + message;
     }
 
-    /** The human line on stdout, then the machine line, last, on stderr. */
-    void report(long answer, long innerNs) {
-        System.out.printf("%s %d (%d passes) in %.1f ms%n", sum ? "sum" : "count", answer, passes, innerNs / 1e6);
+    /** The human line on stdout (with the count loop's OR of every byte), then the machine line, last, on stderr. */
+    void report(long answer, int seen, long innerNs) {
+        String check = sum ? "" : String.format(", every byte ORed: 0x%02x", seen & 0xff);
+        System.out.printf("%s %d (%d passes%s) in %.1f ms%n", sum ? "sum" : "count", answer, passes, check, innerNs / 1e6);
         System.out.flush();
         System.err.println("iorace-result {\"answer\": " + answer + ", \"inner_ns\": " + innerNs + "}");
         System.err.flush();

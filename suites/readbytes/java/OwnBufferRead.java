@@ -1,9 +1,9 @@
-// Strategy (original Java #2): FileInputStream.read(byte[]) fills an own 8 KiB buffer; the own reader's int read() hands it out byte by byte, -1 at EOF.
+// Strategy (original Java #2): FileInputStream.read(byte[]) fills an own 8 KiB buffer; the own reader's int read(byte[] target) puts one byte in target[0] and returns 1, or 0 at EOF.
 import java.io.FileInputStream;
 import java.io.IOException;
 
 public final class OwnBufferRead {
-    /** A reader with InputStream's read() contract, not synchronized, not an InputStream. */
+    /** The original's reader: "a read into a buffer[1] with buffering". Not synchronized, not an InputStream. */
     static final class ByteReader implements AutoCloseable {
         private static final int BUFFER_SIZE = 8192;
         private final FileInputStream in;
@@ -15,12 +15,13 @@ public final class OwnBufferRead {
             in = new FileInputStream(path);
         }
 
-        /** The next byte (0..255), or -1 at EOF. */
-        int read() throws IOException {
+        /** Copies the next byte into target[0] and returns 1, or returns 0 at EOF (the original's shape). */
+        int read(byte[] target) throws IOException {
             if (next == end && !fill()) {
-                return -1;
+                return 0;
             }
-            return buffer[next++] & 0xff;
+            target[0] = buffer[next++];
+            return 1;
         }
 
         private boolean fill() throws IOException {
@@ -40,18 +41,20 @@ public final class OwnBufferRead {
         Job job = Job.parse("OwnBufferRead", args);
         long count = 0;
         long sum = 0;
+        int seen = 0;   // every byte of the count loop ORed together: the count loop loads each byte
         long start = System.nanoTime();
         try {
             for (int pass = 0; pass < job.passes; pass++) {
                 try (ByteReader reader = new ByteReader(job.path)) {
-                    int b;
+                    byte[] target = new byte[1];   // the application's one-byte buffer
                     if (job.sum) {
-                        while ((b = reader.read()) != -1) {
-                            sum += b;
+                        while (reader.read(target) == 1) {
+                            sum += target[0] & 0xff;
                             count++;
                         }
                     } else {
-                        while (reader.read() != -1) {
+                        while (reader.read(target) == 1) {
+                            seen |= target[0];
                             count++;
                         }
                     }
@@ -61,6 +64,6 @@ public final class OwnBufferRead {
             Job.fail(Job.describe(job.path, e));
         }
         long innerNs = System.nanoTime() - start;
-        job.report(job.sum ? sum + count : count, innerNs);
+        job.report(job.sum ? sum + count : count, seen, innerNs);
     }
 }

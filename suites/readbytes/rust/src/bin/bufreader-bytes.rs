@@ -15,15 +15,13 @@ fn main() {
         if job.sum {
             for b in bytes {
                 let b = b.unwrap_or_else(|e| job.io_fail(e));
-                observe(b);
                 sum += u64::from(b);
-                count += 1;
+                count = observe(count + 1, b);
             }
         } else {
             for b in bytes {
                 let b = b.unwrap_or_else(|e| job.io_fail(e));
-                observe(b);
-                count += 1;
+                count = observe(count + 1, b);
             }
         }
     }

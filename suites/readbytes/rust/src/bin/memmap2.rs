@@ -36,14 +36,12 @@ fn main() {
         let mut reader = MappedReader::open(&job.path).unwrap_or_else(|e| job.io_fail(e));
         if job.sum {
             while let Some(b) = reader.next_byte() {
-                observe(b);
                 sum += u64::from(b);
-                count += 1;
+                count = observe(count + 1, b);
             }
         } else {
             while let Some(b) = reader.next_byte() {
-                observe(b);
-                count += 1;
+                count = observe(count + 1, b);
             }
         }
     }

@@ -59,14 +59,12 @@ fn main() {
         let mut reader = ByteReader::open(&job.path).unwrap_or_else(|e| job.io_fail(e));
         if job.sum {
             while let Some(b) = reader.next_byte().unwrap_or_else(|e| job.io_fail(e)) {
-                observe(b);
                 sum += u64::from(b);
-                count += 1;
+                count = observe(count + 1, b);
             }
         } else {
             while let Some(b) = reader.next_byte().unwrap_or_else(|e| job.io_fail(e)) {
-                observe(b);
-                count += 1;
+                count = observe(count + 1, b);
             }
         }
     }
