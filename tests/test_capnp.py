@@ -12,6 +12,7 @@ import time
 
 import psutil
 import pytest
+
 from conftest import REPO, run_iorace
 
 SUITE = REPO / "suites" / "capnp"

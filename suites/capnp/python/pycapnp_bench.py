@@ -188,7 +188,7 @@ class CatRank:
             scored.append((score, result))
         scored.sort(key=lambda s: -s[0])
         out = response.init("results", len(scored))
-        for item, (score, result) in zip(out, scored):
+        for item, (score, result) in zip(out, scored, strict=True):
             item.score = score
             item.url = result.url
             item.snippet = result.snippet
@@ -353,7 +353,7 @@ def read_packed_frame(f) -> bytes:
             data = _take(f, len(present))
             out += data
             word = bytearray(8)
-            for bit, byte in zip(present, data):
+            for bit, byte in zip(present, data, strict=False):
                 word[bit] = byte
             new = bytes(word)
             if tag == 0xFF:  # a full word, then a count of words copied verbatim

@@ -45,7 +45,11 @@ pub fn run<S>(
         }
     }
     println!("File EOF after {} bytes", total);
-    eprintln!("iorace-result {{\"answer\": {}, \"inner_ns\": {}}}", total, t0.elapsed().as_nanos());
+    eprintln!(
+        "iorace-result {{\"answer\": {}, \"inner_ns\": {}}}",
+        total,
+        t0.elapsed().as_nanos()
+    );
 }
 
 /// End of file in the middle of a chunk, as the strategies that copy from memory report it.

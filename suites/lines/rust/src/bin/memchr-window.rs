@@ -16,7 +16,12 @@ struct LineWindow {
 
 impl LineWindow {
     fn new(file: File) -> Self {
-        LineWindow { file, buf: vec![0; 2 * READ_SIZE], start: 0, end: 0 }
+        LineWindow {
+            file,
+            buf: vec![0; 2 * READ_SIZE],
+            start: 0,
+            end: 0,
+        }
     }
 
     /// The next line with its '\n' (a last line may lack it); None at the end of the input.
@@ -29,7 +34,11 @@ impl LineWindow {
             }
             scanned = avail;
             if self.extend()? == 0 {
-                return Ok(if avail > 0 { Some(self.take(avail)) } else { None });
+                return Ok(if avail > 0 {
+                    Some(self.take(avail))
+                } else {
+                    None
+                });
             }
         }
     }
@@ -51,7 +60,9 @@ impl LineWindow {
             let bigger = self.buf.len() * 2;
             self.buf.resize(bigger, 0);
         }
-        let n = self.file.read(&mut self.buf[self.end..self.end + READ_SIZE])?;
+        let n = self
+            .file
+            .read(&mut self.buf[self.end..self.end + READ_SIZE])?;
         self.end += n;
         Ok(n)
     }

@@ -3,5 +3,8 @@ use std::fs::File;
 use std::io::{BufReader, Read};
 
 fn main() {
-    readexact::run(|path| File::open(path).map(BufReader::new), |r, buf| r.read_exact(buf));
+    readexact::run(
+        |path| File::open(path).map(BufReader::new),
+        |r, buf| r.read_exact(buf),
+    );
 }

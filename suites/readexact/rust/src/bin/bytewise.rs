@@ -15,9 +15,12 @@ fn read_exact<R: Read>(r: &mut R, len: usize) -> io::Result<Vec<u8>> {
 }
 
 fn main() {
-    readexact::run(|path| File::open(path).map(BufReader::new), |r, buf| {
-        let chunk = read_exact(r, buf.len())?; // a new Vec per chunk, as the seed's version did
-        std::hint::black_box(chunk);
-        Ok(())
-    });
+    readexact::run(
+        |path| File::open(path).map(BufReader::new),
+        |r, buf| {
+            let chunk = read_exact(r, buf.len())?; // a new Vec per chunk, as the seed's version did
+            std::hint::black_box(chunk);
+            Ok(())
+        },
+    );
 }

@@ -17,5 +17,8 @@ fn read_exact(c: &mut Cursor, buf: &mut [u8]) -> io::Result<()> {
 }
 
 fn main() {
-    readexact::run(|path| std::fs::read(path).map(|data| Cursor { data, pos: 0 }), read_exact);
+    readexact::run(
+        |path| std::fs::read(path).map(|data| Cursor { data, pos: 0 }),
+        read_exact,
+    );
 }
