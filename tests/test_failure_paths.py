@@ -3,7 +3,6 @@ measured, the session exits 1, and nothing the hanging or the daemon-starting va
 from pathlib import Path
 
 import pytest
-
 from conftest import TEST_SUITES
 
 

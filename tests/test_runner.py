@@ -93,8 +93,9 @@ def test_stdout_sinks():
 
 
 def record(**kw) -> RunRecord:
-    base = dict(wall_ns=1, user_ns=0, sys_ns=0, max_rss_kb=1, minflt=0, majflt=0, nvcsw=0, nivcsw=0, exit_code=0,
-                timed_out=False, inner_ns=None, result={"answer": 5}, stderr_tail="", timeout_s=2.0)
+    base = {"wall_ns": 1, "user_ns": 0, "sys_ns": 0, "max_rss_kb": 1, "minflt": 0, "majflt": 0, "nvcsw": 0,
+            "nivcsw": 0, "exit_code": 0, "timed_out": False, "inner_ns": None, "result": {"answer": 5},
+            "stderr_tail": "", "timeout_s": 2.0}
     return RunRecord(**{**base, **kw})
 
 
