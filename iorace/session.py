@@ -53,9 +53,23 @@ def _now() -> str:
     return dt.datetime.now().astimezone().isoformat(timespec="seconds")
 
 
+class _QuietProgress(Progress):
+    """Redrawn when it changes, never by rich's 10 Hz timer thread: nothing of the harness wakes up
+    while the launcher times a list of runs."""
+
+    def update(self, *args, **kwargs) -> None:
+        super().update(*args, **kwargs)
+        self.refresh()
+
+    def advance(self, *args, **kwargs) -> None:
+        super().advance(*args, **kwargs)
+        self.refresh()
+
+
 def _progress(console: Console) -> Progress:
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TextColumn("{task.fields[what]}"), TimeElapsedColumn(), console=console, transient=True)
+    return _QuietProgress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          TextColumn("{task.fields[what]}"), TimeElapsedColumn(), console=console, transient=True,
+                          auto_refresh=False)
 
 
 def plan(opts: RunOptions) -> list[Cell]:
