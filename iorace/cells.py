@@ -99,6 +99,8 @@ class Cell:
     units: dict[str, int] = field(default_factory=dict)
     instructions: int | None = None  # cachegrind's count (run --instructions)
     instructions_note: str = ""      # why there is no count
+    counters: dict[str, float] = field(default_factory=dict)   # "perf:cycles", "cachegrind:branches", ... (counters.py)
+    counter_notes: dict[str, str] = field(default_factory=dict)  # same keys: why a counter has no value
     db_id: int | None = None
 
     @property

@@ -47,6 +47,7 @@ class RunOptions:
     check_only: bool = False
     seed: int | None = None
     instructions: bool = False
+    counters: bool = False
 
 
 def _now() -> str:
@@ -108,6 +109,7 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
                "timeout": opts.timeout, "sink": opts.sink, "check_only": opts.check_only, "seed": seed,
                "inputs": [str(p) for p in opts.inputs], "variants": opts.variants, "toolchains": opts.toolchains,
                "profiles": opts.profiles, "params": opts.params, "instructions": opts.instructions,
+               "counters": opts.counters,
                "baseline_languages": {c.suite.name: c.suite.manifest.baseline_languages for c in cells},
                "scale_params": {c.suite.name: c.suite.manifest.scale_params for c in cells},
                "throughput": {c.suite.name: c.suite.manifest.throughput for c in cells},
@@ -177,6 +179,9 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
         if opts.instructions:
             _count_instructions([c for c in runnable if c.status == OK], opts, progress, save)
             store.commit()
+        if opts.counters:
+            _count_perf([c for c in runnable if c.status == OK], opts, progress, save)
+            store.commit()
         if opts.check_only:
             return
         # measure, interleaved within each suite
@@ -190,6 +195,16 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
                     store=store, seed=seed, advance=lambda label: (progress.update(task, what=label),
                                                                    progress.advance(task)),
                     cell_changed=save)
+
+
+def _count_perf(cells: list[Cell], opts: RunOptions, progress: Progress, save) -> None:
+    """One extra run per verified cell under perf stat: the counters the kernel allows here."""
+    task = progress.add_task("counters", total=len(cells), what="")
+    for cell in cells:
+        progress.update(task, what=cell.label)
+        counters.perf_count(cell, opts.timeout)
+        save(cell)
+        progress.advance(task)
 
 
 def _count_instructions(cells: list[Cell], opts: RunOptions, progress: Progress, save) -> None:
