@@ -117,9 +117,9 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
                                            for c in cells if c.suite.manifest.same_language_reference}}
     session_id = store.begin_session(_now(), shlex.join(["iorace", *sys.argv[1:]]), options, m, {},
                                      machine.git_revision(REPO_SUITES.parent), __version__)
-    status = "done"
+    status, busy = "done", ""
     try:
-        _execute(cells, opts, store, session_id, seed, console)
+        busy = _execute(cells, opts, store, session_id, seed, console)
     except KeyboardInterrupt:
         status = "interrupted"
     finally:
@@ -129,6 +129,8 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
             store.save_cell(session_id, cell)
         store.set_toolchains(session_id, {c.toolchain.name: c.toolchain_version for c in cells if c.toolchain_version})
         store.finish_session(session_id, _now(), status)
+    if busy:  # one line: the machine was busy while measuring
+        err.print(f"[yellow]warning:[/] {escape(busy)}", highlight=False, soft_wrap=True)
     session = store.load(session_id)
     print_session(session, console)
     for path, writer in ((opts.export_json, write_json), (opts.export_tsv, write_tsv),
@@ -143,7 +145,8 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
     return EXIT_CELLS_FAILED if bad else EXIT_OK
 
 
-def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int, seed: int, console: Console) -> None:
+def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int, seed: int, console: Console) -> str:
+    """Build, verify, count, measure; returns a warning when the machine was busy around measuring, else ''."""
     save = lambda cell: store.save_cell(session_id, cell)  # noqa: E731
     with _progress(console) as progress:
         # build
@@ -183,8 +186,9 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
             _count_perf([c for c in runnable if c.status == OK], opts, progress, save)
             store.commit()
         if opts.check_only:
-            return
+            return ""
         # measure, interleaved within each suite
+        before = machine.busy_sample() if any(c.status == OK for c in runnable) else None
         for suite_name in dict.fromkeys(c.suite.name for c in runnable):
             suite_cells = [c for c in runnable if c.suite.name == suite_name and c.status == OK]
             if not suite_cells:
@@ -195,6 +199,7 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
                     store=store, seed=seed, advance=lambda label: (progress.update(task, what=label),
                                                                    progress.advance(task)),
                     cell_changed=save)
+        return machine.busy_warning(before, machine.busy_sample()) if before is not None else ""
 
 
 def _count_perf(cells: list[Cell], opts: RunOptions, progress: Progress, save) -> None:
