@@ -7,7 +7,7 @@ PYTEST := .venv/bin/pytest
 SUITES ?= lines rdb readexact readbytes
 SIZES ?= --size quick --size rdb=quick --size rdb=seed
 
-.PHONY: setup bench test doctor
+.PHONY: setup bench test test-quick lint doctor
 
 setup:
 	scripts/setup
@@ -19,6 +19,14 @@ bench: setup
 
 test: setup
 	$(PYTEST) -q
+
+# The quick loop: the harness's unit tests, no toolchain builds (seconds).
+test-quick: setup
+	$(PYTEST) -q -m "not slow"
+
+# ruff + mypy (pyproject.toml), rustfmt and gofmt over every suite: zero findings.
+lint: setup
+	scripts/lint
 
 doctor: setup
 	$(IORACE) doctor

@@ -33,10 +33,13 @@ class Row:
     vs_peer: float | None = None              # primary / the fastest peer of the group
     rates: dict[str, float] = field(default_factory=dict)  # unit -> per second
     scale: float = 1.0           # this cell's work / the group's (1 pass of 10: 0.1); comparisons use cost
+    instructions_per_unit: float | None = None  # instructions / the run's work in the group's first unit
+
 
     @property
     def cost(self) -> float:
-        """The primary median scaled to the group's amount of work: what every comparison uses."""
+        """The primary median scaled to the group's amount of work: what every comparison uses (ok rows only)."""
+        assert self.primary is not None, "cost of a row that has no measured runs"
         return self.primary.median / self.scale
 
     @property
@@ -97,6 +100,16 @@ class Group:
         return min(candidates, key=lambda r: r.cost) if candidates else None
 
     @property
+    def work_unit(self) -> str:
+        """The unit work is counted in (bytes, lines, keys, ...): the first one the suite's units() gives."""
+        return next((u for r in self.rows for u in r.cell.units), "")
+
+    @property
+    def extra_names(self) -> list[str]:
+        """Figures some program of this group reports beside its answer (alloc_bytes_per_op, ...)."""
+        return list(dict.fromkeys(k for r in self.rows for k in r.cell.extra))
+
+    @property
     def has_instructions(self) -> bool:
         return any(r.cell.instructions is not None or r.cell.instructions_note for r in self.rows)
 
@@ -152,18 +165,16 @@ def _apply_scale(g: Group) -> None:
 
 def analyse(session: SessionData) -> list[Group]:
     groups: dict[tuple, Group] = {}
-    baselines = session.options.get("baseline_languages", {})
-    language_refs = session.options.get("same_language_reference", {})
-    scale_params = session.options.get("scale_params", {})
-    throughput = session.options.get("throughput", {})
     for cell in session.cells:
-        scaling = scale_params.get(cell.suite, [])
+        def setting(name: str, default, suite: str = cell.suite):
+            return session.suite_setting(suite, name, default)
+        scaling = setting("scale_params", [])
         shared = {k: v for k, v in cell.params.items() if k not in scaling}
         key = (cell.suite, cell.dataset, json.dumps(shared, sort_keys=True))
         if key not in groups:
             groups[key] = Group(cell.suite, cell.title, cell.dataset, cell.dataset_sha256, dict(cell.params),
-                                cell.metric, [], baselines.get(cell.suite, []), language_refs.get(cell.suite),
-                                scaling, throughput.get(cell.suite, ""))
+                                cell.metric, [], setting("baseline_languages", []),
+                                setting("same_language_reference", None), scaling, setting("throughput", ""))
         groups[key].rows.append(_row(cell, cell.metric))
     for g in groups.values():
         _apply_scale(g)
@@ -188,7 +199,9 @@ def analyse(session: SessionData) -> list[Group]:
                 r.vs_language_ref = r.cost / ref.cost
             if fewest and r.cell.instructions:
                 r.instructions_ratio = r.cell.instructions / fewest
-            if r.primary.median > 0:
+            if r.cell.instructions and r.cell.units.get(g.work_unit):
+                r.instructions_per_unit = r.cell.instructions / r.cell.units[g.work_unit]
+            if r.primary is not None and r.primary.median > 0:
                 r.rates = {unit: n / r.primary.median for unit, n in r.cell.units.items()}
         g.rows.sort(key=lambda r: (STATUS_ORDER.get(r.cell.status, 9) if not r.ok else -1,
                                    r.cost if r.ok else 0, r.cell.label))
@@ -206,3 +219,56 @@ def answer_text(value: object, limit: int = 24) -> str:
         return f"sha256 {value[:10]}…"  # a digest of the output (stdout suites)
     text = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else json.dumps(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass
+class GridTable:
+    """One table of a manifest's grid: rows are one parameter's values, columns are named cells, each entry
+    that cell's primary median in the group of that row; plus the ratio of two columns per row."""
+
+    title: str
+    suite: str
+    dataset: str
+    split_value: object
+    row_param: str
+    columns: list[str]
+    rows: list[tuple[object, list[Row | None], Ratio | None]]  # (row value, a Row per column, ratio)
+    ratio_label: str = ""
+
+
+def grids(session: SessionData, groups: list[Group] | None = None) -> list[GridTable]:
+    """The manifests' grids (e.g. capnp's configurations x implementations, per case), from the analysed
+    groups: entries are the very rows (and medians) of the per-group tables."""
+    groups = groups if groups is not None else analyse(session)
+    out: list[GridTable] = []
+    for suite in dict.fromkeys(g.suite for g in groups):
+        order = session.suite_setting(suite, "param_order", {}) or {}
+        for spec in session.suite_setting(suite, "grids", []) or []:
+            mine = [g for g in groups if g.suite == suite and spec["split"] in g.params and spec["rows"] in g.params]
+            for dataset in dict.fromkeys(g.dataset for g in mine):
+                in_dataset = [g for g in mine if g.dataset == dataset]
+                splits = _ordered({g.params[spec["split"]] for g in in_dataset}, order.get(spec["split"]))
+                for split in splits:
+                    table = GridTable(f"{spec['title']} · {suite} · {dataset} · {spec['split']}={split}", suite,
+                                      dataset, split, spec["rows"], list(spec["columns"]), [],
+                                      " / ".join(c.split("@")[0] for c in spec["ratio"]) if spec["ratio"] else "")
+                    by_row = {g.params[spec["rows"]]: g for g in in_dataset if g.params[spec["split"]] == split}
+                    for value in _ordered(set(by_row), order.get(spec["rows"])):
+                        g = by_row[value]
+                        cells = {r.cell.label.split("[")[0]: r for r in g.rows if r.ok}
+                        entries = [cells.get(c) for c in spec["columns"]]
+                        ratio = None
+                        if spec["ratio"]:
+                            num, den = cells.get(spec["ratio"][0]), cells.get(spec["ratio"][1])
+                            if num is not None and den is not None:
+                                ratio = median_ratio(num.cost_values(), den.cost_values(), seed=len(table.rows))
+                        table.rows.append((value, entries, ratio))
+                    if table.rows:
+                        out.append(table)
+    return out
+
+
+def _ordered(values: set, manifest_order: list | None) -> list:
+    """Values in the manifest's order (the seed's), unknown ones after, sorted."""
+    known = [v for v in (manifest_order or []) if v in values]
+    return known + sorted((v for v in values if v not in known), key=str)

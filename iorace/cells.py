@@ -4,7 +4,6 @@ from __future__ import annotations
 import enum
 import fnmatch
 import itertools
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,11 +62,6 @@ def cell_label(variant_key: str, toolchain: str, profile: str, params: dict) -> 
     return f"{variant_key}@{toolchain}:{profile}[{','.join(f'{k}={v}' for k, v in params.items())}]"
 
 
-def group_key(suite: str, dataset: str, params: dict) -> tuple[str, str, str]:
-    """Cells compare with each other only within one suite, dataset and parameter set."""
-    return (suite, dataset, json.dumps(params, sort_keys=True))
-
-
 @dataclass
 class DatasetRef:
     """One input of a session: a generated dataset (or one member of it) or a user file."""
@@ -101,6 +95,7 @@ class Cell:
     instructions_note: str = ""      # why there is no count
     counters: dict[str, float] = field(default_factory=dict)   # "perf:cycles", "cachegrind:branches", ... (counters.py)
     counter_notes: dict[str, str] = field(default_factory=dict)  # same keys: why a counter has no value
+    extra: dict[str, float] = field(default_factory=dict)  # figures the program reports (result line "extra")
     db_id: int | None = None
 
     @property
@@ -116,7 +111,7 @@ class Cell:
 def _sweep(params: dict[str, ParamValue | list[ParamValue]]) -> list[dict[str, ParamValue]]:
     keys = list(params)
     axes = [v if isinstance(v, list) else [v] for v in params.values()]
-    return [dict(zip(keys, combo)) for combo in itertools.product(*axes)]
+    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*axes)]
 
 
 def sizes_for(suite: Suite, sizes: list[str]) -> list[str]:

@@ -12,13 +12,14 @@ from rich.table import Table
 
 from iorace import counters, machine
 from iorace.errors import UsageError
-from iorace.export import write_json, write_markdown, write_tsv
+from iorace.export import EXPORTERS, export_all
 from iorace.paths import default_db
 from iorace.report import print_session
 from iorace.session import RunOptions, run_session
 from iorace.store import Store
 from iorace.suites import base_toolchains, find_suite_dirs, load_suite, load_suites
-from iorace.toolchains import probe
+from iorace.toolchains import harness_python, probe
+
 
 def _width(stream) -> int | None:
     """Full-width tables when output goes to a file or CI log (rich would wrap at 80 columns)."""
@@ -30,6 +31,22 @@ err_console = Console(stderr=True, highlight=False, width=_width(sys.stderr))
 
 SUITE_DIR_OPTION = click.option("--suite-dir", "suite_dirs", multiple=True, type=click.Path(path_type=Path),
                                 help="Another folder of suites (or one suite folder). Repeatable.")
+def export_options(command):
+    """One --export-NAME FILE option per registered exporter (iorace.export.EXPORTERS)."""
+    for e in reversed(EXPORTERS):
+        command = click.option(e.option, e.dest, type=click.Path(path_type=Path), metavar="FILE", help=e.help)(command)
+    return command
+
+
+WIDE_OPTION = click.option("--wide", is_flag=True,
+                           help="Every column (user, sys, CPU, RSS, answer, spreads, ...). Default on a terminal: "
+                                "the compact view; piped output always has every column.")
+
+
+def wide_view(wide: bool) -> bool:
+    return wide or not sys.stdout.isatty()
+
+
 DB_OPTION = click.option("--db", type=click.Path(path_type=Path), default=None,
                          help=f"SQLite database of sessions [default: {default_db()}]")
 
@@ -86,6 +103,8 @@ def doctor(suite_dirs):
         t.add_row(escape(name), tc.language, "[green]yes[/]" if pr.available else "[red]no[/]",
                   escape(pr.version if pr.available else pr.reason))
     console.print(t)
+    console.print(escape(f"python variants run on {harness_python()} (the harness's own interpreter, with the "
+                         "suites' Python packages), whatever `python3` comes first on PATH"), highlight=False)
     m = machine.info()
     mt = Table(title="machine", title_justify="left", show_header=False)
     for k in ("cpu_model", "cores", "cpu_mhz", "memory_gb", "kernel", "governor", "load", "python"):
@@ -121,9 +140,8 @@ def doctor(suite_dirs):
 @click.option("--sink", type=click.Choice(["null", "pipe"]), default="null", show_default=True,
               help="Where timed runs write stdout: /dev/null, or a pipe drained by iorace.")
 @DB_OPTION
-@click.option("--export-json", type=click.Path(path_type=Path), help="hyperfine-style JSON (+ iorace fields).")
-@click.option("--export-tsv", type=click.Path(path_type=Path), help="One row per run: test elapsed user system cpu_pct mem.")
-@click.option("--export-markdown", type=click.Path(path_type=Path), help="The report's tables as Markdown.")
+@export_options
+@WIDE_OPTION
 @SUITE_DIR_OPTION
 @click.option("--check-only", is_flag=True, help="Build and verify every answer; measure nothing.")
 @click.option("--seed", type=int, default=None, help="Seed of the interleaving order (default: random, stored).")
@@ -134,7 +152,10 @@ def doctor(suite_dirs):
                    "and cycles, instructions, branches where the machine has hardware counters).")
 def run(suites, **kw):
     """Build, verify and measure the cells of SUITES (all suites when none is named)."""
-    opts = RunOptions(suites=list(suites), **{k: list(v) if isinstance(v, tuple) else v for k, v in kw.items()})
+    exports = {e.dest: kw.pop(e.dest) for e in EXPORTERS}
+    wide = wide_view(kw.pop("wide"))
+    options: dict = {k: list(v) if isinstance(v, tuple) else v for k, v in kw.items()}
+    opts = RunOptions(suites=list(suites), exports=exports, wide=wide, **options)
     opts.db = opts.db or default_db()
     sys.exit(run_session(opts, console, err_console))
 
@@ -142,20 +163,16 @@ def run(suites, **kw):
 @cli.command()
 @click.argument("session", type=int, required=False)
 @DB_OPTION
-@click.option("--export-json", type=click.Path(path_type=Path))
-@click.option("--export-tsv", type=click.Path(path_type=Path))
-@click.option("--export-markdown", type=click.Path(path_type=Path))
-def show(session, db, export_json, export_tsv, export_markdown):
+@export_options
+@WIDE_OPTION
+def show(session, db, wide, **exports):
     """Print a stored session again (the latest by default), and export it."""
     path = db or default_db()
     if not path.exists():
         raise UsageError(f"{path}: no database yet (run `iorace run` first, or pass --db)")
     data = Store(path).load(session)
-    print_session(data, console)
-    for out, writer in ((export_json, write_json), (export_tsv, write_tsv), (export_markdown, write_markdown)):
-        if out is not None:
-            writer(data, out)
-            console.print(f"wrote {out}")
+    print_session(data, console, wide=wide_view(wide))
+    export_all(data, exports, lambda line: console.print(escape(line), highlight=False))
 
 
 def main() -> None:
@@ -169,7 +186,8 @@ def main() -> None:
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
     except click.ClickException as e:
-        hint = f" (see `{e.ctx.command_path} --help`)" if getattr(e, "ctx", None) else ""
+        ctx = getattr(e, "ctx", None)
+        hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
         print(f"iorace: error: {e.format_message()}{hint}", file=sys.stderr)
         sys.exit(2)
     except UsageError as e:

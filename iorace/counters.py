@@ -56,7 +56,7 @@ def _cachegrind_summary(path: str) -> dict[str, int]:
             if line.startswith("events:"):
                 events = line.split()[1:]
             elif line.startswith("summary:"):
-                return dict(zip(events, map(int, line.split()[1:])))
+                return dict(zip(events, map(int, line.split()[1:]), strict=False))
     return {}
 
 

@@ -42,6 +42,26 @@ def count(n: int | None) -> str:
     return str(n)
 
 
+def number(value: object) -> str:
+    """A figure a program reported (extra): three significant digits, thousands separated."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return "-" if value is None else str(value)
+    if value == int(value) and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+
+
+def per_unit(value: float | None) -> str:
+    """Instructions per unit of work: 4.00 per byte, 1,234 per key."""
+    if value is None:
+        return "-"
+    return f"{value:.2f}" if value < 100 else f"{value:,.0f}"
+
+
+def unit_singular(unit: str) -> str:
+    return unit[:-1] if unit.endswith("s") else unit
+
+
 def rss(kb: int | None) -> str:
     return "-" if kb is None else f"{kb / 1024:.1f} MB"
 
@@ -65,7 +85,7 @@ def notes(row: Row) -> str:
         out.append("peer")
     if row.cell.kind == "bulk":
         out.append("bulk: not the job's method, not compared")
-    if row.noisy:
+    if row.noisy and row.primary is not None:
         out.append(f"noisy (cv {row.primary.cv:.0%})")
     if row.ratio is not None and row.ratio.value != 1.0 and row.ratio.overlaps_one():
         out.append("~ fastest")

@@ -28,7 +28,7 @@ class Toolchain(Strict):
     install: str = ""
     build: str = ""
     run: list[str]
-    profiles: dict[str, dict[str, str]] = Field(default_factory=lambda: {"release": {}})
+    profiles: dict[str, dict[str, str]] = Field(default_factory=lambda: {"release": dict[str, str]()})
     default_profiles: list[str] = Field(default_factory=lambda: ["release"])
 
 
@@ -101,6 +101,25 @@ class SameLanguageReference(Strict):
     variants: list[str]  # language/name keys, at most one per language
 
 
+class Grid(Strict):
+    """The seed's own view of a suite whose cells vary by two parameters (capnp: case x configuration):
+    one table per value of `split`, a row per value of `rows`, a column per cell named in `columns`
+    (`language/variant@toolchain:profile`), and the ratio of two of those columns with its 95% interval."""
+
+    title: str
+    split: str                  # a parameter: one table per value (e.g. case)
+    rows: str                   # a parameter: one row per value, in the manifest's order (e.g. config)
+    columns: list[str]          # cells as language/variant@toolchain:profile
+    ratio: list[str] = Field(default_factory=list)  # [numerator, denominator] among `columns`
+
+    @field_validator("ratio")
+    @classmethod
+    def _two(cls, v: list[str]) -> list[str]:
+        if v and len(v) != 2:
+            raise ValueError("names two columns: [numerator, denominator]")
+        return v
+
+
 class SuiteManifest(Strict):
     name: str
     title: str
@@ -115,12 +134,22 @@ class SuiteManifest(Strict):
     # in one table per unit of `throughput` (per byte), e.g. a 1-pass Python loop against 10-pass C.
     scale_params: list[str] = Field(default_factory=list)
     same_language_reference: SameLanguageReference | None = None  # "x in-memory" (rdb)
+    grids: list[Grid] = Field(default_factory=list)  # the seed's own tables (capnp: configurations x implementations)
     default_profiles: list[str] | None = None
     params: dict[str, ParamValue | list[ParamValue]] = Field(default_factory=dict)
     datasets: dict[str, Dataset]
     defaults: dict[str, VariantFields] = Field(default_factory=dict)
     toolchains: dict[str, dict[str, Any]] = Field(default_factory=dict)
     variants: list[Variant] = Field(default_factory=list)
+
+    def analysis_settings(self) -> dict:
+        """The settings the analysis of a stored session needs, stored with the session per suite."""
+        return {"baseline_languages": self.baseline_languages, "scale_params": self.scale_params,
+                "throughput": self.throughput,
+                "same_language_reference": self.same_language_reference.model_dump()
+                if self.same_language_reference else None,
+                "grids": [g.model_dump() for g in self.grids],
+                "param_order": {k: v for k, v in self.params.items() if isinstance(v, list)}}
 
     @model_validator(mode="before")
     @classmethod
@@ -141,7 +170,7 @@ class SuiteManifest(Strict):
         return data
 
     @model_validator(mode="after")
-    def _unique_variants(self) -> "SuiteManifest":
+    def _unique_variants(self) -> SuiteManifest:
         seen = set()
         for v in self.variants:
             if v.key in seen:

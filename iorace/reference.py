@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Callable
+from collections.abc import Callable
 
 from iorace.cells import DatasetRef
 from iorace.errors import UsageError
@@ -36,7 +36,7 @@ def units(suite: Suite, ds: DatasetRef, params: dict) -> dict[str, int]:
     fn = getattr(suite.module(), "units", None)
     if not callable(fn):
         return {}
-    return _cached("units", suite, ds, params, lambda: dict(fn(ds.path, dict(params))))
+    return _cached("units", suite, ds, params, lambda: dict(fn(ds.path, dict(params))))  # type: ignore[return-value]
 
 
 def same_answer(answer: object, expected_value: object) -> bool:

@@ -1,123 +1,64 @@
 """The terminal report: one table per suite x dataset x parameter set, then problems, then the session line."""
 from __future__ import annotations
 
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from iorace import fmt
-from iorace.analysis import Group, Row, analyse, answer_text, params_text
+from iorace import tables
+from iorace.analysis import analyse, grids
 from iorace.store import SessionData
 
 STATUS_STYLE = {"ok": "green", "wrong": "bold red", "failed": "bold red", "timeout": "bold red",
                 "build-failed": "bold red", "skipped": "yellow"}
 
 
-def _metric_title(g: Group) -> str:
-    return "inner time" if g.metric == "inner" else "wall time"
+WRAP_MIN = 12  # the narrowest a label or notes column becomes before the table drops a column
 
 
-def group_table(g: Group) -> Table:
-    t = Table(title=f"[bold]{escape(g.suite)}[/] · {escape(g.dataset)} · {escape(params_text(g.params))}",
-              title_justify="left",
-              caption=f"{escape(g.title)}. Ratios compare the median {_metric_title(g)} with the fastest cell's "
-                      "(95% bootstrap CI); inner = the program's own timing of the work, wall = the whole process."
-                      + (f" Cells run with other {', '.join(g.scale_params)} are compared per {g.scale_unit[:-1] or 'unit'}"
-                         " of work." if g.scaled else ""),
-              caption_justify="left", header_style="bold")
-    for col in columns(g):
-        t.add_column(col, justify="left" if col in LEFT else "right",
-                     no_wrap=col not in {"notes", "description"})
-    for r in g.rows:
-        t.add_row(*group_cells(g, r, rich=True))
-    return t
+def _min_width(table: tables.Table, i: int) -> int:
+    col = table.columns[i]
+    if col.wrap:
+        return WRAP_MIN
+    return max([len(row[i]) for row in table.rows] + [len(w) for w in col.header.split()])
 
 
-def _plain(cells: list[str]) -> list[str]:
-    """Program and manifest text must not be read as rich markup ("#[inline]", "[mode=sum]")."""
-    return [escape(c) for c in cells]
+def fit(table: tables.Table, width: int | None) -> tables.Table:
+    """Drop the compact view's least needed columns (rate, then instructions per unit) until every number
+    fits whole in `width` columns: a cut ratio is worse than a missing rate."""
+    while width is not None:
+        need = sum(_min_width(table, i) + 3 for i in range(len(table.columns)))
+        droppable = [i for i, c in enumerate(table.columns) if c.header == "rate" or c.header.startswith("instr/")]
+        if need <= width or not droppable:
+            break
+        table = table.without(droppable[0])
+    return table
 
 
-BASE_COLUMNS = ["variant", "toolchain", "profile", "status", "answer", "inner median (min..max)",
-                "wall median (min..max)", "user", "sys", "cpu", "max RSS", "rate", "x fastest [95% CI]"]
-LEFT = {"variant", "toolchain", "profile", "status", "notes"}
-
-
-def _x(value: float | None) -> str:
-    return f"{value:.2f}x" if value is not None else "-"
-
-
-def _optional(g: Group) -> list[tuple[str, object]]:
-    """(column, row -> text) for the comparisons this group has something to compare with."""
-    cols: list[tuple[str, object]] = []
-    if g.limit is not None:
-        cols.append(("x limit", lambda r: _x(r.vs_limit)))
-    if g.language_ref:
-        cols.append((f"x {g.language_ref['label']}", lambda r: _x(r.vs_language_ref)))
-    if g.fastest_peer is not None:
-        cols.append(("x best peer", lambda r: _x(r.vs_peer)))
-    if g.has_instructions:
-        cols.append(("instructions", lambda r: fmt.count(r.cell.instructions)))
-        cols.append(("x fewest", lambda r: _x(r.instructions_ratio)))
-    return cols
-
-
-def columns(g: Group) -> list[str]:
-    return BASE_COLUMNS + [name for name, _ in _optional(g)] + ["notes"]
-
-
-def group_cells(g: Group, r: Row, rich: bool = False) -> list[str]:
-    """One row of the per-group table (terminal and Markdown), with exactly the columns of columns(g);
-    times are medians of the timed runs."""
-    c = r.cell
-    cells = [c.key, c.toolchain, c.profile, c.status, answer_text(c.answer), fmt.spread(r.inner), fmt.spread(r.wall),
-             fmt.seconds(r.user.median if r.user else None), fmt.seconds(r.system.median if r.system else None),
-             f"{r.cpu_pct.median:.0f}%" if r.cpu_pct else "-", fmt.rss(r.max_rss_kb), fmt.rates(r) if r.ok else "-", fmt.ratio(r.ratio),
-             *(text(r) for _, text in _optional(g)), fmt.notes(r)]
-    if rich:  # program and manifest text is plain text, never markup; only the status gets a colour
-        cells = _plain(cells)
-        cells[3] = f"[{STATUS_STYLE.get(c.status, '')}]{c.status}[/]"
-    return cells
-
-
-def best_columns(g: Group) -> list[str]:
-    cols = ["language", "toolchain", "profile", "best variant", _metric_title(g), "x fastest"]
-    if g.baseline is not None:
-        cols.append(f"x best {'/'.join(g.baseline_languages)}")
-    return cols + (["x limit"] if g.limit is not None else [])
-
-
-def best_rows(g: Group) -> list[list[str]]:
-    """The seed's question, "which implementation for which compiler": the fastest strategy of each
-    language x toolchain x profile, with its distance to the best baseline cell and to the limit."""
-    rows = []
-    for r in g.best_per_toolchain():
-        vs_base = [f"{g.vs_baseline(r):.2f}x"] if g.baseline is not None else []
-        vs_limit = [_x(r.vs_limit)] if g.limit is not None else []
-        variant = r.cell.variant
-        if r.scale != 1.0:  # say which work it did; its time is scaled to the group's work
-            variant += " (" + ", ".join(f"{k}={r.cell.params[k]}" for k in g.scale_params if k in r.cell.params) + ", scaled)"
-        rows.append([r.cell.language, r.cell.toolchain, r.cell.profile, variant, fmt.seconds(r.cost),
-                     fmt.ratio(r.ratio), *vs_base, *vs_limit])
-    return rows
-
-
-def best_table(g: Group) -> Table | None:
-    rows = best_rows(g)
-    if len(rows) < 2:
-        return None
-    t = Table(title=escape(f"best strategy per language and toolchain · {g.suite} · {g.dataset} · "
-                           f"{params_text(g.params)}"), title_justify="left", header_style="bold")
-    for col in best_columns(g):
-        t.add_column(col, justify="left" if col in {"language", "toolchain", "profile", "best variant"} else "right")
-    for row in rows:
-        t.add_row(*_plain(row))
+def rich_table(table: tables.Table) -> Table:
+    """Draw a format-neutral table with rich. Program and manifest text is plain text, never markup
+    ("#[inline]", "[mode=sum]"); only the status gets a colour. Long labels and notes wrap; numbers never do."""
+    t = Table(title=f"[bold]{escape(table.title)}[/]", title_justify="left", header_style="bold",
+              box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
+    for i, col in enumerate(table.columns):
+        # A number is never cut or wrapped (its column is at least as wide as its longest text); when the
+        # terminal is narrow, the label and notes columns wrap and headers break between words instead.
+        t.add_column(col.header, justify="left" if col.align == "left" else "right",
+                     overflow="fold" if col.wrap else "ellipsis", min_width=_min_width(table, i))
+    for i, row in enumerate(table.rows):
+        cells = [escape(c) for c in row]
+        if table.status_column is not None and i < len(table.statuses):
+            status = table.statuses[i]
+            cells[table.status_column] = f"[{STATUS_STYLE.get(status, '')}]{escape(status)}[/]"
+        t.add_row(*cells)
     return t
 
 
 def problems(session: SessionData) -> list[str]:
     """One line per failed, wrong or timed-out cell; skipped cells folded by reason (14 dmd cells: 1 line)."""
-    out, skipped = [], {}
+    out: list[str] = []
+    skipped: dict[str, list] = {}
     for c in session.cells:
         if c.status == "skipped":
             skipped.setdefault(c.detail, []).append(c)
@@ -172,15 +113,25 @@ def counters_block(session: SessionData) -> tuple[Table | None, list[str]]:
     return t, lines
 
 
-def print_session(session: SessionData, console: Console) -> None:
-    for g in analyse(session):
-        console.print(group_table(g))
-        if (b := best_table(g)) is not None:
-            console.print(b)
+def print_session(session: SessionData, console: Console, wide: bool = True) -> None:
+    """Every group's table (compact unless `wide`: the terminal's default), its best-per-toolchain table,
+    the problems, and the session line."""
+    groups = analyse(session)
+    for g in groups:
+        table = tables.group_table(g)
+        console.print(rich_table(table.view(wide) if wide else fit(table.view(wide), console.width)))
+        console.print(escape(table.caption), style="dim", highlight=False)
+        if (b := tables.best_table(g)) is not None:
+            console.print(rich_table(b.view(wide) if wide else fit(b.view(wide), console.width)))
         console.print()
-    table, counter_lines = counters_block(session)
-    if table is not None:
-        console.print(table)
+    for grid in grids(session, groups):  # the seed's own view, where the manifest declares one
+        table = tables.grid_table(grid)
+        console.print(rich_table(table))
+        console.print(escape(table.caption), style="dim", highlight=False)
+        console.print()
+    counters_table, counter_lines = counters_block(session)
+    if counters_table is not None:
+        console.print(counters_table)
         console.print()
     for line in problems(session) + counter_lines:
         console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)

@@ -20,6 +20,7 @@ import signal
 import subprocess
 import tempfile
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -123,7 +124,7 @@ def _parse_result(stderr_tail: str) -> dict | None:
     return None
 
 
-def _resolve(argv0: str, env: dict) -> str:
+def _resolve(argv0: str, env: Mapping[str, str]) -> str:
     """The launcher does not search PATH: look the program up here, in the PATH the run will have."""
     if "/" in argv0:
         return argv0
@@ -193,7 +194,7 @@ def run_batch(jobs: list[Job], schedule: list[int], *, on_stdout=None) -> tuple[
             watchdog.start()
             interrupted = False
             try:
-                if on_stdout is not None:
+                if on_stdout is not None and proc.stdout is not None:
                     on_stdout(proc.stdout)
                     proc.stdout.close()
                 proc.wait()

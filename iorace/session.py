@@ -15,9 +15,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from iorace import __version__, build, counters, datasets, machine, reference
 from iorace.cells import BAD_STATES, OK, PLANNED, SKIPPED, Cell, dataset_refs, expand
 from iorace.errors import UsageError
-from iorace.export import write_json, write_markdown, write_tsv
+from iorace.export import EXPORTERS, export_all
 from iorace.measure import measure
-from iorace.paths import REPO_SUITES
+from iorace.paths import REPO_SUITES, default_db
 from iorace.report import print_session
 from iorace.store import Store
 from iorace.suites import load_suites
@@ -40,9 +40,8 @@ class RunOptions:
     timeout: float = 300.0
     sink: str = "null"
     db: Path | None = None
-    export_json: Path | None = None
-    export_tsv: Path | None = None
-    export_markdown: Path | None = None
+    exports: dict[str, Path | None] = field(default_factory=dict)  # Exporter.dest -> file (iorace.export)
+    wide: bool = True  # every column in the printed report (the terminal's default is compact)
     suite_dirs: list[Path] = field(default_factory=list)
     check_only: bool = False
     seed: int | None = None
@@ -91,10 +90,10 @@ def plan(opts: RunOptions) -> list[Cell]:
 
 
 def _check_exports(opts: RunOptions) -> None:
-    for flag, path in (("--export-json", opts.export_json), ("--export-tsv", opts.export_tsv),
-                       ("--export-markdown", opts.export_markdown)):
+    for e in EXPORTERS:
+        path = opts.exports.get(e.dest)
         if path is not None and not path.resolve().parent.is_dir():
-            raise UsageError(f"{flag} {path}: folder {path.resolve().parent} does not exist")
+            raise UsageError(f"{e.option} {path}: folder {path.resolve().parent} does not exist")
 
 
 def run_session(opts: RunOptions, console: Console, err: Console) -> int:
@@ -104,19 +103,16 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
     m = machine.info()
     for w in machine.warnings(m, []):
         err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
-    store = Store(opts.db)
+    store = Store(opts.db or default_db())
     options = {"sizes": opts.sizes or ["quick"], "runs": 0 if opts.check_only else opts.runs, "warmup": opts.warmup,
                "timeout": opts.timeout, "sink": opts.sink, "check_only": opts.check_only, "seed": seed,
                "inputs": [str(p) for p in opts.inputs], "variants": opts.variants, "toolchains": opts.toolchains,
                "profiles": opts.profiles, "params": opts.params, "instructions": opts.instructions,
-               "counters": opts.counters,
-               "baseline_languages": {c.suite.name: c.suite.manifest.baseline_languages for c in cells},
-               "scale_params": {c.suite.name: c.suite.manifest.scale_params for c in cells},
-               "throughput": {c.suite.name: c.suite.manifest.throughput for c in cells},
-               "same_language_reference": {c.suite.name: c.suite.manifest.same_language_reference.model_dump()
-                                           for c in cells if c.suite.manifest.same_language_reference}}
+               "counters": opts.counters}
     session_id = store.begin_session(_now(), shlex.join(["iorace", *sys.argv[1:]]), options, m, {},
                                      machine.git_revision(REPO_SUITES.parent), __version__)
+    for suite in {c.suite.name: c.suite for c in cells}.values():
+        store.save_suite_settings(session_id, suite.name, suite.manifest.analysis_settings())
     status, busy = "done", ""
     try:
         busy = _execute(cells, opts, store, session_id, seed, console)
@@ -132,12 +128,8 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
     if busy:  # one line: the machine was busy while measuring
         err.print(f"[yellow]warning:[/] {escape(busy)}", highlight=False, soft_wrap=True)
     session = store.load(session_id)
-    print_session(session, console)
-    for path, writer in ((opts.export_json, write_json), (opts.export_tsv, write_tsv),
-                         (opts.export_markdown, write_markdown)):
-        if path is not None:
-            writer(session, path)
-            console.print(f"wrote {path}", highlight=False)
+    print_session(session, console, wide=opts.wide)
+    export_all(session, opts.exports, lambda line: console.print(escape(line), highlight=False))
     console.print(f"stored in {store.path} (iorace show {session_id})", highlight=False)
     if status == "interrupted":
         return EXIT_INTERRUPTED
@@ -169,6 +161,7 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
         for cell in runnable:
             cell.expected = reference.expected(cell.suite, cell.dataset, cell.params)
             cell.units = reference.units(cell.suite, cell.dataset, cell.params)
+            assert cell.dataset.path is not None  # materialized above
             cell.argv = build.run_argv(cell, cell.dataset.path)
             save(cell)
         # verify
@@ -195,10 +188,11 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
                 continue
             rounds = opts.warmup + opts.runs
             task = progress.add_task(f"measure {suite_name}", total=rounds * len(suite_cells), what="")
+            def advance(label: str, task=task) -> None:
+                progress.update(task, what=label)
+                progress.advance(task)
             measure(suite_cells, runs=opts.runs, warmup=opts.warmup, timeout=opts.timeout, sink=opts.sink,
-                    store=store, seed=seed, advance=lambda label: (progress.update(task, what=label),
-                                                                   progress.advance(task)),
-                    cell_changed=save)
+                    store=store, seed=seed, advance=advance, cell_changed=save)
         return machine.busy_warning(before, machine.busy_sample()) if before is not None else ""
 
 

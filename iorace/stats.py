@@ -49,7 +49,7 @@ class Ratio:
     high: float | None
 
     def overlaps_one(self) -> bool:
-        return self.low is not None and self.low <= 1.0 <= self.high
+        return self.low is not None and self.high is not None and self.low <= 1.0 <= self.high
 
 
 def median_ratio(a: list[float], b: list[float], seed: int = 0) -> Ratio | None:

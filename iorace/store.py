@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-from iorace.cells import cell_label, group_key
+from iorace.cells import cell_label
 from iorace.errors import UsageError
 
 SCHEMA = """
@@ -42,7 +42,14 @@ CREATE TABLE IF NOT EXISTS cells (
     units TEXT NOT NULL,             -- JSON: work per run, e.g. {"bytes": n}
     known_wrong INTEGER NOT NULL DEFAULT 0,
     instructions INTEGER,            -- cachegrind's count of one run (run --instructions)
-    instructions_note TEXT NOT NULL DEFAULT ''
+    instructions_note TEXT NOT NULL DEFAULT '',
+    extra TEXT NOT NULL DEFAULT '{}' -- JSON: figures the program reported beside its answer
+);
+CREATE TABLE IF NOT EXISTS session_suites (
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    suite TEXT NOT NULL,
+    settings TEXT NOT NULL,          -- JSON: the manifest's settings the analysis needs (baseline languages, ...)
+    PRIMARY KEY (session_id, suite)
 );
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY,
@@ -69,7 +76,11 @@ CREATE INDEX IF NOT EXISTS cells_by_session ON cells(session_id);
 MIGRATIONS = [
     ("cells", "instructions", "INTEGER"),
     ("cells", "instructions_note", "TEXT NOT NULL DEFAULT ''"),
+    ("cells", "extra", "TEXT NOT NULL DEFAULT '{}'"),
 ]
+# Columns holding JSON text, decoded on load.
+JSON_COLUMNS = {"params", "command", "answer", "expected", "units", "extra", "options", "machine", "toolchains",
+                "settings"}
 
 
 @dataclass
@@ -115,6 +126,7 @@ class CellData:
     known_wrong: bool
     instructions: int | None = None
     instructions_note: str = ""
+    extra: dict = field(default_factory=dict)
     runs: list[RunData] = field(default_factory=list)
     counters: dict[str, float] = field(default_factory=dict)   # counters table: SOURCE:EVENT -> value
     counter_notes: dict[str, str] = field(default_factory=dict)  # SOURCE:EVENT -> why it has no value
@@ -126,10 +138,6 @@ class CellData:
     @property
     def label(self) -> str:
         return cell_label(self.key, self.toolchain, self.profile, self.params)
-
-    @property
-    def group_key(self) -> tuple[str, str, str]:
-        return group_key(self.suite, self.dataset, self.params)
 
     def measured(self) -> list[RunData]:
         return [r for r in self.runs if r.phase == "measure"]
@@ -148,10 +156,28 @@ class SessionData:
     git_revision: str
     iorace_version: str
     cells: list[CellData]
+    suites: dict[str, dict] = field(default_factory=dict)  # suite -> its manifest settings (SuiteSettings)
+
+    def suite_setting(self, suite: str, name: str, default=None):
+        """A manifest setting of one suite as stored with the session (older databases kept them in options)."""
+        if suite in self.suites:
+            return self.suites[suite].get(name, default)
+        return self.options.get(name, {}).get(suite, default)
 
 
 def _json(value) -> str:
     return json.dumps(value, sort_keys=False)
+
+
+def _decode(row: sqlite3.Row, into) -> dict:
+    """The columns of `row` that the dataclass `into` has, JSON columns decoded: rows are read by name."""
+    names = {f.name for f in fields(into)}
+    out = {}
+    for key in row.keys():
+        if key in names:
+            value = row[key]
+            out[key] = json.loads(value) if key in JSON_COLUMNS and value is not None else value
+    return out
 
 
 class Store:
@@ -160,6 +186,7 @@ class Store:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(path)
+            self.db.row_factory = sqlite3.Row
             self.db.executescript(SCHEMA)
             self._migrate()
         except (OSError, sqlite3.Error) as e:
@@ -180,7 +207,12 @@ class Store:
             " VALUES (?, 'running', ?, ?, ?, ?, ?, ?)",
             (started, command_line, _json(options), _json(machine), _json(toolchains), git_revision, version))
         self.db.commit()
+        assert cur.lastrowid is not None
         return cur.lastrowid
+
+    def save_suite_settings(self, session_id: int, suite: str, settings: dict) -> None:
+        self.db.execute("INSERT OR REPLACE INTO session_suites (session_id, suite, settings) VALUES (?, ?, ?)",
+                        (session_id, suite, _json(settings)))
 
     def set_toolchains(self, session_id: int, toolchains: dict) -> None:
         self.db.execute("UPDATE sessions SET toolchains = ? WHERE id = ?", (_json(toolchains), session_id))
@@ -197,7 +229,7 @@ class Store:
             answer=None if cell.answer is None else _json(cell.answer),
             expected=None if cell.expected is None else _json(cell.expected),
             units=_json(cell.units), known_wrong=int(cell.known_wrong), instructions=cell.instructions,
-            instructions_note=cell.instructions_note)
+            instructions_note=cell.instructions_note, extra=_json(cell.extra))
         if cell.db_id is None:
             cols = ", ".join(row)
             cur = self.db.execute(f"INSERT INTO cells ({cols}) VALUES ({', '.join('?' * len(row))})", tuple(row.values()))
@@ -244,24 +276,20 @@ class Store:
             row = self.db.execute("SELECT id FROM sessions ORDER BY id DESC LIMIT 1").fetchone()
             if row is None:
                 raise UsageError(f"{self.path}: no session stored yet (run `iorace run` first)")
-            session_id = row[0]
-        s = self.db.execute("SELECT id, started, finished, status, command_line, options, machine, toolchains,"
-                            " git_revision, iorace_version FROM sessions WHERE id = ?", (session_id,)).fetchone()
+            session_id = row["id"]
+        s = self.db.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
         if s is None:
-            raise UsageError(f"{self.path}: no session {session_id} (have: {', '.join(map(str, self.session_ids())) or 'none'})")
+            have = ", ".join(map(str, self.session_ids())) or "none"
+            raise UsageError(f"{self.path}: no session {session_id} (have: {have})")
         cells = []
-        for c in self.db.execute(
-                "SELECT id, suite, title, metric, dataset, dataset_sha256, input_path, params, variant, language, kind,"
-                " description, toolchain, toolchain_version, profile, build_key, command, status, detail, answer,"
-                " expected, units, known_wrong, instructions, instructions_note FROM cells WHERE session_id = ?"
-                " ORDER BY id", (session_id,)):
-            cell = CellData(*c[:7], json.loads(c[7]), *c[8:16], json.loads(c[16]), c[17], c[18],
-                            None if c[19] is None else json.loads(c[19]), None if c[20] is None else json.loads(c[20]),
-                            json.loads(c[21]), bool(c[22]), c[23], c[24])
-            cell.runs = [RunData(*r) for r in self.db.execute(
-                "SELECT phase, round, wall_ns, user_ns, sys_ns, max_rss_kb, minflt, majflt, nvcsw, nivcsw, inner_ns,"
-                " exit_code FROM runs WHERE cell_id = ? ORDER BY id", (cell.id,))]
+        for c in self.db.execute("SELECT * FROM cells WHERE session_id = ? ORDER BY id", (session_id,)):
+            cell = CellData(**_decode(c, CellData))
+            cell.known_wrong = bool(cell.known_wrong)
+            cell.extra = cell.extra or {}
+            cell.runs = [RunData(**_decode(r, RunData))
+                         for r in self.db.execute("SELECT * FROM runs WHERE cell_id = ? ORDER BY id", (cell.id,))]
             self._load_counters(cell)
             cells.append(cell)
-        return SessionData(s[0], s[1], s[2], s[3], s[4], json.loads(s[5]), json.loads(s[6]), json.loads(s[7]),
-                           s[8], s[9], cells)
+        suites = {r["suite"]: json.loads(r["settings"]) for r in
+                  self.db.execute("SELECT suite, settings FROM session_suites WHERE session_id = ?", (session_id,))}
+        return SessionData(**_decode(s, SessionData), cells=cells, suites=suites)

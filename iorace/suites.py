@@ -54,6 +54,8 @@ class Suite:
             if not path.exists():
                 raise UsageError(f"{self.dir / 'suite.toml'}: module: {self.manifest.module} does not exist")
             spec = importlib.util.spec_from_file_location(f"iorace_suite_{self.name}", path)
+            if spec is None or spec.loader is None:
+                raise UsageError(f"{self.dir / 'suite.toml'}: module: cannot import {path}")
             mod = importlib.util.module_from_spec(spec)
             sys.path.insert(0, str(self.dir))  # let suite.py import its siblings
             try:
@@ -81,9 +83,6 @@ class Suite:
             h.update(str(p.relative_to(self.dir) if p.is_relative_to(self.dir) else p.name).encode())
             h.update(p.read_bytes())
         return h.hexdigest()[:16]
-
-    def languages(self) -> list[str]:
-        return sorted({v.language for v in self.manifest.variants})
 
 
 def load_suite(suite_dir: Path) -> Suite:

@@ -81,5 +81,8 @@ def verify(cell: Cell, timeout: float, store) -> RunRecord | None:
         cell.status, cell.detail = FAILED, f"cannot start {cell.argv[0]}: {e.strerror or e}"
         return None
     judge(cell, run)
+    extra = (run.result or {}).get("extra")
+    if isinstance(extra, dict):  # figures the program reports beside its answer (bytes per message, ...)
+        cell.extra = {str(k): v for k, v in extra.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
     store.add_run(cell, "verify", 0, run)
     return run

@@ -43,6 +43,20 @@ def run_iorace(args: list[str], tmp_path: Path, timeout: float = 1800, export: b
     return IoraceResult(proc.returncode, proc.stdout, proc.stderr, doc)
 
 
+# The toolchains scripts/setup installs on Debian. A test that needs them says so and skips clearly on a
+# machine without them; on a machine set up by scripts/setup they are all there.
+SETUP_TOOLCHAINS = {"gcc": "gcc", "g++": "g++", "clang": "clang", "clang++": "clang++", "gdc": "gdc",
+                    "ldc2": "ldc2", "cargo": "cargo", "go": "go", "javac": "javac"}
+
+
+def require_toolchains(*names: str) -> None:
+    """Skip the calling test, naming what is missing, unless every named toolchain is on PATH."""
+    import shutil
+    missing = [n for n in names if shutil.which(SETUP_TOOLCHAINS.get(n, n)) is None]
+    if missing:
+        pytest.skip(f"needs the toolchains {', '.join(missing)} (scripts/setup installs them)")
+
+
 @pytest.fixture
 def iorace(tmp_path):
     """`iorace(["run", "readbytes", "--size", "tiny"])` -> IoraceResult."""

@@ -1,5 +1,12 @@
 """`iorace list`, `iorace doctor` and `--sink pipe` from a user's point of view."""
+import shutil
+
+import pytest
+
 from conftest import TEST_SUITES
+
+# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
+pytestmark = pytest.mark.slow
 
 
 def test_list_shows_cells_and_why_they_cannot_run(iorace):
@@ -19,7 +26,10 @@ def test_doctor_reports_toolchains_and_machine(iorace):
     out = iorace(["doctor"])
     assert out.returncode == 0, out.stderr
     assert "g++" in out.stdout and "cpu_model" in out.stdout and "governor" in out.stdout
-    assert "dmd not found" in out.stdout  # looked for, reported missing with what would install it
+    if shutil.which("dmd") is None:  # looked for, reported missing with what would install it
+        assert "dmd not found (not packaged by Debian 12" in out.stdout
+    else:
+        assert "DMD" in out.stdout
 
 
 def test_sink_pipe_is_recorded(iorace):

@@ -3,7 +3,11 @@ measured, the session exits 1, and nothing the hanging or the daemon-starting va
 from pathlib import Path
 
 import pytest
+
 from conftest import TEST_SUITES
+
+# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")

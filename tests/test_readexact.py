@@ -1,6 +1,11 @@
 """readexact suite: the seed's LEN-byte read_exact loop, every strategy and profile, through the harness."""
 from __future__ import annotations
 
+import pytest
+
+# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
+pytestmark = pytest.mark.slow
+
 
 def test_readexact_tiny_every_cell_ok(iorace):
     res = iorace(["run", "readexact", "--size", "tiny", "--check-only"])

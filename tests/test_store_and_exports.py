@@ -1,14 +1,20 @@
 """A session is stored in SQLite, shown again by `iorace show`, and exported as hyperfine JSON, TSV, Markdown."""
+import hashlib
 import json
+import shlex
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from conftest import REPO, TEST_SUITES, run_iorace
+
+# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
+pytestmark = pytest.mark.slow
 
 HYPERFINE_FIELDS = {"command", "mean", "stddev", "median", "user", "system", "min", "max", "times",
                     "memory_usage_byte", "exit_codes", "parameters"}
@@ -31,7 +37,10 @@ def test_json_has_hyperfine_schema_and_iorace_fields(session):
     assert good["exit_codes"] == [0, 0, 0, 0]
     assert good["parameters"] == {"passes": "1"}
     assert min(good["times"]) == good["min"] and max(good["times"]) == good["max"]
-    assert good["command"].endswith(" " + good["command"].split()[-1]) and "/prog" in good["command"]
+    argv = shlex.split(good["command"])  # the exact command a user can repeat: the built program, then its args
+    assert argv[0].endswith("/prog") and Path(argv[0]).is_file()
+    assert Path(argv[1]).is_file() and hashlib.sha256(Path(argv[1]).read_bytes()).hexdigest() == good["dataset_sha256"]
+    assert subprocess.run(argv, capture_output=True, text=True).stderr.splitlines()[-1].startswith("iorace-result ")
     assert good["suite"] == "broken" and good["language"] == "c" and good["toolchain"] == "gcc"
     assert good["ratio"] == 1.0
     assert 0 < good["memory_usage_byte"][0] < 50 * 2**20  # the launcher keeps the harness's RSS out
@@ -46,9 +55,14 @@ def test_tsv_is_one_row_per_timed_run_in_the_seed_layout(session):
     assert lines[0].split("\t") == ["test", "elapsed", "user", "system", "cpu_pct", "mem"]
     rows = [line.split("\t") for line in lines[1:]]
     assert len(rows) == 4  # the wrong cell is never timed
+    good = {round(t, 4) for t in session[1].cells(variant="good")[0]["times"]}
     for test, elapsed, user, system, cpu, mem in rows:
         assert test == "c/good@gcc:release[passes=1]"
-        assert float(elapsed) > 0 and cpu.endswith("%") and int(mem) > 0
+        assert float(elapsed) in good  # the very runs the JSON holds
+        assert float(user) >= 0 and float(system) >= 0 and float(user) + float(system) > 0  # it used some CPU
+        assert cpu == f"{round(100 * (float(user) + float(system)) / float(elapsed))}%" or \
+            abs(int(cpu[:-1]) - 100 * (float(user) + float(system)) / float(elapsed)) <= 1  # rounding of 4 decimals
+        assert 0 < int(mem) < 50 * 1024
 
 
 def test_markdown_has_the_table(session):

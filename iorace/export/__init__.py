@@ -1,6 +1,46 @@
-"""Exports of a stored session into formats users already use: hyperfine JSON, per-run TSV, Markdown."""
+"""Exports of a stored session into formats users already use. A format is one entry of EXPORTERS: the
+`--export-NAME FILE` options of `run` and `show` and the writing after a session all come from this list."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
 from iorace.export.json_export import write_json
 from iorace.export.markdown import write_markdown
 from iorace.export.tsv import write_tsv
+from iorace.store import SessionData
 
-__all__ = ["write_json", "write_markdown", "write_tsv"]
+
+@dataclass(frozen=True)
+class Exporter:
+    name: str                                      # the option is --export-NAME
+    help: str
+    write: Callable[[SessionData, Path], None]
+
+    @property
+    def option(self) -> str:
+        return f"--export-{self.name}"
+
+    @property
+    def dest(self) -> str:
+        return f"export_{self.name}"
+
+
+EXPORTERS = [
+    Exporter("json", "hyperfine-style JSON (+ iorace fields).", write_json),
+    Exporter("tsv", "One row per timed run: test elapsed user system cpu_pct mem (the dcat seed's layout).",
+             write_tsv),
+    Exporter("markdown", "The report's tables as Markdown.", write_markdown),
+]
+
+
+def export_all(session: SessionData, paths: dict[str, Path | None], say: Callable[[str], None]) -> None:
+    """Write every export that has a path (`paths` maps Exporter.dest -> path or None)."""
+    for e in EXPORTERS:
+        if (path := paths.get(e.dest)) is not None:
+            e.write(session, path)
+            say(f"wrote {path}")
+
+
+__all__ = ["EXPORTERS", "Exporter", "export_all", "write_json", "write_markdown", "write_tsv"]

@@ -1,16 +1,19 @@
-"""Markdown tables of a session: the same rows and columns as the terminal report."""
+"""Markdown tables of a session: the report's own tables (iorace.tables), every column."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from iorace.analysis import analyse, params_text
-from iorace.report import best_columns, best_rows, columns, group_cells
+from iorace import tables
+from iorace.analysis import analyse, grids
 from iorace.store import SessionData
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
-    esc = [[cell.replace("|", "\\|") for cell in row] for row in rows]
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    lines += ["| " + " | ".join(row) + " |" for row in esc]
+
+def _table(table: tables.Table) -> str:
+    header = [c.header for c in table.columns]
+    align = ["---" if c.align == "left" else "--:" for c in table.columns]
+    rows = [[cell.replace("|", "\\|") for cell in row] for row in table.rows]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)
 
 
@@ -19,15 +22,15 @@ def render(session: SessionData) -> str:
     out = [f"# iorace session {session.id}", "",
            f"{session.started} · {m.get('cpu_model', '?')} · {m.get('cores', '?')} cores · "
            f"kernel {m.get('kernel', '?')} · `{session.command_line}`", ""]
-    for g in analyse(session):
-        metric = "inner time" if g.metric == "inner" else "wall time"
-        out += [f"## {g.suite} · {g.dataset} · {params_text(g.params)}", "",
-                f"{g.title}. Ratios compare the median {metric} with the fastest cell's (95% bootstrap CI); "
-                "inner = the program's own timing of the work, wall = the whole process.", "",
-                _table(columns(g), [group_cells(g, r) for r in g.rows]), ""]
-        best = best_rows(g)
-        if len(best) > 1:
-            out += ["Best strategy per language and toolchain:", "", _table(best_columns(g), best), ""]
+    groups = analyse(session)
+    for g in groups:
+        table = tables.group_table(g).view(wide=True)
+        out += [f"## {table.title}", "", table.caption, "", _table(table), ""]
+        if (best := tables.best_table(g)) is not None:
+            out += ["Best strategy per language and toolchain:", "", _table(best.view(wide=True)), ""]
+    for grid in grids(session, groups):
+        table = tables.grid_table(grid)
+        out += [f"## {table.title}", "", table.caption, "", _table(table), ""]
     return "\n".join(out)
 
 

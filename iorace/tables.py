@@ -1,0 +1,178 @@
+"""The report's tables as plain data: columns, headers and cell texts, in one place.
+
+Every output draws these same tables: the terminal report (rich), the Markdown
+export and the HTML report. A column knows whether the terminal's compact view
+shows it; a format only decides how to draw a header, a cell and a status.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from iorace import fmt
+from iorace.analysis import GridTable, Group, Row, answer_text, params_text
+
+
+@dataclass(frozen=True)
+class Column:
+    header: str
+    align: str = "right"     # "left" or "right"
+    compact: bool = False    # shown in the terminal's default (compact) view
+    wide: bool = True        # shown in the wide view (Markdown, HTML, piped output, --wide)
+    wrap: bool = False       # long texts wrap instead of widening the table (labels, notes)
+
+
+@dataclass
+class Table:
+    title: str
+    caption: str
+    columns: list[Column]
+    rows: list[list[str]]
+    statuses: list[str] = field(default_factory=list)  # one per row where the table has a status column
+    status_column: int | None = None                   # index of the column to colour by status
+
+    def without(self, index: int) -> Table:
+        """The same table less one column."""
+        keep = [i for i in range(len(self.columns)) if i != index]
+        status = keep.index(self.status_column) if self.status_column in keep else None
+        return Table(self.title, self.caption, [self.columns[i] for i in keep],
+                     [[row[i] for i in keep] for row in self.rows], self.statuses, status)
+
+    def view(self, wide: bool = True) -> Table:
+        """The table with the wide view's columns or only the compact ones."""
+        keep = [i for i, c in enumerate(self.columns) if (c.wide if wide else c.compact)]
+        status = keep.index(self.status_column) if self.status_column in keep else None
+        return Table(self.title, self.caption, [self.columns[i] for i in keep],
+                     [[row[i] for i in keep] for row in self.rows], self.statuses, status)
+
+
+def metric_title(g: Group) -> str:
+    return "inner time" if g.metric == "inner" else "wall time"
+
+
+def group_title(g: Group) -> str:
+    return f"{g.suite} · {g.dataset} · {params_text(g.params)}"
+
+
+def group_caption(g: Group) -> str:
+    text = (f"{g.title}. Ratios compare the median {metric_title(g)} with the fastest cell's (95% bootstrap CI); "
+            "inner = the program's own timing of the work, wall = the whole process.")
+    if g.scaled:
+        unit = g.scale_unit[:-1] if g.scale_unit.endswith("s") else g.scale_unit or "unit"
+        text += f" Cells run with other {', '.join(g.scale_params)} are compared per {unit} of work."
+    if g.has_instructions:
+        text += (" Instructions: one run under cachegrind, repeatable whatever the machine does; per unit = "
+                 "divided by the work of that run.")
+    return text
+
+
+def _x(value: float | None) -> str:
+    return f"{value:.2f}x" if value is not None else "-"
+
+
+def cell_name(r: Row) -> str:
+    """The compact view's first column: the variant with its toolchain and profile, so two compilers'
+    rows of one variant can always be told apart."""
+    return f"{r.cell.key} {r.cell.toolchain} {r.cell.profile}"
+
+
+Text = Callable[[Row], str]
+
+
+def _extra_text(name: str) -> Text:
+    return lambda r: fmt.number(r.cell.extra.get(name))
+
+
+def _group_columns(g: Group) -> list[tuple[Column, Text]]:
+    """(column, row -> text) of a group table, in display order; optional columns only where the group has
+    something to show in them."""
+    primary = "inner" if g.metric == "inner" else "wall"
+    cols: list[tuple[Column, Text]] = [
+        (Column("cell", "left", compact=True, wide=False, wrap=True), cell_name),
+        (Column("variant", "left"), lambda r: r.cell.key),
+        (Column("toolchain", "left"), lambda r: r.cell.toolchain),
+        (Column("profile", "left"), lambda r: r.cell.profile),
+        (Column("status", "left", compact=True), lambda r: r.cell.status),
+        (Column("answer", "left"), lambda r: answer_text(r.cell.answer)),
+        (Column(f"{primary} median", compact=True, wide=False), lambda r: fmt.seconds(r.primary.median if r.primary else None)),
+        (Column("inner median (min..max)"), lambda r: fmt.spread(r.inner)),
+        (Column("wall median (min..max)"), lambda r: fmt.spread(r.wall)),
+        (Column("user"), lambda r: fmt.seconds(r.user.median if r.user else None)),
+        (Column("sys"), lambda r: fmt.seconds(r.system.median if r.system else None)),
+        (Column("cpu"), lambda r: f"{r.cpu_pct.median:.0f}%" if r.cpu_pct else "-"),
+        (Column("max RSS"), lambda r: fmt.rss(r.max_rss_kb)),
+        (Column("rate", compact=True), lambda r: fmt.rates(r) if r.ok else "-"),
+        (Column("x fastest [95% CI]", compact=True), lambda r: fmt.ratio(r.ratio)),
+    ]
+    if g.limit is not None:
+        cols.append((Column("x limit"), lambda r: _x(r.vs_limit)))
+    if g.language_ref:
+        cols.append((Column(f"x {g.language_ref['label']}"), lambda r: _x(r.vs_language_ref)))
+    if g.fastest_peer is not None:
+        cols.append((Column("x best peer"), lambda r: _x(r.vs_peer)))
+    if g.has_instructions:
+        cols.append((Column("instructions"), lambda r: fmt.count(r.cell.instructions)))
+        unit = g.work_unit
+        if unit:
+            cols.append((Column(f"instr/{fmt.unit_singular(unit)}", compact=True),
+                         lambda r: fmt.per_unit(r.instructions_per_unit)))
+        cols.append((Column("x fewest"), lambda r: _x(r.instructions_ratio)))
+    for name in g.extra_names:
+        cols.append((Column(name), _extra_text(name)))
+    cols.append((Column("notes", "left", compact=True, wrap=True), fmt.notes))
+    return cols
+
+
+def group_table(g: Group) -> Table:
+    """Every cell of one suite x dataset x parameter set, fastest first."""
+    cols = _group_columns(g)
+    columns = [c for c, _ in cols]
+    return Table(group_title(g), group_caption(g), columns, [[text(r) for _, text in cols] for r in g.rows],
+                 [r.cell.status for r in g.rows], next(i for i, c in enumerate(columns) if c.header == "status"))
+
+
+def best_table(g: Group) -> Table | None:
+    """The seed's question, "which implementation for which compiler": the fastest strategy of each
+    language x toolchain x profile, with its distance to the best baseline cell and to the limit."""
+    best = g.best_per_toolchain()
+    if len(best) < 2:
+        return None
+    columns = [Column("best cell", "left", compact=True, wide=False, wrap=True),
+               Column("language", "left"), Column("toolchain", "left"),
+               Column("profile", "left"), Column("best variant", "left", wrap=True),
+               Column(metric_title(g), compact=True), Column("x fastest", compact=True)]
+    if g.baseline is not None:
+        columns.append(Column(f"x best {'/'.join(g.baseline_languages)}", compact=True))
+    if g.limit is not None:
+        columns.append(Column("x limit", compact=True))
+    rows = []
+    for r in best:
+        variant = r.cell.variant
+        if r.scale != 1.0:  # say which work it did; its time is scaled to the group's work
+            variant += " (" + ", ".join(f"{k}={r.cell.params[k]}" for k in g.scale_params
+                                        if k in r.cell.params) + ", scaled)"
+        row = [f"{r.cell.language}/{variant} {r.cell.toolchain} {r.cell.profile}", r.cell.language, r.cell.toolchain,
+               r.cell.profile, variant, fmt.seconds(r.cost), fmt.ratio(r.ratio)]
+        if g.baseline is not None:
+            row.append(_x(g.vs_baseline(r)))
+        if g.limit is not None:
+            row.append(_x(r.vs_limit))
+        rows.append(row)
+    return Table(f"best strategy per language and toolchain · {group_title(g)}", "", columns, rows)
+
+
+def grid_table(grid: GridTable) -> Table:
+    """A manifest grid (the seed's view): a row per configuration, a column per implementation (its median),
+    and the ratio of two implementations with its 95% interval."""
+    columns = [Column(grid.row_param, "left", compact=True)]
+    columns += [Column(c.replace("@", " ").replace(":", " "), compact=True, wrap=True) for c in grid.columns]
+    if grid.ratio_label:
+        columns.append(Column(grid.ratio_label + " [95% CI]", compact=True))
+    rows = []
+    for value, entries, ratio in grid.rows:
+        row = [str(value)] + [fmt.seconds(r.cost) if r is not None else "-" for r in entries]
+        if grid.ratio_label:
+            row.append(fmt.ratio(ratio))
+        rows.append(row)
+    return Table(grid.title, "Each entry is the cell's median time (the metric of the per-configuration tables).",
+                 columns, rows)

@@ -1,0 +1,82 @@
+"""Grouping, ratios, scaling and per-unit figures of the analysis, on hand-built sessions."""
+import pytest
+from sessions import cell, session, toy_session
+
+from iorace.analysis import analyse
+
+
+def rows_by_label(group):
+    return {f"{r.cell.variant}@{r.cell.toolchain}": r for r in group.rows}
+
+
+def test_one_group_per_suite_dataset_and_params():
+    s = session([cell("a", inner=[1, 1, 1]), cell("a", inner=[1, 1, 1], params={"mode": "sum"}),
+                 cell("a", inner=[1, 1, 1], dataset="quick")])
+    groups = analyse(s)
+    assert sorted((g.dataset, g.params["mode"]) for g in groups) == [("quick", "count"), ("tiny", "count"),
+                                                                      ("tiny", "sum")]
+
+
+def test_ratios_refer_to_the_fastest_comparable_cell_never_the_limit():
+    (g,) = analyse(toy_session())
+    rows = rows_by_label(g)
+    assert g.fastest is rows["fast@gcc"] and g.limit is rows["simd@gcc"]
+    assert rows["fast@gcc"].ratio.value == 1.0
+    assert rows["slow@gcc"].ratio.value == pytest.approx(30 / 10)
+    assert rows["fast@clang"].ratio.value == pytest.approx(20 / 10)
+    assert rows["simd@gcc"].ratio.value == pytest.approx(2 / 10)  # shown, but never the reference
+    assert rows["slow@gcc"].vs_limit == pytest.approx(30 / 2)
+    low, high = rows["slow@gcc"].ratio.low, rows["slow@gcc"].ratio.high
+    assert low <= 3.0 <= high and high < 3.5  # a tight interval around the true ratio
+
+
+def test_rows_sorted_fastest_first_and_bad_cells_last():
+    (g,) = analyse(toy_session())
+    assert [f"{r.cell.variant}@{r.cell.toolchain}" for r in g.rows] == \
+        ["simd@gcc", "fast@gcc", "fast@clang", "slow@gcc", "broken@gcc"]
+
+
+def test_instructions_per_unit_of_work_and_ratio_to_the_fewest():
+    (g,) = analyse(toy_session())
+    rows = rows_by_label(g)
+    assert g.work_unit == "bytes"
+    assert rows["fast@gcc"].instructions_per_unit == pytest.approx(4.0)  # 4000 instructions / 1000 bytes
+    assert rows["fast@clang"].instructions_per_unit == pytest.approx(7.0)
+    assert rows["slow@gcc"].instructions_ratio == pytest.approx(3.0)  # the limit row is not "the fewest"
+
+
+def test_best_per_toolchain_and_baseline():
+    (g,) = analyse(toy_session())
+    best = [(r.cell.variant, r.cell.toolchain) for r in g.best_per_toolchain()]
+    assert best == [("fast", "gcc"), ("fast", "clang")]
+    assert g.vs_baseline(rows_by_label(g)["fast@clang"]) == pytest.approx(2.0)
+
+
+def test_scale_params_compare_less_work_per_unit():
+    big = cell("ten-passes", inner=[100] * 3, params={"mode": "count", "passes": 10}, units={"bytes": 10_000})
+    small = cell("one-pass", language="python", toolchain="python3", inner=[50] * 3,
+                 params={"mode": "count", "passes": 1}, units={"bytes": 1000})
+    (g,) = analyse(session([big, small], suites={"toy": {"scale_params": ["passes"], "throughput": "bytes"}}))
+    rows = rows_by_label(g)
+    assert rows["one-pass@python3"].scale == pytest.approx(0.1)
+    assert rows["one-pass@python3"].cost == pytest.approx(0.5)  # 50 ms for a tenth of the work
+    assert rows["one-pass@python3"].ratio.value == pytest.approx(5.0)
+    assert g.params["passes"] == 10  # the group is named after the most work
+
+
+def test_settings_of_older_sessions_come_from_the_options():
+    s = session([cell("a", inner=[1, 1, 1]), cell("b", language="go", toolchain="go", inner=[2, 2, 2])],
+                options={"baseline_languages": {"toy": ["go"]}})
+    (g,) = analyse(s)
+    assert g.baseline_languages == ["go"] and g.baseline.cell.variant == "b"
+
+
+def test_extra_figures_are_collected_per_group():
+    (g,) = analyse(toy_session())
+    assert g.extra_names == ["alloc_bytes_per_op"]
+
+
+def test_cells_without_inner_time_are_compared_on_wall_time():
+    s = session([cell("timed", inner=[5, 5, 5]), cell("untimed", wall=[8, 8, 8])])
+    rows = rows_by_label(analyse(s)[0])
+    assert rows["untimed@gcc"].metric == "wall" and rows["timed@gcc"].metric == "inner"

@@ -1,0 +1,126 @@
+"""Manifest validation and defaults, and the expansion of a suite into cells with filters (no builds)."""
+from pathlib import Path
+
+import pytest
+
+from iorace.cells import SKIPPED, dataset_refs, expand, sizes_for
+from iorace.errors import UsageError
+from iorace.suites import load_suite
+
+MANIFEST = """
+name = "toy"
+title = "A toy job"
+answer = "result"
+metric = "inner"
+[params]
+mode = ["count", "sum"]
+passes = 10
+[datasets.tiny]
+description = "small"
+[datasets.big]
+params = { passes = 1 }
+[defaults.c]
+args = ["{input}", "{mode}", "{passes}"]
+deps = ["c/common.h"]
+[[variants]]
+name = "fast"
+language = "c"
+description = "the fast one"
+sources = ["c/fast.c"]
+[[variants]]
+name = "slow"
+language = "c"
+description = "the slow one"
+sources = ["c/slow.c"]
+profiles = ["release", "debug"]
+skip = { big = "one syscall per byte: too slow" }
+[[variants]]
+name = "script"
+language = "python"
+description = "in Python"
+sources = ["python/script.py"]
+params = { passes = 1 }
+"""
+
+
+def make_suite(tmp_path: Path, text: str = MANIFEST) -> Path:
+    d = tmp_path / "toy"
+    for f in ("c/fast.c", "c/slow.c", "c/common.h", "python/script.py"):
+        (d / f).parent.mkdir(parents=True, exist_ok=True)
+        (d / f).write_text("/* strategy */\n")
+    (d / "suite.toml").write_text(text)
+    (d / "suite.py").write_text("def generate(name, path): path.write_bytes(b'x')\n"
+                                "def expected(path, params): return 1\n")
+    return d
+
+
+def cells(tmp_path, sizes=("tiny",), variants=(), toolchains=(), profiles=(), params=(), text=MANIFEST):
+    suite = load_suite(make_suite(tmp_path, text))
+    return expand(suite, dataset_refs(suite, list(sizes), []), list(variants), list(toolchains), list(profiles),
+                  list(params))
+
+
+def test_language_defaults_fill_variants(tmp_path):
+    suite = load_suite(make_suite(tmp_path))
+    fast = next(v for v in suite.manifest.variants if v.name == "fast")
+    assert fast.args == ["{input}", "{mode}", "{passes}"] and fast.deps == ["c/common.h"]
+    script = next(v for v in suite.manifest.variants if v.name == "script")
+    assert script.args == [] and script.params == {"passes": 1}
+
+
+def test_sweep_toolchains_and_profiles(tmp_path):
+    got = cells(tmp_path)
+    labels = sorted(c.label for c in got)
+    # fast: 2 modes x 2 C toolchains; slow: x 2 profiles; script: 2 modes x python3, passes overridden to 1
+    assert len(got) == 4 + 8 + 2
+    assert "c/slow@clang:debug[mode=sum,passes=10]" in labels
+    assert "python/script@python3:release[mode=count,passes=1]" in labels
+
+
+def test_filters(tmp_path):
+    assert {c.variant.name for c in cells(tmp_path, variants=["c/f*"])} == {"fast"}
+    assert {c.toolchain.name for c in cells(tmp_path, toolchains=["clang"])} == {"clang"}
+    assert {c.profile for c in cells(tmp_path, profiles=["debug"])} == {"debug"}
+    assert {c.params["mode"] for c in cells(tmp_path, params=["mode=sum"])} == {"sum"}
+    assert {c.params["passes"] for c in cells(tmp_path, variants=["fast"], params=["passes=3"])} == {3}
+
+
+def test_dataset_overrides_and_skips(tmp_path):
+    got = cells(tmp_path, sizes=["big"], variants=["slow"])
+    assert {c.params["passes"] for c in got} == {1}
+    assert {c.status for c in got} == {SKIPPED}
+    assert "one syscall per byte" in got[0].detail
+
+
+def test_size_per_suite():
+    class S:
+        name = "rdb"
+    assert sizes_for(S, ["quick", "rdb=seed"]) == ["seed"]  # type: ignore[arg-type]
+    assert sizes_for(S, ["tiny"]) == ["tiny"]  # type: ignore[arg-type]
+    assert sizes_for(S, []) == ["quick"]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("args, needle", [
+    ({"params": ["speed=fast"]}, "no such parameter"),
+    ({"params": ["passes=many"]}, "not a valid int"),
+    ({"params": ["passes"]}, "expected KEY=VALUE"),
+    ({"sizes": ["huge"]}, "no dataset 'huge'"),
+])
+def test_bad_selections_are_usage_errors(tmp_path, args, needle):
+    with pytest.raises(UsageError, match=needle):
+        cells(tmp_path, **args)
+
+
+@pytest.mark.parametrize("edit, needle", [
+    (lambda t: t.replace('title = "A toy job"\n', 'title = "A toy job"\ncolour = "red"\n'), "colour"),
+    (lambda t: t.replace('name = "fast"', 'name = "slow"'), "declared twice"),
+    (lambda t: t.replace('sources = ["c/fast.c"]', 'sources = ["c/missing.c"]'), "c/missing.c does not exist"),
+    (lambda t: t.replace('name = "toy"', 'name = "other"'), "the folder is 'toy'"),
+    (lambda t: t.replace('metric = "inner"', 'metric = "fastest"'), "metric"),
+    (lambda t: t + "[[variants]\n", "not valid TOML"),
+    (lambda t: t.replace('name = "fast"', 'name = "c/fast"'), "without '/'"),
+])
+def test_manifest_errors_name_the_file_and_field(tmp_path, edit, needle):
+    with pytest.raises(UsageError) as e:
+        load_suite(make_suite(tmp_path, edit(MANIFEST)))
+    assert needle in str(e.value) and "suite.toml" in str(e.value)

@@ -1,0 +1,91 @@
+"""The terminal report fits the terminal: compact by default, every column with --wide; the Markdown export
+draws the same table model with every column (golden text, as hyperfine's export tests do)."""
+import io
+
+import pytest
+from rich.console import Console
+from sessions import toy_session
+
+from iorace import tables
+from iorace.analysis import analyse
+from iorace.export.markdown import render
+from iorace.report import print_session
+
+
+def printed(width: int, wide: bool) -> str:
+    out = io.StringIO()
+    print_session(toy_session(), Console(file=out, width=width, color_system=None, highlight=False), wide=wide)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_compact_view_shows_every_toolchain_status_and_ratio(width):
+    text = printed(width, wide=False)
+    assert max(len(line) for line in text.splitlines()) <= width
+    for needle in ("gcc", "clang", "ok", "wrong", "3.00x", "2.00x", "1.00x", "LIMIT"):
+        assert needle in text, needle
+    if width >= 120:  # narrower terminals drop the rate and instructions per unit before cutting a number
+        assert "instr/byte" in text and "4.00" in text and "7.00" in text
+
+
+def test_compact_view_wraps_long_labels_instead_of_cutting_them():
+    s = toy_session()
+    s.cells[0].variant = "a-very-long-variant-name-that-needs-wrapping"
+    out = io.StringIO()
+    print_session(s, Console(file=out, width=80, color_system=None), wide=False)
+    text = out.getvalue().split("•")[0]
+    first_column = "".join(line[:20].strip() for line in text.splitlines())
+    assert "c/a-very-long-variant-name-that-needs-wrapping" in first_column.replace(" ", "")
+    assert "…" not in text
+
+
+def test_wide_view_has_every_column():
+    text = printed(400, wide=True)
+    for header in ("toolchain", "profile", "user", "sys", "cpu", "max RSS", "wall median (min..max)",
+                   "x limit", "instructions", "x fewest", "alloc_bytes_per_op"):
+        assert header in text, header
+
+
+def test_compact_columns_are_a_subset_of_the_table_model():
+    (g,) = analyse(toy_session())
+    full = tables.group_table(g)
+    compact = full.view(wide=False)
+    assert [c.header for c in compact.columns] == ["cell", "status", "inner median", "rate", "x fastest [95% CI]",
+                                                   "instr/byte", "notes"]
+    assert compact.statuses == full.statuses and compact.columns[compact.status_column].header == "status"
+
+
+GOLDEN_ROW = "| c/slow | gcc | release | ok | 1,000 | 30.0 ms (29.0 ms..31.0 ms) | 31.0 ms (30.0 ms..32.0 ms) | " \
+             "27.9 ms | 0 µs | 90% | 2.0 MB | 0.03 MB/s | 3.00x ["
+
+
+def test_markdown_is_the_wide_table():
+    md = render(toy_session())
+    assert "## toy · tiny · mode=count" in md
+    assert "| variant | toolchain | profile | status | answer | inner median (min..max) |" in md
+    assert GOLDEN_ROW in md
+    assert "| 3.00x [2.73-3.10] | 15.00x | 12 k | 12.00 | 3.00x | 48 |  |" in md
+    assert "Best strategy per language and toolchain:" in md
+    assert "| c | clang | release | fast | 20.0 ms | 2.00x [" in md
+
+
+def test_a_manifest_grid_is_drawn_as_the_seed_drew_it():
+    from sessions import cell, session
+
+    from iorace.analysis import grids
+    cells = []
+    for case in ("carsales", "eval"):
+        for config, cpp, rust in (("object", [10, 10, 10], [14, 14, 14]), ("bytes", [20, 20, 20], [30, 30, 30])):
+            p = {"case": case, "config": config}
+            cells += [cell("capnp", "cpp", "g++", inner=cpp, params=p), cell("capnp", "rust", "cargo", inner=rust, params=p)]
+    spec = {"title": "capnp grid", "split": "case", "rows": "config",
+            "columns": ["cpp/capnp@g++:release", "rust/capnp@cargo:release"],
+            "ratio": ["rust/capnp@cargo:release", "cpp/capnp@g++:release"]}
+    s = session(cells, suites={"toy": {"grids": [spec], "param_order": {"config": ["object", "bytes"]}}})
+    got = grids(s)
+    assert [g.split_value for g in got] == ["carsales", "eval"]
+    assert [value for value, _, _ in got[0].rows] == ["object", "bytes"]  # the manifest's order
+    assert got[0].rows[1][2].value == pytest.approx(1.5)
+    md = render(s)
+    assert "## capnp grid · toy · tiny · case=carsales" in md
+    assert "| object | 10.0 ms | 14.0 ms | 1.40x [" in md and "| bytes | 20.0 ms | 30.0 ms | 1.50x [" in md
