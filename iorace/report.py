@@ -8,10 +8,10 @@ from rich.table import Table
 
 from iorace import tables
 from iorace.analysis import analyse, grids
+from iorace.cells import Status
 from iorace.store import SessionData
 
-STATUS_STYLE = {"ok": "green", "wrong": "bold red", "failed": "bold red", "timeout": "bold red",
-                "build-failed": "bold red", "skipped": "yellow"}
+STATUS_STYLE = {s.value: s.style for s in Status}  # the colour of each status, from cells.Status
 
 
 WRAP_MIN = 12  # the narrowest a label or notes column becomes before the table drops a column
