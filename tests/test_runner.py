@@ -135,3 +135,12 @@ def test_status_is_one_type():
     assert BAD_STATES == {Status.WRONG, Status.FAILED, Status.TIMEOUT, Status.BUILD_FAILED}
     assert Status.OK.style == "green" and all(s.style == "bold red" for s in BAD_STATES)
     assert not Status.SKIPPED.bad and not Status.OK.bad
+
+
+@pytest.mark.parametrize("sink", [SINK_PIPE, SINK_DIGEST])
+def test_a_daemon_holding_the_stdout_pipe_neither_blocks_the_run_nor_survives_it(sink):
+    start = time.monotonic()
+    run = run_once([SH, "-c", "setsid sleep 300 & echo pid=$! >&2; echo out"], timeout=30, sink=sink)
+    assert time.monotonic() - start < 20 and run.exit_code == 0
+    (pid,) = pids_in(run.stderr_tail)
+    assert not alive(pid)
