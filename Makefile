@@ -7,7 +7,11 @@ PYTEST := .venv/bin/pytest
 SUITES ?= lines rdb readexact readbytes
 SIZES ?= --size quick --size rdb=quick --size rdb=seed
 
-.PHONY: setup bench test test-quick lint doctor
+# make fuzz: each fuzzer of the rdb parsers (cargo fuzz, libFuzzer, go test -fuzz) for FUZZ_SECONDS, then the
+# differential driver (every parser on each mutant) as long; installs cargo-fuzz and nightly Rust if missing.
+FUZZ_SECONDS ?= 60
+
+.PHONY: setup bench test test-quick lint doctor fuzz
 
 setup:
 	scripts/setup
@@ -30,3 +34,6 @@ lint: setup
 
 doctor: setup
 	$(IORACE) doctor
+
+fuzz: setup
+	.venv/bin/python suites/rdb/fuzz/rdbfuzz.py all $(FUZZ_SECONDS)

@@ -175,6 +175,118 @@ def show(session, db, wide, **exports):
     export_all(data, exports, lambda line: console.print(escape(line), highlight=False))
 
 
+@cli.command("report")
+@click.argument("sessions", type=int, nargs=-1)
+@click.option("--html", "html_path", type=click.Path(path_type=Path), required=True, metavar="FILE",
+              help="Write one self-contained HTML file (charts as SVG; opens offline).")
+@DB_OPTION
+def report_cmd(sessions, html_path, db):
+    """An HTML report of a stored session (the latest by default). Given several sessions, the report is
+    of the last one, with a history chart of each cell across all of them."""
+    from iorace.export.html import write_html
+
+    path = db or default_db()
+    if not path.exists():
+        raise UsageError(f"{path}: no database yet (run `iorace run` first, or pass --db)")
+    if not html_path.resolve().parent.is_dir():
+        raise UsageError(f"--html {html_path}: folder {html_path.resolve().parent} does not exist")
+    store = Store(path)
+    loaded = [store.load(s) for s in sessions] if sessions else [store.load(None)]
+    write_html(loaded[-1], html_path, loaded)
+    console.print(escape(f"wrote {html_path} ({html_path.stat().st_size / 1024:.0f} KB)"), highlight=False)
+
+
+@cli.command("compare")
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@DB_OPTION
+@click.option("--threshold", default="5%", show_default=True, metavar="PERCENT",
+              help="A significant change smaller than this is not a regression.")
+@click.option("--markdown", "as_markdown", is_flag=True, help="Markdown for a pull-request comment.")
+def compare_cmd(a, b, db, threshold, as_markdown):
+    """Per cell of both A and B, the change of the primary metric, with its 95% interval and a Mann-Whitney
+    test. A and B: session ids, JSON exports, or git:REV (the latest stored session at that revision).
+    Exit code 1 when some cell regressed significantly beyond the threshold or broke."""
+    from iorace import compare
+
+    path = db or default_db()
+    limit = compare.parse_threshold(threshold)
+    side_a = compare.load_side(a, path) if not a.startswith("git:") else None
+    side_b = compare.load_side(b, path, side_a)
+    side_a = side_a or compare.load_side(a, path, side_b)
+    cmp = compare.compare(side_a, side_b, limit)
+    if as_markdown:
+        click.echo(compare.markdown(cmp), nl=False)
+    else:
+        console.print(escape(compare.sides_text(cmp)), highlight=False)
+        t = Table(header_style="bold")
+        for col in compare.HEADER:
+            t.add_column(col, justify="left" if col in {"cell", "metric", "verdict"} else "right")
+        for row in compare.rows(cmp):
+            style = {"regressed": "bold red", "improved": "green"}.get(row[-1])
+            t.add_row(*map(escape, row), style=style)
+        console.print(t)
+        console.print(escape(compare.summary(cmp)), highlight=False)
+        for line in compare.other_lines(cmp):
+            console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
+    for line in cmp.regressions:
+        err_console.print(f"regressed: {escape(line)}", highlight=False, soft_wrap=True)
+    sys.exit(1 if cmp.regressions else 0)
+
+
+@cli.command("history")
+@click.argument("suite")
+@click.option("--variant", "variants", multiple=True, metavar="GLOB", help="Only these variants. Repeatable.")
+@click.option("--dataset", "datasets", multiple=True, metavar="NAME", help="Only this dataset. Repeatable.")
+@click.option("--last", type=click.IntRange(1), default=8, show_default=True, help="Show the last N sessions.")
+@click.option("--threshold", default="5%", show_default=True, metavar="PERCENT",
+              help="Flag a significant change beyond this.")
+@DB_OPTION
+def history_cmd(suite, variants, datasets, last, threshold, db):
+    """Each cell's primary metric (median) across the stored sessions of SUITE, by date and git revision;
+    a significant change from the cell's previous session is flagged (▲ slower, ▼ faster)."""
+    from iorace import compare
+    from iorace.history import history
+
+    path = db or default_db()
+    if not path.exists():
+        raise UsageError(f"{path}: no database yet (run `iorace run` first, or pass --db)")
+    sessions, series = history(Store(path), suite, list(variants), list(datasets), compare.parse_threshold(threshold))
+    shown = sessions[-last:]
+    t = Table(title=f"{suite}: median of the primary metric per session", title_justify="left", header_style="bold")
+    t.add_column("cell")
+    for sid, started, git in shown:
+        t.add_column(f"#{sid}\n{started[:16].replace('T', ' ')}\n{git[:9]}", justify="right")
+    for ser in series:
+        at = {p.session_id: p for p in ser.points}
+        cells = []
+        for sid, _, _ in shown:
+            p = at.get(sid)
+            if p is None:
+                cells.append("")
+            elif p.median is None:
+                cells.append(f"[yellow]{escape(p.cell.status)}[/]")
+            else:
+                text = escape(fmt_seconds(p.median))
+                if p.flag and p.change is not None:
+                    arrow = "▲" if p.flag == "slower" else "▼"
+                    colour = "red" if p.flag == "slower" else "green"
+                    change = (f"{p.change.ratio.value - 1:+.0%}" if p.change.ratio is not None
+                              else f"{p.change.instructions_change or 0:+.2%} instr")
+                    text += f" [{colour}]{arrow}{change}[/]"
+                cells.append(text)
+        t.add_row(escape(ser.name), *cells)
+    console.print(t)
+    flagged = sum(1 for ser in series for p in ser.points if p.flag)
+    console.print(f"{len(series)} cells, {len(sessions)} sessions; {flagged} significant changes beyond "
+                  f"{threshold} flagged", highlight=False)
+
+
+def fmt_seconds(v: float) -> str:
+    from iorace.fmt import seconds
+    return seconds(v)
+
+
 def main() -> None:
     """Entry point: usage errors and bad input end with one line on stderr and exit code 2."""
     try:

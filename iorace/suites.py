@@ -57,9 +57,15 @@ class Suite:
             if spec is None or spec.loader is None:
                 raise UsageError(f"{self.dir / 'suite.toml'}: module: cannot import {path}")
             mod = importlib.util.module_from_spec(spec)
+            # registered before it runs, as `import` does: dataclasses (with postponed annotations) and
+            # pickle look the module up in sys.modules
+            sys.modules[spec.name] = mod
             sys.path.insert(0, str(self.dir))  # let suite.py import its siblings
             try:
                 spec.loader.exec_module(mod)
+            except BaseException:
+                sys.modules.pop(spec.name, None)
+                raise
             finally:
                 sys.path.remove(str(self.dir))
             for fn in ("generate", "expected"):

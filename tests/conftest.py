@@ -22,8 +22,10 @@ class IoraceResult:
     export: dict | None  # the --export-json document, when the run wrote one
 
     def cells(self, **match) -> list[dict]:
-        """Exported cells whose fields equal every keyword given (e.g. status="ok")."""
-        rows = (self.export or {}).get("results", [])
+        """Exported cells whose fields equal every keyword given (e.g. status="ok"): the timed ones in
+        hyperfine's `results` and every other one in `iorace_unmeasured`."""
+        doc = self.export or {}
+        rows = doc.get("results", []) + doc.get("iorace_unmeasured", [])
         return [r for r in rows if all(r.get(k) == v for k, v in match.items())]
 
 

@@ -115,7 +115,7 @@ def check_cells(result, dataset_prefix: str) -> None:
     there it must be `wrong` (a clean refusal, e.g. a UTF-8 decoder exiting 1 on invalid bytes, is shown
     as `wrong` too, with the refusal as evidence), never a crash or an ok."""
     assert result.export is not None, result.stderr[-3000:]
-    cells = [c for c in result.export["results"] if c["suite"] == "lines"]
+    cells = result.cells(suite="lines")
     assert cells
     ran = [c for c in cells if c["status"] != "skipped"]
     # Every toolchain scripts/setup installs is here (require_toolchains), so only dmd's cells may be skipped.
@@ -138,14 +138,14 @@ def test_every_variant_copies_tiny(iorace):
     require_toolchains("gcc", "clang", "g++", "clang++", "gdc", "ldc2", "cargo", "go", "javac")
     result = iorace(["run", "lines", "--size", "tiny", "--check-only"])
     check_cells(result, "tiny")
-    assert not any(c["known_wrong"] for c in result.export["results"])
+    assert not any(c["known_wrong"] for c in result.cells())
 
 
 def test_every_variant_on_the_edge_inputs(iorace):
     require_toolchains("gcc", "clang", "g++", "clang++", "gdc", "ldc2", "cargo", "go", "javac")
     result = iorace(["run", "lines", "--size", "edge", "--check-only"])
     check_cells(result, "edge:")
-    cells = result.export["results"]
+    cells = result.cells()
     datasets = {c["dataset"] for c in cells}
     assert datasets == {f"edge:{m}" for m in ["empty", "no-final-newline", "empty-lines", "crlf", "long-line", "invalid-utf8"]}
 

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from iorace.export.html import write_html
 from iorace.export.json_export import write_json
 from iorace.export.markdown import write_markdown
 from iorace.export.tsv import write_tsv
@@ -32,6 +33,8 @@ EXPORTERS = [
     Exporter("tsv", "One row per timed run: test elapsed user system cpu_pct mem (the dcat seed's layout).",
              write_tsv),
     Exporter("markdown", "The report's tables as Markdown.", write_markdown),
+    Exporter("html", "One self-contained HTML page: charts (SVG), sortable tables, problems, machine; opens offline.",
+             write_html),
 ]
 
 
@@ -43,4 +46,4 @@ def export_all(session: SessionData, paths: dict[str, Path | None], say: Callabl
             say(f"wrote {path}")
 
 
-__all__ = ["EXPORTERS", "Exporter", "export_all", "write_json", "write_markdown", "write_tsv"]
+__all__ = ["EXPORTERS", "Exporter", "export_all", "write_html", "write_json", "write_markdown", "write_tsv"]

@@ -1,5 +1,12 @@
 """hyperfine's JSON schema (results[] with command, mean, stddev, median, user, system, min, max, times,
-memory_usage_byte, exit_codes, parameters; times in seconds), plus iorace's own fields per result."""
+memory_usage_byte, exit_codes, parameters; times in seconds), plus iorace's own fields per result.
+
+hyperfine's own scripts (scripts/advanced_statistics.py, plot_whisker.py, plot_histogram.py, ...) read
+`results` and take every entry's `times` as a non-empty list of numbers: a cell that was never timed
+(wrong, failed, skipped, --check-only) would break them. So `results` holds only the cells timed to the
+end, and every other cell, with the same fields, goes to the top-level `iorace_unmeasured` list, where
+hyperfine's tools do not look.
+"""
 from __future__ import annotations
 
 import json
@@ -14,6 +21,11 @@ def _stat(values: list[float], fn) -> float | None:
     return fn(values) if values else None
 
 
+def measured(row: Row) -> bool:
+    """Timed to the end: hyperfine's tools can read it (times non-empty, every statistic a number)."""
+    return row.ok and bool(row.cell.measured()) and row.wall is not None
+
+
 def result(row: Row) -> dict:
     c = row.cell
     runs = c.measured()
@@ -24,7 +36,7 @@ def result(row: Row) -> dict:
         # hyperfine's fields (wall-clock times of the whole process, in seconds)
         "command": shlex.join(c.command) if c.command else c.label,
         "mean": row.wall.mean if row.wall else None,
-        "stddev": row.wall.stddev if row.wall else None,
+        "stddev": row.wall.stddev if row.wall and row.wall.n > 1 else None,  # hyperfine: null for one run
         "median": row.wall.median if row.wall else None,
         "user": _stat(user, lambda v: sum(v) / len(v)),
         "system": _stat(system, lambda v: sum(v) / len(v)),
@@ -58,8 +70,10 @@ def result(row: Row) -> dict:
 
 
 def document(session: SessionData) -> dict:
+    rows = [r for g in analyse(session) for r in g.rows]
     return {
-        "results": [result(r) for g in analyse(session) for r in g.rows],
+        "results": [result(r) for r in rows if measured(r)],
+        "iorace_unmeasured": [result(r) for r in rows if not measured(r)],
         "iorace": {"session": session.id, "started": session.started, "finished": session.finished,
                    "status": session.status, "command_line": session.command_line, "options": session.options,
                    "machine": session.machine, "toolchains": session.toolchains,

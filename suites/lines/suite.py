@@ -249,7 +249,7 @@ def _edge(member: str) -> bytes:
         return b"".join(crlf)
     if member == "long-line":
         # one line of 1.5 MiB (tab-separated fields, some non-ASCII) between normal lines
-        field = "sehr-lange-Zeile_ſ_σ_中\t".encode("utf-8")
+        field = "sehr-lange-Zeile_ſ_σ_中\t".encode()
         long = (field * (1_600_000 // len(field) + 1))[:1_600_000] + b"\n"
         return b"".join(lines[:10]) + long + b"".join(lines[10:20]) + long[:70_000] + b"\n" + b"".join(lines[20:25])
     if member == "invalid-utf8":

@@ -124,3 +124,12 @@ def test_manifest_errors_name_the_file_and_field(tmp_path, edit, needle):
     with pytest.raises(UsageError) as e:
         load_suite(make_suite(tmp_path, edit(MANIFEST)))
     assert needle in str(e.value) and "suite.toml" in str(e.value)
+
+
+def test_suite_module_may_use_dataclasses_with_postponed_annotations(tmp_path):
+    d = make_suite(tmp_path)
+    (d / "suite.py").write_text("from __future__ import annotations\nimport dataclasses\n"
+                                "@dataclasses.dataclass\nclass Record:\n    n: int\n"
+                                "def generate(name, path): path.write_bytes(b'x')\n"
+                                "def expected(path, params): return Record(1).n\n")
+    assert load_suite(d).module().expected(None, {}) == 1

@@ -28,7 +28,7 @@ static int src_open(const char *path, uint64_t *size) {
 
 static int src_read(void *dst, size_t n) {
     if (n > src_len - src_pos) return 0;
-    memcpy(dst, src_map + src_pos, n);
+    if (n) memcpy(dst, src_map + src_pos, n); /* an empty string's buffer may still be NULL: memcpy(NULL, .., 0) is UB */
     src_pos += n;
     return 1;
 }

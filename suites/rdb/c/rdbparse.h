@@ -5,6 +5,7 @@
  *   static int src_read(void *dst, size_t n);                1 when all n bytes were read
  * It provides main(): `prog FILE`, summary as in ../README.md.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -14,7 +15,68 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
+
+/* ---- RDB type codes and opcodes: Redis's own names (src/rdb.h) ---- */
+enum {
+    RDB_TYPE_STRING = 0,
+    RDB_TYPE_LIST = 1,
+    RDB_TYPE_SET = 2,
+    RDB_TYPE_ZSET = 3,
+    RDB_TYPE_HASH = 4,
+    RDB_TYPE_ZSET_2 = 5,         /* binary double scores */
+    RDB_TYPE_MODULE_PRE_GA = 6,  /* 4.0 release candidates: not skippable */
+    RDB_TYPE_MODULE_2 = 7,       /* annotated module value: skippable */
+    RDB_TYPE_HASH_ZIPMAP = 9,
+    RDB_TYPE_LIST_ZIPLIST = 10,
+    RDB_TYPE_SET_INTSET = 11,
+    RDB_TYPE_ZSET_ZIPLIST = 12,
+    RDB_TYPE_HASH_ZIPLIST = 13,
+    RDB_TYPE_LIST_QUICKLIST = 14,
+    RDB_TYPE_STREAM_LISTPACKS = 15,
+    RDB_TYPE_HASH_LISTPACK = 16,
+    RDB_TYPE_ZSET_LISTPACK = 17,
+    RDB_TYPE_LIST_QUICKLIST_2 = 18,
+    RDB_TYPE_STREAM_LISTPACKS_2 = 19,
+    RDB_TYPE_SET_LISTPACK = 20,
+    RDB_TYPE_STREAM_LISTPACKS_3 = 21,
+    RDB_TYPE_HASH_METADATA_PRE_GA = 22,    /* field TTLs, absolute (7.4 release candidates) */
+    RDB_TYPE_HASH_LISTPACK_EX_PRE_GA = 23, /* listpack with field TTLs (7.4 release candidates) */
+    RDB_TYPE_HASH_METADATA = 24,           /* field TTLs relative to a min expire */
+    RDB_TYPE_HASH_LISTPACK_EX = 25,        /* listpack with field TTLs, after a min expire */
+
+    RDB_OPCODE_SLOT_INFO = 244,
+    RDB_OPCODE_FUNCTION2 = 245,
+    RDB_OPCODE_FUNCTION_PRE_GA = 246,
+    RDB_OPCODE_MODULE_AUX = 247,
+    RDB_OPCODE_IDLE = 248,
+    RDB_OPCODE_FREQ = 249,
+    RDB_OPCODE_AUX = 250,
+    RDB_OPCODE_RESIZEDB = 251,
+    RDB_OPCODE_EXPIRETIME_MS = 252,
+    RDB_OPCODE_EXPIRETIME = 253,
+    RDB_OPCODE_SELECTDB = 254,
+    RDB_OPCODE_EOF = 255,
+
+    RDB_MODULE_OPCODE_EOF = 0,
+    RDB_MODULE_OPCODE_SINT = 1,
+    RDB_MODULE_OPCODE_UINT = 2,
+    RDB_MODULE_OPCODE_FLOAT = 3,
+    RDB_MODULE_OPCODE_DOUBLE = 4,
+    RDB_MODULE_OPCODE_STRING = 5,
+
+    RDB_ENC_INT8 = 0,
+    RDB_ENC_INT16 = 1,
+    RDB_ENC_INT32 = 2,
+    RDB_ENC_LZF = 3,
+
+    QUICKLIST_NODE_CONTAINER_PLAIN = 1,
+    QUICKLIST_NODE_CONTAINER_PACKED = 2,
+
+    MAX_VERSION = 12,
+};
+#define EB_EXPIRE_TIME_MAX ((1ULL << 48) - 1) /* the largest field expiry Redis accepts (ms) */
 
 /* ---- errors: one line, the offset and the problem ---- */
 static jmp_buf fail_jmp;
@@ -28,6 +90,27 @@ __attribute__((noreturn, format(printf, 2, 3))) static void fail(uint64_t off, c
     va_end(ap);
     fail_off = off;
     longjmp(fail_jmp, 1);
+}
+
+/* Raw file bytes for an error message: printable ASCII kept, quote and backslash escaped, every other byte
+ * as \xNN, so a message stays one line and cannot plant an iorace-result line. At most 32 input bytes. */
+static const char *esc(const uint8_t *p, size_t n) {
+    static char out[4 * 32 + 8];
+    size_t o = 0;
+    if (n > 32) n = 32;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = p[i];
+        if (c == '"' || c == '\\') {
+            out[o++] = '\\';
+            out[o++] = (char)c;
+        } else if (c >= 0x20 && c < 0x7f) {
+            out[o++] = (char)c;
+        } else {
+            o += (size_t)snprintf(out + o, sizeof out - o, "\\x%02x", c);
+        }
+    }
+    out[o] = 0;
+    return out;
 }
 
 /* ---- CRC-64/Jones, reflected, slicing-by-8 ---- */
@@ -58,6 +141,8 @@ static uint64_t crc64(uint64_t crc, const uint8_t *p, size_t n) {
     return crc;
 }
 
+static uint64_t g_pos, g_size, g_crc; /* read position, file size, CRC so far */
+
 /* ---- growable byte buffer ---- */
 typedef struct {
     uint8_t *p;
@@ -69,17 +154,48 @@ static void buf_reserve(buf_t *b, size_t n) {
     size_t cap = b->cap ? b->cap : 64;
     while (cap < n) cap *= 2;
     uint8_t *p = realloc(b->p, cap);
-    if (!p) fail(0, "out of memory (%zu bytes)", n);
+    if (!p) fail(g_pos, "out of memory (%zu bytes)", n);
     b->p = p;
     b->cap = cap;
 }
 
 /* ---- the summary ---- */
-static const char *TYPE_NAMES[6] = {"string", "list", "set", "zset", "hash", "stream"};
-enum { T_STRING, T_LIST, T_SET, T_ZSET, T_HASH, T_STREAM };
-static uint64_t s_keys, s_expires, s_types[6], s_digest;
+static const char *TYPE_NAMES[7] = {"string", "list", "set", "zset", "hash", "stream", "module"};
+enum { T_STRING, T_LIST, T_SET, T_ZSET, T_HASH, T_STREAM, T_MODULE };
+static uint64_t s_keys, s_expires, s_types[7], s_field_expires, s_module_aux, s_digest;
+/* keys per database: ids and counts in first-seen order, found through an open-addressing hash table */
 static uint64_t *s_db_ids, *s_db_keys;
 static size_t s_ndb, s_capdb;
+static size_t *s_db_slot; /* index + 1 into s_db_ids, 0 = empty; s_capdb * 2 slots */
+
+static size_t db_hash(uint64_t db, size_t mask) { return (size_t)((db * 0x9E3779B97F4A7C15ULL) >> 32) & mask; }
+
+static uint64_t *db_counter(uint64_t db) {
+    size_t mask = 2 * s_capdb - 1, h = s_capdb ? db_hash(db, mask) : 0;
+    if (s_capdb)
+        for (; s_db_slot[h]; h = (h + 1) & mask)
+            if (s_db_ids[s_db_slot[h] - 1] == db) return &s_db_keys[s_db_slot[h] - 1];
+    if (s_ndb == s_capdb) { /* grow (load factor 1/2) and rehash */
+        s_capdb = s_capdb ? 2 * s_capdb : 16;
+        s_db_ids = realloc(s_db_ids, s_capdb * 8);
+        s_db_keys = realloc(s_db_keys, s_capdb * 8);
+        free(s_db_slot);
+        s_db_slot = calloc(2 * s_capdb, sizeof *s_db_slot);
+        if (!s_db_ids || !s_db_keys || !s_db_slot) fail(0, "out of memory");
+        mask = 2 * s_capdb - 1;
+        for (size_t i = 0; i < s_ndb; i++) {
+            size_t k = db_hash(s_db_ids[i], mask);
+            while (s_db_slot[k]) k = (k + 1) & mask;
+            s_db_slot[k] = i + 1;
+        }
+        h = db_hash(db, mask);
+        while (s_db_slot[h]) h = (h + 1) & mask;
+    }
+    s_db_ids[s_ndb] = db;
+    s_db_keys[s_ndb] = 0;
+    s_db_slot[h] = ++s_ndb;
+    return &s_db_keys[s_ndb - 1];
+}
 
 static inline void field(const void *p, size_t n) {
     uint8_t len[4] = {(uint8_t)n, (uint8_t)(n >> 8), (uint8_t)(n >> 16), (uint8_t)(n >> 24)};
@@ -117,36 +233,73 @@ static void sum_begin(uint64_t db, int t, const uint8_t *key, size_t klen, int h
     s_keys++;
     s_types[t]++;
     if (has_exp) s_expires++;
-    size_t i;
-    for (i = 0; i < s_ndb && s_db_ids[i] != db; i++) {}
-    if (i == s_ndb) {
-        if (s_ndb == s_capdb) {
-            s_capdb = s_capdb ? 2 * s_capdb : 16;
-            s_db_ids = realloc(s_db_ids, s_capdb * 8);
-            s_db_keys = realloc(s_db_keys, s_capdb * 8);
-            if (!s_db_ids || !s_db_keys) fail(0, "out of memory");
-        }
-        s_db_ids[s_ndb] = db;
-        s_db_keys[s_ndb++] = 0;
-    }
-    s_db_keys[i]++;
+    (*db_counter(db))++;
 }
 
-/* A score written as text: the whole string must be a decimal float (strtod, correctly rounded). */
+/* A hash field's absolute expiry in ms (0 = none, an empty field), counted. */
+static void field_ttl(uint64_t expire_at) {
+    if (expire_at == 0) {
+        field("", 0);
+        return;
+    }
+    s_field_expires++;
+    uint_field(expire_at);
+}
+
+/* digits [. digits] (at least one digit) then an optional exponent letter, sign and decimal digits, to the end. */
+static int scan_float(const uint8_t *s, size_t n, int hex, char e) {
+    size_t i = 0, digits = 0;
+    int (*dig)(int) = hex ? isxdigit : isdigit;
+    while (i < n && dig(s[i])) i++, digits++;
+    if (i < n && s[i] == '.')
+        for (i++; i < n && dig(s[i]); i++) digits++;
+    if (!digits) return 0;
+    if (i == n) return 1;
+    if (tolower(s[i]) != e) return 0;
+    i++;
+    if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+    if (i == n) return 0;
+    for (; i < n; i++)
+        if (!isdigit(s[i])) return 0;
+    return 1;
+}
+
+static int prefix_ci(const uint8_t *s, size_t n, const char *w) {
+    size_t k = strlen(w);
+    return n >= k && strncasecmp((const char *)s, w, k) == 0;
+}
+
+/* A score written as text: the whole field must be what strtod reads (Redis loads these with strtod/sscanf):
+ * optional sign, then a decimal float, a hex float (0x, optional p exponent), inf, infinity, nan or
+ * nan(chars), any case; no space, nothing after it. glibc's strtod rounds correctly, +-inf on overflow. */
+static buf_t g_score;
+
 static int parse_score(const uint8_t *s, size_t n, double *out) {
-    char t[400];
-    if (n == 0 || n >= sizeof t || s[0] == ' ' || (s[0] >= '\t' && s[0] <= '\r')) return 0;
-    memcpy(t, s, n);
-    t[n] = 0;
-    if (memchr(t, 0, n)) return 0;
+    size_t i = (n > 0 && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
+    const uint8_t *b = s + i;
+    size_t bn = n - i;
+    if (prefix_ci(b, bn, "inf")) {
+        if (bn != 3 && !(bn == 8 && prefix_ci(b, bn, "infinity"))) return 0;
+    } else if (prefix_ci(b, bn, "nan")) {
+        if (bn != 3) {
+            if (bn < 5 || b[3] != '(' || b[bn - 1] != ')') return 0;
+            for (size_t k = 4; k < bn - 1; k++)
+                if (!isalnum(b[k]) && b[k] != '_') return 0;
+        }
+    } else if (prefix_ci(b, bn, "0x")) {
+        if (!scan_float(b + 2, bn - 2, 1, 'p')) return 0;
+    } else if (!scan_float(b, bn, 0, 'e')) {
+        return 0;
+    }
+    buf_reserve(&g_score, n + 1);
+    memcpy(g_score.p, s, n);
+    g_score.p[n] = 0;
     char *end;
-    errno = 0;
-    *out = strtod(t, &end);
-    return end == t + n;
+    *out = strtod((const char *)g_score.p, &end);
+    return end == (char *)g_score.p + n;
 }
 
 /* ---- reading with bounds, CRC and offset ---- */
-static uint64_t g_pos, g_size, g_crc;
 
 static inline void rd(void *dst, size_t n) {
     if (n > g_size - g_pos) fail(g_pos, "need %zu bytes but only %" PRIu64 " remain (truncated file or bad length)", n, g_size - g_pos);
@@ -216,7 +369,8 @@ static void read_into(uint64_t n, buf_t *out) {
 }
 
 static void lzf_decompress(const uint8_t *src, size_t n, size_t ulen, buf_t *out, uint64_t at) {
-    buf_reserve(out, ulen);
+    /* grow as the data decompresses: a crafted header cannot make us reserve its claimed size up front */
+    buf_reserve(out, ulen < 4 * n ? ulen : 4 * n);
     uint8_t *o = out->p;
     size_t ol = 0, i = 0;
     while (i < n) {
@@ -224,6 +378,8 @@ static void lzf_decompress(const uint8_t *src, size_t n, size_t ulen, buf_t *out
         if (ctrl < 32) {
             size_t ln = ctrl + 1;
             if (i + ln > n || ol + ln > ulen) fail(at, "corrupt LZF data (literal run past the end)");
+            buf_reserve(out, ol + ln);
+            o = out->p;
             memcpy(o + ol, src + i, ln);
             ol += ln;
             i += ln;
@@ -237,6 +393,8 @@ static void lzf_decompress(const uint8_t *src, size_t n, size_t ulen, buf_t *out
             size_t back = ((ctrl & 0x1F) << 8) + src[i++] + 1;
             ln += 2;
             if (back > ol || ol + ln > ulen) fail(at, "corrupt LZF data (back reference out of range)");
+            buf_reserve(out, ol + ln);
+            o = out->p;
             for (size_t k = 0; k < ln; k++, ol++) o[ol] = o[ol - back]; /* may overlap */
         }
     }
@@ -257,10 +415,10 @@ static void string_into(buf_t *out) {
     }
     int64_t num;
     switch (v) {
-    case 0: num = sext(rd_le(1), 8); break;
-    case 1: num = sext(rd_le(2), 16); break;
-    case 2: num = sext(rd_le(4), 32); break;
-    case 3: {
+    case RDB_ENC_INT8: num = sext(rd_le(1), 8); break;
+    case RDB_ENC_INT16: num = sext(rd_le(2), 16); break;
+    case RDB_ENC_INT32: num = sext(rd_le(4), 32); break;
+    case RDB_ENC_LZF: {
         uint64_t clen = length(), ulen = length();
         if (clen > (UINT64_MAX - 16) / 100 || ulen > clen * 100 + 16)
             fail(at, "LZF uncompressed length %" PRIu64 " implausible for %" PRIu64 " compressed bytes", ulen, clen);
@@ -275,7 +433,7 @@ static void string_into(buf_t *out) {
 }
 
 /* ---- compact encodings: walk the entries of a blob in memory ---- */
-/* mode: 0 plain elements; 1 zset pairs (odd entries are scores) */
+/* mode: 0 plain elements; 1 zset pairs (odd entries are scores); 2 hash triples (every third a field TTL) */
 typedef struct {
     int mode;
     uint64_t idx;
@@ -283,9 +441,10 @@ typedef struct {
 } walk_t;
 
 static void emit_str(walk_t *w, const uint8_t *s, size_t n) {
+    if (w->mode == 2 && w->idx % 3 == 2) fail(w->at, "hash listpack with field TTLs: a TTL is not an integer");
     if (w->mode == 1 && (w->idx & 1)) {
         double x;
-        if (!parse_score(s, n, &x)) fail(w->at, "bad zset score \"%.*s\"", (int)(n < 32 ? n : 32), s);
+        if (!parse_score(s, n, &x)) fail(w->at, "bad zset score \"%s\"", esc(s, n));
         score_field(x);
     } else {
         field(s, n);
@@ -294,6 +453,12 @@ static void emit_str(walk_t *w, const uint8_t *s, size_t n) {
 }
 
 static void emit_int(walk_t *w, int64_t v) {
+    if (w->mode == 2 && w->idx % 3 == 2) {
+        if (v < 0 || (uint64_t)v > EB_EXPIRE_TIME_MAX) fail(w->at, "hash field expiry %" PRId64 " out of range", v);
+        field_ttl((uint64_t)v);
+        w->idx++;
+        return;
+    }
     if (w->mode == 1 && (w->idx & 1)) score_field((double)v);
     else int_field(v);
     w->idx++;
@@ -310,13 +475,26 @@ static int64_t le_int(const uint8_t *p, int w) {
     return sext(v, 8 * w);
 }
 
+/* A ziplist's entries; its header (zlbytes, zltail, zllen) and every prevlen are checked against the walk. */
 static void walk_ziplist(const uint8_t *b, size_t len, walk_t *w) {
     if (len < 11 || le32(b) != len) fail(w->at, "corrupt ziplist header");
-    size_t i = 10;
-    for (;;) {
+    size_t zltail = le32(b + 4), zllen = (size_t)b[8] | (size_t)b[9] << 8;
+    size_t i = 10, n = 0;
+    size_t last = 10, prev = 0, start = 10; /* the last entry's offset, the previous entry's size */
+    for (;; n++) {
+        if (n > 0) last = start, prev = i - start;
         NEED(i, 1, "ziplist");
         if (b[i] == 0xFF) break;
-        i += b[i] == 0xFE ? 5 : 1;
+        start = i;
+        size_t plen;
+        if (b[i] == 0xFE) {
+            NEED(i, 5, "ziplist");
+            plen = le32(b + i + 1);
+            i += 5;
+        } else {
+            plen = b[i++];
+        }
+        if (plen != prev) fail(w->at, "corrupt ziplist (prevlen %zu, previous entry has %zu bytes)", plen, prev);
         NEED(i, 1, "ziplist");
         uint8_t enc = b[i];
         if ((enc >> 6) < 3) {
@@ -360,16 +538,30 @@ static void walk_ziplist(const uint8_t *b, size_t len, walk_t *w) {
         i += (size_t)wd;
     }
     if (i != len - 1) fail(w->at, "corrupt ziplist (bytes after its end marker)");
+    if (zltail != last) fail(w->at, "corrupt ziplist (zltail %zu, last entry at %zu)", zltail, last);
+    if (zllen != 0xFFFF && zllen != n) fail(w->at, "corrupt ziplist (zllen %zu, %zu entries)", zllen, n);
 }
 
 static size_t backlen_size(size_t n) {
     return n <= 127 ? 1 : n < 16383 ? 2 : n < 2097151 ? 3 : n < 268435455 ? 4 : 5;
 }
 
+/* The size bytes at i encode elen as a listpack back length (7 bits a byte, most significant first, every
+ * byte but the first with its high bit set). */
+static int backlen_ok(const uint8_t *b, size_t i, size_t elen, size_t size) {
+    for (size_t k = 0; k < size; k++) {
+        uint8_t want = (uint8_t)((elen >> (7 * (size - 1 - k))) & 127) | (k ? 128 : 0);
+        if (b[i + k] != want) return 0;
+    }
+    return 1;
+}
+
+/* A listpack's entries; its header (total bytes, element count) and every back length are checked. */
 static void walk_listpack(const uint8_t *b, size_t len, walk_t *w) {
     if (len < 7 || le32(b) != len) fail(w->at, "corrupt listpack header");
-    size_t i = 6;
-    for (;;) {
+    size_t numele = (size_t)b[4] | (size_t)b[5] << 8;
+    size_t i = 6, n = 0;
+    for (;; n++) {
         NEED(i, 1, "listpack");
         uint8_t c = b[i];
         if (c == 0xFF) break;
@@ -405,14 +597,20 @@ static void walk_listpack(const uint8_t *b, size_t len, walk_t *w) {
             emit_int(w, le_int(b + i + 1, wd));
             elen = 1 + (size_t)wd;
         }
-        i += elen + backlen_size(elen);
+        size_t bl = backlen_size(elen);
+        NEED(i + elen, bl, "listpack");
+        if (!backlen_ok(b, i + elen, elen, bl)) fail(w->at, "corrupt listpack (back length does not match an entry of %zu bytes)", elen);
+        i += elen + bl;
     }
     if (i != len - 1) fail(w->at, "corrupt listpack (bytes after its end marker)");
+    if (numele != 0xFFFF && numele != n) fail(w->at, "corrupt listpack (header says %zu entries, %zu found)", numele, n);
 }
 
+/* A zipmap's keys and values; its count byte (when below 254) is checked against the walk. */
 static void walk_zipmap(const uint8_t *b, size_t len, walk_t *w) {
-    size_t i = 1;
-    for (;;) {
+    if (len == 0) fail(w->at, "corrupt zipmap (entry past its end)");
+    size_t i = 1, pairs = 0;
+    for (;; pairs++) {
         NEED(i, 1, "zipmap");
         if (b[i] == 0xFF) break;
         for (int part = 0; part < 2; part++) {
@@ -439,6 +637,7 @@ static void walk_zipmap(const uint8_t *b, size_t len, walk_t *w) {
         }
     }
     if (i != len - 1) fail(w->at, "corrupt zipmap (bytes after its end marker)");
+    if (b[0] < 254 && b[0] != pairs) fail(w->at, "corrupt zipmap (header says %d pairs, %zu found)", b[0], pairs);
 }
 
 static void walk_intset(const uint8_t *b, size_t len, walk_t *w) {
@@ -461,13 +660,13 @@ static uint64_t stream_value(int t) {
     }
     uint64_t len = length();
     length(), length();
-    if (t >= 19)
+    if (t >= RDB_TYPE_STREAM_LISTPACKS_2)
         for (int k = 0; k < 5; k++) length();
     uint8_t raw[24];
     for (uint64_t g = 0, ng = count("stream consumer group"); g < ng; g++) {
         string_into(&g_s);
         length(), length();
-        if (t >= 19) length();
+        if (t >= RDB_TYPE_STREAM_LISTPACKS_2) length();
         for (uint64_t k = 0, n = count("stream PEL"); k < n; k++) {
             rd(raw, 24);
             length();
@@ -475,48 +674,98 @@ static uint64_t stream_value(int t) {
         for (uint64_t c = 0, nc = count("stream consumer"); c < nc; c++) {
             string_into(&g_s);
             rd(raw, 8);
-            if (t >= 21) rd(raw, 8);
+            if (t >= RDB_TYPE_STREAM_LISTPACKS_3) rd(raw, 8);
             for (uint64_t k = 0, n = count("consumer PEL"); k < n; k++) rd(raw, 16);
         }
     }
     return len;
 }
 
-static void value(int t, uint64_t at, uint64_t db, const buf_t *key, int has_exp, int64_t exp) {
-    int logical;
+/* The logical type of a value type code (index into TYPE_NAMES), -1 for opcodes and unknown codes. */
+static int logical_type(int t) {
     switch (t) {
-    case 0: logical = T_STRING; break;
-    case 1: case 10: case 14: case 18: logical = T_LIST; break;
-    case 2: case 11: case 20: logical = T_SET; break;
-    case 3: case 5: case 12: case 17: logical = T_ZSET; break;
-    case 4: case 9: case 13: case 16: logical = T_HASH; break;
-    case 15: case 19: case 21: logical = T_STREAM; break;
-    default: fail(at, "unknown value type %d", t);
+    case RDB_TYPE_STRING: return T_STRING;
+    case RDB_TYPE_LIST: case RDB_TYPE_LIST_ZIPLIST: case RDB_TYPE_LIST_QUICKLIST: case RDB_TYPE_LIST_QUICKLIST_2: return T_LIST;
+    case RDB_TYPE_SET: case RDB_TYPE_SET_INTSET: case RDB_TYPE_SET_LISTPACK: return T_SET;
+    case RDB_TYPE_ZSET: case RDB_TYPE_ZSET_2: case RDB_TYPE_ZSET_ZIPLIST: case RDB_TYPE_ZSET_LISTPACK: return T_ZSET;
+    case RDB_TYPE_HASH: case RDB_TYPE_HASH_ZIPMAP: case RDB_TYPE_HASH_ZIPLIST: case RDB_TYPE_HASH_LISTPACK:
+    case RDB_TYPE_HASH_METADATA_PRE_GA: case RDB_TYPE_HASH_LISTPACK_EX_PRE_GA: case RDB_TYPE_HASH_METADATA:
+    case RDB_TYPE_HASH_LISTPACK_EX: return T_HASH;
+    case RDB_TYPE_STREAM_LISTPACKS: case RDB_TYPE_STREAM_LISTPACKS_2: case RDB_TYPE_STREAM_LISTPACKS_3: return T_STREAM;
+    case RDB_TYPE_MODULE_2: return T_MODULE;
+    default: return -1;
     }
+}
+
+/* Skip a module's annotated value as redis-check-rdb does: [opcode][value] until EOF; return the count. */
+static uint64_t module_value(void) {
+    uint8_t raw[8];
+    for (uint64_t n = 0;; n++) {
+        uint64_t oat = g_pos, op = length();
+        switch (op) {
+        case RDB_MODULE_OPCODE_EOF: return n;
+        case RDB_MODULE_OPCODE_SINT: case RDB_MODULE_OPCODE_UINT: length(); break;
+        case RDB_MODULE_OPCODE_FLOAT: rd(raw, 4); break;
+        case RDB_MODULE_OPCODE_DOUBLE: rd(raw, 8); break;
+        case RDB_MODULE_OPCODE_STRING: string_into(&g_s); break;
+        default: fail(oat, "unknown module value opcode %" PRIu64, op);
+        }
+    }
+}
+
+/* Types 22 and 24: [min expire] count, then [ttl][field][value] each; the TTL enters the digest after the
+ * value as an absolute time in ms (empty when none). */
+static uint64_t hash_metadata(int t) {
+    uint64_t min_expire = 0;
+    if (t == RDB_TYPE_HASH_METADATA) {
+        uint64_t mat = g_pos;
+        min_expire = rd_le(8);
+        if (min_expire > EB_EXPIRE_TIME_MAX + 1) fail(mat, "hash min expire %" PRIu64 " out of range", min_expire);
+    }
+    uint64_t n = count("hash");
+    for (uint64_t k = 0; k < n; k++) {
+        uint64_t tat = g_pos, expire_at = length();
+        if (t == RDB_TYPE_HASH_METADATA && expire_at != 0) {
+            if (expire_at > EB_EXPIRE_TIME_MAX + 1) fail(tat, "hash field expiry %" PRIu64 " out of range", expire_at);
+            expire_at = expire_at + min_expire - 1; /* stored relative to the min expire, + 1 */
+        }
+        if (expire_at > EB_EXPIRE_TIME_MAX) fail(tat, "hash field expiry %" PRIu64 " out of range", expire_at);
+        string_into(&g_s);
+        field(g_s.p, g_s.len);
+        string_into(&g_s);
+        field(g_s.p, g_s.len);
+        field_ttl(expire_at);
+    }
+    return n;
+}
+
+static void value(int t, uint64_t at, uint64_t db, const buf_t *key, int has_exp, int64_t exp) {
+    int logical = logical_type(t);
+    if (logical < 0) fail(at, "unknown value type %d", t);
     sum_begin(db, logical, key->p, key->len, has_exp, exp);
     walk_t w = {0, 0, at};
     uint64_t n = 0;
     switch (t) {
-    case 0:
+    case RDB_TYPE_STRING:
         string_into(&g_s);
         field(g_s.p, g_s.len);
         n = 1;
         break;
-    case 1: case 2:
-        n = count(t == 1 ? "list" : "set");
+    case RDB_TYPE_LIST: case RDB_TYPE_SET:
+        n = count(t == RDB_TYPE_LIST ? "list" : "set");
         for (uint64_t k = 0; k < n; k++) {
             string_into(&g_s);
             field(g_s.p, g_s.len);
         }
         break;
-    case 3: case 5:
+    case RDB_TYPE_ZSET: case RDB_TYPE_ZSET_2:
         n = count("zset");
         for (uint64_t k = 0; k < n; k++) {
             string_into(&g_s);
             field(g_s.p, g_s.len);
             uint64_t sat = g_pos;
             double x;
-            if (t == 5) {
+            if (t == RDB_TYPE_ZSET_2) {
                 uint64_t bits = rd_le(8);
                 memcpy(&x, &bits, 8);
             } else {
@@ -526,53 +775,69 @@ static void value(int t, uint64_t at, uint64_t db, const buf_t *key, int has_exp
                 else if (ln == 255) x = -INFINITY;
                 else {
                     read_into(ln, &g_s);
-                    if (!parse_score(g_s.p, g_s.len, &x)) fail(sat, "bad zset score \"%.*s\"", (int)g_s.len, g_s.p);
+                    if (!parse_score(g_s.p, g_s.len, &x)) fail(sat, "bad zset score \"%s\"", esc(g_s.p, g_s.len));
                 }
             }
             score_field(x);
         }
         break;
-    case 4:
+    case RDB_TYPE_HASH:
         n = count("hash");
         for (uint64_t k = 0; k < 2 * n; k++) {
             string_into(&g_s);
             field(g_s.p, g_s.len);
         }
         break;
-    case 9: case 10: case 11: case 20: case 12: case 17: case 13: case 16:
+    case RDB_TYPE_HASH_ZIPMAP: case RDB_TYPE_LIST_ZIPLIST: case RDB_TYPE_SET_INTSET: case RDB_TYPE_SET_LISTPACK:
+    case RDB_TYPE_ZSET_ZIPLIST: case RDB_TYPE_ZSET_LISTPACK: case RDB_TYPE_HASH_ZIPLIST: case RDB_TYPE_HASH_LISTPACK:
         string_into(&g_s);
-        w.mode = (t == 12 || t == 17);
-        if (t == 9) walk_zipmap(g_s.p, g_s.len, &w);
-        else if (t == 10 || t == 12 || t == 13) walk_ziplist(g_s.p, g_s.len, &w);
-        else if (t == 11) walk_intset(g_s.p, g_s.len, &w);
+        w.mode = (t == RDB_TYPE_ZSET_ZIPLIST || t == RDB_TYPE_ZSET_LISTPACK);
+        if (t == RDB_TYPE_HASH_ZIPMAP) walk_zipmap(g_s.p, g_s.len, &w);
+        else if (t == RDB_TYPE_LIST_ZIPLIST || t == RDB_TYPE_ZSET_ZIPLIST || t == RDB_TYPE_HASH_ZIPLIST) walk_ziplist(g_s.p, g_s.len, &w);
+        else if (t == RDB_TYPE_SET_INTSET) walk_intset(g_s.p, g_s.len, &w);
         else walk_listpack(g_s.p, g_s.len, &w);
         n = w.idx;
-        if (t == 9 || t == 12 || t == 13 || t == 16 || t == 17) {
+        if (logical == T_HASH || logical == T_ZSET) {
             if (n % 2) fail(at, "%s with an odd number of entries", logical == T_ZSET ? "zset" : "hash");
             n /= 2;
         }
         break;
-    case 14:
+    case RDB_TYPE_LIST_QUICKLIST:
         for (uint64_t k = 0, nodes = count("quicklist node"); k < nodes; k++) {
             string_into(&g_s);
             walk_ziplist(g_s.p, g_s.len, &w);
         }
         n = w.idx;
         break;
-    case 18:
+    case RDB_TYPE_LIST_QUICKLIST_2:
         for (uint64_t k = 0, nodes = count("quicklist node"); k < nodes; k++) {
             uint64_t cat = g_pos, container = length();
             string_into(&g_s);
-            if (container == 1) {
+            if (container == QUICKLIST_NODE_CONTAINER_PLAIN) {
                 field(g_s.p, g_s.len);
                 w.idx++;
-            } else if (container == 2) {
+            } else if (container == QUICKLIST_NODE_CONTAINER_PACKED) {
                 walk_listpack(g_s.p, g_s.len, &w);
             } else {
                 fail(cat, "bad quicklist container %" PRIu64, container);
             }
         }
         n = w.idx;
+        break;
+    case RDB_TYPE_HASH_METADATA: case RDB_TYPE_HASH_METADATA_PRE_GA:
+        n = hash_metadata(t);
+        break;
+    case RDB_TYPE_HASH_LISTPACK_EX: case RDB_TYPE_HASH_LISTPACK_EX_PRE_GA:
+        if (t == RDB_TYPE_HASH_LISTPACK_EX) rd_le(8); /* min expire: a hint, unused when loading (as in Redis) */
+        string_into(&g_s);
+        w.mode = 2;
+        walk_listpack(g_s.p, g_s.len, &w);
+        if (w.idx % 3) fail(at, "hash listpack with field TTLs: entries are not triples");
+        n = w.idx / 3;
+        break;
+    case RDB_TYPE_MODULE_2:
+        uint_field(length()); /* the module type id (name and encoding version) */
+        n = module_value();
         break;
     default:
         n = stream_value(t);
@@ -583,7 +848,7 @@ static void value(int t, uint64_t at, uint64_t db, const buf_t *key, int has_exp
 static void parse(void) {
     uint8_t magic[9];
     rd(magic, 9);
-    if (memcmp(magic, "REDIS", 5) != 0) fail(0, "bad magic \"%.5s\" (not an RDB file)", magic);
+    if (memcmp(magic, "REDIS", 5) != 0) fail(0, "bad magic \"%s\" (not an RDB file)", esc(magic, 5));
     int version = 0;
     for (int k = 5; k < 9; k++) {
         if (magic[k] < '0' || magic[k] > '9') {
@@ -592,7 +857,10 @@ static void parse(void) {
         }
         version = version * 10 + (magic[k] - '0');
     }
-    if (version < 1 || version > 12) fail(5, "unsupported RDB version \"%.4s\"", magic + 5);
+    if (version == 13 || version == 14)
+        fail(5, "RDB version %d (%s) is not supported: its format is newer than the Redis source this parser follows (RDB %d)",
+             version, version == 13 ? "Redis 8.6" : "Redis 8.8", MAX_VERSION);
+    if (version < 1 || version > MAX_VERSION) fail(5, "unsupported RDB version \"%s\"", esc(magic + 5, 4));
     uint64_t db = 0;
     int has_exp = 0;
     int64_t exp = 0;
@@ -600,21 +868,30 @@ static void parse(void) {
     for (;;) {
         uint64_t at = g_pos;
         uint8_t op = rd_u8();
-        if (op == 0xFF) break;
+        if (op == RDB_OPCODE_EOF) break;
         switch (op) {
-        case 0xFE: db = length(); break;
-        case 0xFD: has_exp = 1; exp = (int64_t)rd_le(4) * 1000; break;
-        case 0xFC: has_exp = 1; exp = (int64_t)rd_le(8); break;
-        case 0xFB: length(); length(); break;
-        case 0xFA: string_into(&key); string_into(&key); break;
-        case 0xF9: rd_u8(); break;
-        case 0xF8: length(); break;
-        case 0xF5: string_into(&key); break; /* FUNCTION2: the library source */
-        case 0xF7: fail(at, "MODULE_AUX data is unsupported (needs the module)");
-        case 0xF6: fail(at, "pre-release FUNCTION opcode is unsupported");
-        case 6: case 7: fail(at, "module value type %d is unsupported (needs the module)", op);
+        case RDB_OPCODE_SELECTDB: db = length(); break;
+        case RDB_OPCODE_EXPIRETIME: has_exp = 1; exp = (int64_t)(int32_t)(uint32_t)rd_le(4) * 1000; break; /* signed 32-bit */
+        case RDB_OPCODE_EXPIRETIME_MS: has_exp = 1; exp = (int64_t)rd_le(8); break;
+        case RDB_OPCODE_RESIZEDB: length(); length(); break;
+        case RDB_OPCODE_SLOT_INFO: length(); length(); length(); break; /* slot id, sizes: a hint, ignored */
+        case RDB_OPCODE_AUX: string_into(&key); string_into(&key); break;
+        case RDB_OPCODE_FREQ: rd_u8(); break;
+        case RDB_OPCODE_IDLE: length(); break;
+        case RDB_OPCODE_FUNCTION2: string_into(&key); break; /* the library source */
+        case RDB_OPCODE_MODULE_AUX: {
+            length(); /* module id */
+            uint64_t wat = g_pos;
+            if (length() != RDB_MODULE_OPCODE_UINT) fail(wat, "MODULE_AUX: bad when opcode");
+            length(); /* when */
+            module_value();
+            s_module_aux++;
+            break;
+        }
+        case RDB_OPCODE_FUNCTION_PRE_GA: fail(at, "pre-release FUNCTION opcode is unsupported");
+        case RDB_TYPE_MODULE_PRE_GA: fail(at, "pre-release module value type 6 cannot be skipped without its module");
         default:
-            if (op <= 21 && op != 8) {
+            if (logical_type(op) >= 0) {
                 string_into(&key);
                 value(op, at, db, &key, has_exp, exp);
                 has_exp = 0;
@@ -628,6 +905,7 @@ static void parse(void) {
         if (stored != 0 && stored != crc)
             fail(body_end, "checksum mismatch: file says %016" PRIx64 ", computed %016" PRIx64, stored, crc);
     }
+    /* Bytes after the checksum are ignored, as Redis does (an AOF with an RDB preamble continues there). */
 }
 
 static int cmp_u64(const void *a, const void *b) {
@@ -661,7 +939,8 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < s_ndb; i++)
         fprintf(stderr, "%s\"%" PRIu64 "\": %" PRIu64, i ? ", " : "", s_db_ids[order[i]], s_db_keys[order[i]]);
     fprintf(stderr, "}, \"types\": {");
-    for (int t = 0; t < 6; t++) fprintf(stderr, "%s\"%s\": %" PRIu64, t ? ", " : "", TYPE_NAMES[t], s_types[t]);
-    fprintf(stderr, "}, \"digest\": \"%016" PRIx64 "\"}, \"inner_ns\": %lld}\n", s_digest, ns);
+    for (int t = 0; t < 7; t++) fprintf(stderr, "%s\"%s\": %" PRIu64, t ? ", " : "", TYPE_NAMES[t], s_types[t]);
+    fprintf(stderr, "}, \"field_expires\": %" PRIu64 ", \"module_aux\": %" PRIu64, s_field_expires, s_module_aux);
+    fprintf(stderr, ", \"digest\": \"%016" PRIx64 "\"}, \"inner_ns\": %lld}\n", s_digest, ns);
     return 0;
 }

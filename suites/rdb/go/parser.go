@@ -64,9 +64,73 @@ func crc64(crc uint64, p []byte) uint64 {
 	return crc
 }
 
+// ---- RDB type codes and opcodes: Redis's own names (src/rdb.h) ----
+
+const (
+	RDB_TYPE_STRING                  = 0
+	RDB_TYPE_LIST                    = 1
+	RDB_TYPE_SET                     = 2
+	RDB_TYPE_ZSET                    = 3
+	RDB_TYPE_HASH                    = 4
+	RDB_TYPE_ZSET_2                  = 5 // binary double scores
+	RDB_TYPE_MODULE_PRE_GA           = 6 // 4.0 release candidates: not skippable
+	RDB_TYPE_MODULE_2                = 7 // annotated module value: skippable
+	RDB_TYPE_HASH_ZIPMAP             = 9
+	RDB_TYPE_LIST_ZIPLIST            = 10
+	RDB_TYPE_SET_INTSET              = 11
+	RDB_TYPE_ZSET_ZIPLIST            = 12
+	RDB_TYPE_HASH_ZIPLIST            = 13
+	RDB_TYPE_LIST_QUICKLIST          = 14
+	RDB_TYPE_STREAM_LISTPACKS        = 15
+	RDB_TYPE_HASH_LISTPACK           = 16
+	RDB_TYPE_ZSET_LISTPACK           = 17
+	RDB_TYPE_LIST_QUICKLIST_2        = 18
+	RDB_TYPE_STREAM_LISTPACKS_2      = 19
+	RDB_TYPE_SET_LISTPACK            = 20
+	RDB_TYPE_STREAM_LISTPACKS_3      = 21
+	RDB_TYPE_HASH_METADATA_PRE_GA    = 22 // field TTLs, absolute (7.4 release candidates)
+	RDB_TYPE_HASH_LISTPACK_EX_PRE_GA = 23 // listpack with field TTLs (7.4 release candidates)
+	RDB_TYPE_HASH_METADATA           = 24 // field TTLs relative to a min expire
+	RDB_TYPE_HASH_LISTPACK_EX        = 25 // listpack with field TTLs, after a min expire
+
+	RDB_OPCODE_SLOT_INFO       = 244
+	RDB_OPCODE_FUNCTION2       = 245
+	RDB_OPCODE_FUNCTION_PRE_GA = 246
+	RDB_OPCODE_MODULE_AUX      = 247
+	RDB_OPCODE_IDLE            = 248
+	RDB_OPCODE_FREQ            = 249
+	RDB_OPCODE_AUX             = 250
+	RDB_OPCODE_RESIZEDB        = 251
+	RDB_OPCODE_EXPIRETIME_MS   = 252
+	RDB_OPCODE_EXPIRETIME      = 253
+	RDB_OPCODE_SELECTDB        = 254
+	RDB_OPCODE_EOF             = 255
+
+	RDB_MODULE_OPCODE_EOF    = 0
+	RDB_MODULE_OPCODE_SINT   = 1
+	RDB_MODULE_OPCODE_UINT   = 2
+	RDB_MODULE_OPCODE_FLOAT  = 3
+	RDB_MODULE_OPCODE_DOUBLE = 4
+	RDB_MODULE_OPCODE_STRING = 5
+
+	RDB_ENC_INT8  = 0
+	RDB_ENC_INT16 = 1
+	RDB_ENC_INT32 = 2
+	RDB_ENC_LZF   = 3
+
+	QUICKLIST_NODE_CONTAINER_PLAIN  = 1
+	QUICKLIST_NODE_CONTAINER_PACKED = 2
+
+	EB_EXPIRE_TIME_MAX = 1<<48 - 1 // the largest field expiry Redis accepts (ms)
+	maxVersion         = 12
+)
+
+// newerVersions: versions whose format is newer than the Redis source this parser follows (7.4 / 8.0's rdb.h).
+var newerVersions = map[int]string{13: "Redis 8.6", 14: "Redis 8.8"}
+
 // ---- the summary ----
 
-var typeNames = [6]string{"string", "list", "set", "zset", "hash", "stream"}
+var typeNames = [7]string{"string", "list", "set", "zset", "hash", "stream", "module"}
 
 const (
 	tString = iota
@@ -75,12 +139,37 @@ const (
 	tZset
 	tHash
 	tStream
+	tModule
 )
+
+// logicalType: the logical type of a value type code, -1 for opcodes and unknown codes.
+func logicalType(t byte) int {
+	switch t {
+	case RDB_TYPE_STRING:
+		return tString
+	case RDB_TYPE_LIST, RDB_TYPE_LIST_ZIPLIST, RDB_TYPE_LIST_QUICKLIST, RDB_TYPE_LIST_QUICKLIST_2:
+		return tList
+	case RDB_TYPE_SET, RDB_TYPE_SET_INTSET, RDB_TYPE_SET_LISTPACK:
+		return tSet
+	case RDB_TYPE_ZSET, RDB_TYPE_ZSET_2, RDB_TYPE_ZSET_ZIPLIST, RDB_TYPE_ZSET_LISTPACK:
+		return tZset
+	case RDB_TYPE_HASH, RDB_TYPE_HASH_ZIPMAP, RDB_TYPE_HASH_ZIPLIST, RDB_TYPE_HASH_LISTPACK,
+		RDB_TYPE_HASH_METADATA_PRE_GA, RDB_TYPE_HASH_LISTPACK_EX_PRE_GA, RDB_TYPE_HASH_METADATA, RDB_TYPE_HASH_LISTPACK_EX:
+		return tHash
+	case RDB_TYPE_STREAM_LISTPACKS, RDB_TYPE_STREAM_LISTPACKS_2, RDB_TYPE_STREAM_LISTPACKS_3:
+		return tStream
+	case RDB_TYPE_MODULE_2:
+		return tModule
+	}
+	return -1
+}
 
 type summary struct {
 	keys, expires uint64
 	dbs           map[uint64]uint64
-	types         [6]uint64
+	types         [7]uint64
+	fieldExpires  uint64
+	moduleAux     uint64
 	digest        uint64
 	num           [24]byte
 }
@@ -105,6 +194,16 @@ func (s *summary) scoreField(x float64) {
 		h[i] = "0123456789abcdef"[(bits>>(60-4*i))&0xF]
 	}
 	s.field(h[:])
+}
+
+// fieldTTL: a hash field's absolute expiry in ms (0 = none, an empty field), counted.
+func (s *summary) fieldTTL(expireAt uint64) {
+	if expireAt == 0 {
+		s.field(nil)
+		return
+	}
+	s.fieldExpires++
+	s.uintField(expireAt)
 }
 
 func (s *summary) begin(db uint64, t int, key []byte, hasExp bool, exp int64) {
@@ -135,23 +234,105 @@ func (s *summary) json() string {
 	for t, n := range s.types {
 		types = append(types, fmt.Sprintf("\"%s\": %d", typeNames[t], n))
 	}
-	return fmt.Sprintf("{\"keys\": %d, \"expires\": %d, \"dbs\": {%s}, \"types\": {%s}, \"digest\": \"%016x\"}",
-		s.keys, s.expires, strings.Join(dbs, ", "), strings.Join(types, ", "), s.digest)
+	return fmt.Sprintf("{\"keys\": %d, \"expires\": %d, \"dbs\": {%s}, \"types\": {%s}, \"field_expires\": %d, \"module_aux\": %d, \"digest\": \"%016x\"}",
+		s.keys, s.expires, strings.Join(dbs, ", "), strings.Join(types, ", "), s.fieldExpires, s.moduleAux, s.digest)
 }
 
-// parseScore: a score written as text must be a decimal float (ParseFloat is correctly rounded).
+// parseScore: a score written as text must be, as a whole, what C's strtod reads (Redis loads these with
+// strtod/sscanf): optional sign, then a decimal float, a hex float (0x, optional p exponent), inf,
+// infinity, nan or nan(chars), any case; no space, nothing after it. ParseFloat rounds correctly and
+// gives +-Inf on overflow, as strtod does.
 func parseScore(b []byte) (float64, bool) {
-	if len(b) == 0 || strings.ContainsAny(string(b), "_ \t\n\r\v\f") || strings.HasPrefix(strings.TrimLeft(string(b), "+-"), "0x") {
-		return 0, false
+	neg, body := false, b
+	if len(body) > 0 && (body[0] == '+' || body[0] == '-') {
+		neg, body = body[0] == '-', body[1:]
 	}
-	x, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return x, true // overflow gives +-Inf, underflow 0, as strtod
+	low := strings.ToLower(string(body))
+	var x float64
+	switch {
+	case strings.HasPrefix(low, "inf"):
+		if low != "inf" && low != "infinity" {
+			return 0, false
 		}
-		return 0, false
+		x = math.Inf(1)
+	case strings.HasPrefix(low, "nan"):
+		rest := low[3:]
+		if rest != "" && !(len(rest) >= 2 && rest[0] == '(' && rest[len(rest)-1] == ')' &&
+			strings.Trim(rest[1:len(rest)-1], "abcdefghijklmnopqrstuvwxyz0123456789_") == "") {
+			return 0, false
+		}
+		return math.NaN(), true
+	case strings.HasPrefix(low, "0x"):
+		mant, exp, ok := scanFloat(low[2:], "0123456789abcdef", 'p')
+		if !ok {
+			return 0, false
+		}
+		x = parseFloat("0x" + mant + "p" + strconv.FormatInt(exp, 10))
+	default:
+		if _, _, ok := scanFloat(low, "0123456789", 'e'); !ok {
+			return 0, false
+		}
+		x = parseFloat(low)
+	}
+	if neg {
+		x = -x
 	}
 	return x, true
+}
+
+// scanFloat: digits [. digits] (at least one digit), then an optional exponent letter, sign and decimal
+// digits, to the end. Returns the mantissa and the exponent, clamped to +-2^30.
+func scanFloat(s, digits string, e byte) (string, int64, bool) {
+	i, n := 0, 0
+	for i < len(s) && strings.IndexByte(digits, s[i]) >= 0 {
+		i, n = i+1, n+1
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		for i < len(s) && strings.IndexByte(digits, s[i]) >= 0 {
+			i, n = i+1, n+1
+		}
+	}
+	if n == 0 {
+		return "", 0, false
+	}
+	mant := s[:i]
+	if i == len(s) {
+		return mant, 0, true
+	}
+	if s[i] != e {
+		return "", 0, false
+	}
+	i++
+	neg := i < len(s) && s[i] == '-'
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	if i == len(s) {
+		return "", 0, false
+	}
+	var v int64
+	for ; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return "", 0, false
+		}
+		v = min(v*10+int64(s[i]-'0'), 1<<30)
+	}
+	if neg {
+		v = -v
+	}
+	return mant, v, true
+}
+
+// parseFloat of a validated number: overflow gives +-Inf, underflow 0, as strtod.
+func parseFloat(s string) float64 {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
+			panic("score grammar: " + s) // cannot happen: the syntax was checked
+		}
+	}
+	return x
 }
 
 // ---- the parser ----
@@ -263,13 +444,13 @@ func (p *parser) stringInto(out []byte) []byte {
 	}
 	var num int64
 	switch v {
-	case 0:
+	case RDB_ENC_INT8:
 		num = sext(p.le(1), 8)
-	case 1:
+	case RDB_ENC_INT16:
 		num = sext(p.le(2), 16)
-	case 2:
+	case RDB_ENC_INT32:
 		num = sext(p.le(4), 32)
-	case 3:
+	case RDB_ENC_LZF:
 		clen := p.length()
 		ulen := p.length()
 		if clen > (math.MaxUint64-16)/100 || ulen > clen*100+16 {
@@ -284,8 +465,9 @@ func (p *parser) stringInto(out []byte) []byte {
 }
 
 func lzfDecompress(src []byte, ulen int, out []byte, at uint64) []byte {
-	if cap(out) < ulen {
-		out = make([]byte, 0, ulen)
+	// grow as the data decompresses: a crafted header cannot make us reserve its claimed size up front
+	if want := min(ulen, 4*len(src)); cap(out) < want {
+		out = make([]byte, 0, want)
 	}
 	i, n := 0, len(src)
 	for i < n {
@@ -333,6 +515,7 @@ func lzfDecompress(src []byte, ulen int, out []byte, at uint64) []byte {
 type walker struct {
 	sum  *summary
 	zset bool // odd entries are scores
+	ttls bool // every third entry is a field TTL (hash listpack with field TTLs)
 	idx  uint64
 	at   uint64
 	what string
@@ -340,6 +523,9 @@ type walker struct {
 }
 
 func (w *walker) str(b []byte) {
+	if w.ttls && w.idx%3 == 2 {
+		fail(w.at, "hash listpack with field TTLs: a TTL is not an integer")
+	}
 	if w.zset && w.idx&1 == 1 {
 		x, ok := parseScore(b)
 		if !ok {
@@ -356,6 +542,14 @@ func (w *walker) str(b []byte) {
 }
 
 func (w *walker) num(v int64) {
+	if w.ttls && w.idx%3 == 2 {
+		if v < 0 || v > EB_EXPIRE_TIME_MAX {
+			fail(w.at, "hash field expiry %d out of range", v)
+		}
+		w.sum.fieldTTL(uint64(v))
+		w.idx++
+		return
+	}
 	if w.zset && w.idx&1 == 1 {
 		w.sum.scoreField(float64(v))
 	} else {
@@ -378,21 +572,35 @@ func leInt(b []byte, w int) int64 {
 	return sext(v, uint(8*w))
 }
 
+// ziplist walks a ziplist's entries; its header (zlbytes, zltail, zllen) and every prevlen are checked.
 func (w *walker) ziplist(b []byte) {
 	w.blob, w.what = b, "ziplist"
 	if len(b) < 11 || int(binary.LittleEndian.Uint32(b)) != len(b) {
 		fail(w.at, "corrupt ziplist header")
 	}
-	i := 10
-	for {
+	zltail, zllen := int(binary.LittleEndian.Uint32(b[4:])), int(binary.LittleEndian.Uint16(b[8:]))
+	i, n := 10, 0
+	last, prev, start := 10, 0, 10 // the last entry's offset, the previous entry's size
+	for ; ; n++ {
+		if n > 0 {
+			last, prev = start, i-start
+		}
 		w.need(i, 1)
 		if b[i] == 0xFF {
 			break
 		}
+		start = i
+		var plen int
 		if b[i] == 0xFE {
+			w.need(i, 5)
+			plen = int(binary.LittleEndian.Uint32(b[i+1:]))
 			i += 5
 		} else {
+			plen = int(b[i])
 			i++
+		}
+		if plen != prev {
+			fail(w.at, "corrupt ziplist (prevlen %d, previous entry has %d bytes)", plen, prev)
 		}
 		w.need(i, 1)
 		enc := b[i]
@@ -444,6 +652,12 @@ func (w *walker) ziplist(b []byte) {
 	if i != len(b)-1 {
 		fail(w.at, "corrupt ziplist (bytes after its end marker)")
 	}
+	if zltail != last {
+		fail(w.at, "corrupt ziplist (zltail %d, last entry at %d)", zltail, last)
+	}
+	if zllen != 0xFFFF && zllen != n {
+		fail(w.at, "corrupt ziplist (zllen %d, %d entries)", zllen, n)
+	}
 }
 
 func backlenSize(n int) int {
@@ -460,13 +674,30 @@ func backlenSize(n int) int {
 	return 5
 }
 
+// backlenOK: the size bytes at i encode elen as a listpack back length (7 bits a byte, most significant
+// first, every byte but the first with its high bit set).
+func backlenOK(b []byte, i, elen, size int) bool {
+	for k := 0; k < size; k++ {
+		want := byte(elen>>(7*(size-1-k))) & 127
+		if k > 0 {
+			want |= 128
+		}
+		if b[i+k] != want {
+			return false
+		}
+	}
+	return true
+}
+
+// listpack walks a listpack's entries; its header (total bytes, element count) and every back length are checked.
 func (w *walker) listpack(b []byte) {
 	w.blob, w.what = b, "listpack"
 	if len(b) < 7 || int(binary.LittleEndian.Uint32(b)) != len(b) {
 		fail(w.at, "corrupt listpack header")
 	}
-	i := 6
-	for {
+	numele := int(binary.LittleEndian.Uint16(b[4:]))
+	i, n := 6, 0
+	for ; ; n++ {
 		w.need(i, 1)
 		c := b[i]
 		if c == 0xFF {
@@ -516,17 +747,27 @@ func (w *walker) listpack(b []byte) {
 			w.num(leInt(b[i+1:], wd))
 			elen = 1 + wd
 		}
-		i += elen + backlenSize(elen)
+		bl := backlenSize(elen)
+		w.need(i+elen, bl)
+		if !backlenOK(b, i+elen, elen, bl) {
+			fail(w.at, "corrupt listpack (back length does not match an entry of %d bytes)", elen)
+		}
+		i += elen + bl
 	}
 	if i != len(b)-1 {
 		fail(w.at, "corrupt listpack (bytes after its end marker)")
 	}
+	if numele != 0xFFFF && numele != n {
+		fail(w.at, "corrupt listpack (header says %d entries, %d found)", numele, n)
+	}
 }
 
+// zipmap walks a zipmap's keys and values; its count byte (when below 254) is checked against the walk.
 func (w *walker) zipmap(b []byte) {
 	w.blob, w.what = b, "zipmap"
-	i := 1
-	for {
+	w.need(0, 1)
+	i, pairs := 1, 0
+	for ; ; pairs++ {
 		w.need(i, 1)
 		if b[i] == 0xFF {
 			break
@@ -559,6 +800,9 @@ func (w *walker) zipmap(b []byte) {
 	if i != len(b)-1 {
 		fail(w.at, "corrupt zipmap (bytes after its end marker)")
 	}
+	if b[0] < 254 && int(b[0]) != pairs {
+		fail(w.at, "corrupt zipmap (header says %d pairs, %d found)", b[0], pairs)
+	}
 }
 
 func (w *walker) intset(b []byte) {
@@ -578,34 +822,21 @@ func (w *walker) intset(b []byte) {
 // ---- values ----
 
 func (p *parser) value(t byte, at, db uint64, hasExp bool, exp int64) {
-	var logical int
-	switch t {
-	case 0:
-		logical = tString
-	case 1, 10, 14, 18:
-		logical = tList
-	case 2, 11, 20:
-		logical = tSet
-	case 3, 5, 12, 17:
-		logical = tZset
-	case 4, 9, 13, 16:
-		logical = tHash
-	case 15, 19, 21:
-		logical = tStream
-	default:
+	logical := logicalType(t)
+	if logical < 0 {
 		fail(at, "unknown value type %d", t)
 	}
 	p.sum.begin(db, logical, p.key, hasExp, exp)
 	w := walker{sum: &p.sum, at: at}
 	var n uint64
 	switch t {
-	case 0:
+	case RDB_TYPE_STRING:
 		p.s = p.stringInto(p.s)
 		p.sum.field(p.s)
 		n = 1
-	case 1, 2:
+	case RDB_TYPE_LIST, RDB_TYPE_SET:
 		what := "list"
-		if t == 2 {
+		if t == RDB_TYPE_SET {
 			what = "set"
 		}
 		n = p.count(what)
@@ -613,14 +844,14 @@ func (p *parser) value(t byte, at, db uint64, hasExp bool, exp int64) {
 			p.s = p.stringInto(p.s)
 			p.sum.field(p.s)
 		}
-	case 3, 5:
+	case RDB_TYPE_ZSET, RDB_TYPE_ZSET_2:
 		n = p.count("zset")
 		for k := uint64(0); k < n; k++ {
 			p.s = p.stringInto(p.s)
 			p.sum.field(p.s)
 			sat := p.pos
 			var x float64
-			if t == 5 {
+			if t == RDB_TYPE_ZSET_2 {
 				x = math.Float64frombits(p.le(8))
 			} else {
 				switch ln := p.u8(); ln {
@@ -640,58 +871,134 @@ func (p *parser) value(t byte, at, db uint64, hasExp bool, exp int64) {
 			}
 			p.sum.scoreField(x)
 		}
-	case 4:
+	case RDB_TYPE_HASH:
 		n = p.count("hash")
 		for k := uint64(0); k < 2*n; k++ {
 			p.s = p.stringInto(p.s)
 			p.sum.field(p.s)
 		}
-	case 9, 10, 11, 12, 13, 16, 17, 20:
+	case RDB_TYPE_HASH_ZIPMAP, RDB_TYPE_LIST_ZIPLIST, RDB_TYPE_SET_INTSET, RDB_TYPE_ZSET_ZIPLIST,
+		RDB_TYPE_HASH_ZIPLIST, RDB_TYPE_HASH_LISTPACK, RDB_TYPE_ZSET_LISTPACK, RDB_TYPE_SET_LISTPACK:
 		p.s = p.stringInto(p.s)
-		w.zset = t == 12 || t == 17
+		w.zset = t == RDB_TYPE_ZSET_ZIPLIST || t == RDB_TYPE_ZSET_LISTPACK
 		switch t {
-		case 9:
+		case RDB_TYPE_HASH_ZIPMAP:
 			w.zipmap(p.s)
-		case 10, 12, 13:
+		case RDB_TYPE_LIST_ZIPLIST, RDB_TYPE_ZSET_ZIPLIST, RDB_TYPE_HASH_ZIPLIST:
 			w.ziplist(p.s)
-		case 11:
+		case RDB_TYPE_SET_INTSET:
 			w.intset(p.s)
 		default:
 			w.listpack(p.s)
 		}
 		n = w.idx
-		if t == 9 || t == 12 || t == 13 || t == 16 || t == 17 {
+		if logical == tHash || logical == tZset {
 			if n%2 != 0 {
 				fail(at, "%s with an odd number of entries", typeNames[logical])
 			}
 			n /= 2
 		}
-	case 14:
+	case RDB_TYPE_LIST_QUICKLIST:
 		for k, nodes := uint64(0), p.count("quicklist node"); k < nodes; k++ {
 			p.s = p.stringInto(p.s)
 			w.ziplist(p.s)
 		}
 		n = w.idx
-	case 18:
+	case RDB_TYPE_LIST_QUICKLIST_2:
 		for k, nodes := uint64(0), p.count("quicklist node"); k < nodes; k++ {
 			cat := p.pos
 			container := p.length()
 			p.s = p.stringInto(p.s)
 			switch container {
-			case 1:
+			case QUICKLIST_NODE_CONTAINER_PLAIN:
 				p.sum.field(p.s)
 				w.idx++
-			case 2:
+			case QUICKLIST_NODE_CONTAINER_PACKED:
 				w.listpack(p.s)
 			default:
 				fail(cat, "bad quicklist container %d", container)
 			}
 		}
 		n = w.idx
+	case RDB_TYPE_HASH_METADATA, RDB_TYPE_HASH_METADATA_PRE_GA:
+		n = p.hashMetadata(t)
+	case RDB_TYPE_HASH_LISTPACK_EX, RDB_TYPE_HASH_LISTPACK_EX_PRE_GA:
+		n = p.hashListpackEx(t, at)
+	case RDB_TYPE_MODULE_2:
+		p.sum.uintField(p.length()) // the module type id (name and encoding version)
+		n = p.moduleValue()
 	default:
 		n = p.stream(t)
 	}
 	p.sum.uintField(n)
+}
+
+// moduleValue skips a module's annotated value as redis-check-rdb does: [opcode][value] until EOF; returns the count.
+func (p *parser) moduleValue() uint64 {
+	var n uint64
+	for ; ; n++ {
+		oat := p.pos
+		switch op := p.length(); op {
+		case RDB_MODULE_OPCODE_EOF:
+			return n
+		case RDB_MODULE_OPCODE_SINT, RDB_MODULE_OPCODE_UINT:
+			p.length()
+		case RDB_MODULE_OPCODE_FLOAT:
+			p.read(p.b8[:4])
+		case RDB_MODULE_OPCODE_DOUBLE:
+			p.read(p.b8[:8])
+		case RDB_MODULE_OPCODE_STRING:
+			p.s = p.stringInto(p.s)
+		default:
+			fail(oat, "unknown module value opcode %d", op)
+		}
+	}
+}
+
+// hashMetadata reads types 22 and 24: [min expire] count, then [ttl][field][value] each; the TTL enters the
+// digest after the value as an absolute time in ms (empty when none).
+func (p *parser) hashMetadata(t byte) uint64 {
+	var minExpire uint64
+	if t == RDB_TYPE_HASH_METADATA {
+		mat := p.pos
+		if minExpire = p.le(8); minExpire > EB_EXPIRE_TIME_MAX+1 {
+			fail(mat, "hash min expire %d out of range", minExpire)
+		}
+	}
+	n := p.count("hash")
+	for k := uint64(0); k < n; k++ {
+		tat := p.pos
+		expireAt := p.length()
+		if t == RDB_TYPE_HASH_METADATA && expireAt != 0 {
+			if expireAt > EB_EXPIRE_TIME_MAX+1 {
+				fail(tat, "hash field expiry %d out of range", expireAt)
+			}
+			expireAt = expireAt + minExpire - 1 // stored relative to the min expire, + 1
+		}
+		if expireAt > EB_EXPIRE_TIME_MAX {
+			fail(tat, "hash field expiry %d out of range", expireAt)
+		}
+		p.s = p.stringInto(p.s)
+		p.sum.field(p.s)
+		p.s = p.stringInto(p.s)
+		p.sum.field(p.s)
+		p.sum.fieldTTL(expireAt)
+	}
+	return n
+}
+
+// hashListpackEx reads types 23 and 25: [min expire] then a listpack of triples field, value, absolute TTL (0 = none).
+func (p *parser) hashListpackEx(t byte, at uint64) uint64 {
+	if t == RDB_TYPE_HASH_LISTPACK_EX {
+		p.read(p.b8[:8]) // min expire: a hint, unused when loading (as in Redis)
+	}
+	p.s = p.stringInto(p.s)
+	w := walker{sum: &p.sum, at: at, ttls: true}
+	w.listpack(p.s)
+	if w.idx%3 != 0 {
+		fail(at, "hash listpack with field TTLs: entries are not triples")
+	}
+	return w.idx / 3
 }
 
 // stream consumes a stream's structure (not its entries) and returns its recorded length.
@@ -707,7 +1014,7 @@ func (p *parser) stream(t byte) uint64 {
 	length := p.length()
 	p.length()
 	p.length()
-	if t >= 19 {
+	if t >= RDB_TYPE_STREAM_LISTPACKS_2 {
 		for k := 0; k < 5; k++ {
 			p.length()
 		}
@@ -717,7 +1024,7 @@ func (p *parser) stream(t byte) uint64 {
 		p.s = p.stringInto(p.s)
 		p.length()
 		p.length()
-		if t >= 19 {
+		if t >= RDB_TYPE_STREAM_LISTPACKS_2 {
 			p.length()
 		}
 		for k, n := uint64(0), p.count("stream PEL"); k < n; k++ {
@@ -727,7 +1034,7 @@ func (p *parser) stream(t byte) uint64 {
 		for c, nc := uint64(0), p.count("stream consumer"); c < nc; c++ {
 			p.s = p.stringInto(p.s)
 			p.read(raw[:8])
-			if t >= 21 {
+			if t >= RDB_TYPE_STREAM_LISTPACKS_3 {
 				p.read(raw[:8])
 			}
 			for k, n := uint64(0), p.count("consumer PEL"); k < n; k++ {
@@ -745,7 +1052,14 @@ func (p *parser) parse() {
 		fail(0, "bad magic %q (not an RDB file)", magic[:5])
 	}
 	version, err := strconv.Atoi(string(magic[5:]))
-	if err != nil || strings.ContainsAny(string(magic[5:]), "+-") || version < 1 || version > 12 {
+	if err != nil || strings.ContainsAny(string(magic[5:]), "+-") {
+		version = -1
+	}
+	if by, ok := newerVersions[version]; ok {
+		fail(5, "RDB version %d (%s) is not supported: its format is newer than the Redis source this parser follows (RDB %d)",
+			version, by, maxVersion)
+	}
+	if version < 1 || version > maxVersion {
 		fail(5, "unsupported RDB version %q", magic[5:])
 	}
 	var db uint64
@@ -754,35 +1068,46 @@ func (p *parser) parse() {
 	for {
 		at := p.pos
 		op := p.u8()
-		if op == 0xFF {
+		if op == RDB_OPCODE_EOF {
 			break
 		}
 		switch {
-		case op == 0xFE:
+		case op == RDB_OPCODE_SELECTDB:
 			db = p.length()
-		case op == 0xFD:
-			hasExp, exp = true, int64(p.le(4))*1000
-		case op == 0xFC:
+		case op == RDB_OPCODE_EXPIRETIME: // seconds: a signed 32-bit value in Redis
+			hasExp, exp = true, int64(int32(uint32(p.le(4))))*1000
+		case op == RDB_OPCODE_EXPIRETIME_MS:
 			hasExp, exp = true, int64(p.le(8))
-		case op == 0xFB:
+		case op == RDB_OPCODE_RESIZEDB:
 			p.length()
 			p.length()
-		case op == 0xFA:
+		case op == RDB_OPCODE_SLOT_INFO: // slot id, slot size, expires slot size: a hint, ignored
+			p.length()
+			p.length()
+			p.length()
+		case op == RDB_OPCODE_AUX:
 			p.key = p.stringInto(p.key)
 			p.key = p.stringInto(p.key)
-		case op == 0xF9:
+		case op == RDB_OPCODE_FREQ:
 			p.u8()
-		case op == 0xF8:
+		case op == RDB_OPCODE_IDLE:
 			p.length()
-		case op == 0xF5: // FUNCTION2: the library source
+		case op == RDB_OPCODE_FUNCTION2: // the library source
 			p.key = p.stringInto(p.key)
-		case op == 0xF7:
-			fail(at, "MODULE_AUX data is unsupported (needs the module)")
-		case op == 0xF6:
+		case op == RDB_OPCODE_MODULE_AUX:
+			p.length() // module id
+			wat := p.pos
+			if p.length() != RDB_MODULE_OPCODE_UINT {
+				fail(wat, "MODULE_AUX: bad when opcode")
+			}
+			p.length() // when
+			p.moduleValue()
+			p.sum.moduleAux++
+		case op == RDB_OPCODE_FUNCTION_PRE_GA:
 			fail(at, "pre-release FUNCTION opcode is unsupported")
-		case op == 6 || op == 7:
-			fail(at, "module value type %d is unsupported (needs the module)", op)
-		case op <= 21 && op != 8:
+		case op == RDB_TYPE_MODULE_PRE_GA:
+			fail(at, "pre-release module value type 6 cannot be skipped without its module")
+		case logicalType(op) >= 0:
 			p.key = p.stringInto(p.key)
 			p.value(op, at, db, hasExp, exp)
 			hasExp = false
@@ -797,6 +1122,7 @@ func (p *parser) parse() {
 			fail(bodyEnd, "checksum mismatch: file says %016x, computed %016x", stored, crc)
 		}
 	}
+	// Bytes after the checksum are ignored, as Redis does (an AOF with an RDB preamble continues there).
 }
 
 // run is the whole program: `prog FILE`; open builds the strategy's Source and says the file size.

@@ -5,9 +5,68 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 public final class RdbParser {
+    // ---- RDB type codes and opcodes: Redis's own names (src/rdb.h) ----
+    static final int RDB_TYPE_STRING = 0;
+    static final int RDB_TYPE_LIST = 1;
+    static final int RDB_TYPE_SET = 2;
+    static final int RDB_TYPE_ZSET = 3;
+    static final int RDB_TYPE_HASH = 4;
+    static final int RDB_TYPE_ZSET_2 = 5; // binary double scores
+    static final int RDB_TYPE_MODULE_PRE_GA = 6; // 4.0 release candidates: not skippable
+    static final int RDB_TYPE_MODULE_2 = 7; // annotated module value: skippable
+    static final int RDB_TYPE_HASH_ZIPMAP = 9;
+    static final int RDB_TYPE_LIST_ZIPLIST = 10;
+    static final int RDB_TYPE_SET_INTSET = 11;
+    static final int RDB_TYPE_ZSET_ZIPLIST = 12;
+    static final int RDB_TYPE_HASH_ZIPLIST = 13;
+    static final int RDB_TYPE_LIST_QUICKLIST = 14;
+    static final int RDB_TYPE_STREAM_LISTPACKS = 15;
+    static final int RDB_TYPE_HASH_LISTPACK = 16;
+    static final int RDB_TYPE_ZSET_LISTPACK = 17;
+    static final int RDB_TYPE_LIST_QUICKLIST_2 = 18;
+    static final int RDB_TYPE_STREAM_LISTPACKS_2 = 19;
+    static final int RDB_TYPE_SET_LISTPACK = 20;
+    static final int RDB_TYPE_STREAM_LISTPACKS_3 = 21;
+    static final int RDB_TYPE_HASH_METADATA_PRE_GA = 22; // field TTLs, absolute (7.4 release candidates)
+    static final int RDB_TYPE_HASH_LISTPACK_EX_PRE_GA = 23; // listpack with field TTLs (7.4 release candidates)
+    static final int RDB_TYPE_HASH_METADATA = 24; // field TTLs relative to a min expire
+    static final int RDB_TYPE_HASH_LISTPACK_EX = 25; // listpack with field TTLs, after a min expire
+
+    static final int RDB_OPCODE_SLOT_INFO = 244;
+    static final int RDB_OPCODE_FUNCTION2 = 245;
+    static final int RDB_OPCODE_FUNCTION_PRE_GA = 246;
+    static final int RDB_OPCODE_MODULE_AUX = 247;
+    static final int RDB_OPCODE_IDLE = 248;
+    static final int RDB_OPCODE_FREQ = 249;
+    static final int RDB_OPCODE_AUX = 250;
+    static final int RDB_OPCODE_RESIZEDB = 251;
+    static final int RDB_OPCODE_EXPIRETIME_MS = 252;
+    static final int RDB_OPCODE_EXPIRETIME = 253;
+    static final int RDB_OPCODE_SELECTDB = 254;
+    static final int RDB_OPCODE_EOF = 255;
+
+    static final int RDB_MODULE_OPCODE_EOF = 0;
+    static final int RDB_MODULE_OPCODE_SINT = 1;
+    static final int RDB_MODULE_OPCODE_UINT = 2;
+    static final int RDB_MODULE_OPCODE_FLOAT = 3;
+    static final int RDB_MODULE_OPCODE_DOUBLE = 4;
+    static final int RDB_MODULE_OPCODE_STRING = 5;
+
+    static final int RDB_ENC_INT8 = 0;
+    static final int RDB_ENC_INT16 = 1;
+    static final int RDB_ENC_INT32 = 2;
+    static final int RDB_ENC_LZF = 3;
+
+    static final int QUICKLIST_NODE_CONTAINER_PLAIN = 1;
+    static final int QUICKLIST_NODE_CONTAINER_PACKED = 2;
+
+    static final long EB_EXPIRE_TIME_MAX = (1L << 48) - 1; // the largest field expiry Redis accepts (ms)
+    static final int MAX_VERSION = 12;
+
     /** How the parser gets bytes: fill b[off..off+len) completely or throw. */
     public interface Source {
         void readFully(byte[] b, int off, int len) throws IOException;
@@ -25,6 +84,19 @@ public final class RdbParser {
 
     static RdbException fail(long offset, String msg) {
         return new RdbException(offset, msg);
+    }
+
+    /** Raw file bytes for an error message: printable ASCII kept, quote and backslash escaped, every other byte
+     *  as \xNN, so a message stays one line and cannot plant an iorace-result line. At most 32 input bytes. */
+    static String esc(byte[] b, int off, int n) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = off; i < off + Math.min(n, 32); i++) {
+            int c = b[i] & 0xFF;
+            if (c == '"' || c == '\\') sb.append('\\').append((char) c);
+            else if (c >= 0x20 && c < 0x7f) sb.append((char) c);
+            else sb.append(String.format("\\x%02x", c));
+        }
+        return sb.toString();
     }
 
     // ---- CRC-64/Jones, reflected, slicing-by-8 ----
@@ -57,11 +129,27 @@ public final class RdbParser {
     }
 
     // ---- the summary ----
-    static final String[] TYPE_NAMES = {"string", "list", "set", "zset", "hash", "stream"};
-    static final int T_STRING = 0, T_LIST = 1, T_SET = 2, T_ZSET = 3, T_HASH = 4, T_STREAM = 5;
+    static final String[] TYPE_NAMES = {"string", "list", "set", "zset", "hash", "stream", "module"};
+    static final int T_STRING = 0, T_LIST = 1, T_SET = 2, T_ZSET = 3, T_HASH = 4, T_STREAM = 5, T_MODULE = 6;
 
-    long keys, expires, digest;
-    final long[] types = new long[6];
+    /** The logical type of a value type code (index into TYPE_NAMES), -1 for opcodes and unknown codes. */
+    static int logicalType(int t) {
+        switch (t) {
+            case RDB_TYPE_STRING: return T_STRING;
+            case RDB_TYPE_LIST: case RDB_TYPE_LIST_ZIPLIST: case RDB_TYPE_LIST_QUICKLIST: case RDB_TYPE_LIST_QUICKLIST_2: return T_LIST;
+            case RDB_TYPE_SET: case RDB_TYPE_SET_INTSET: case RDB_TYPE_SET_LISTPACK: return T_SET;
+            case RDB_TYPE_ZSET: case RDB_TYPE_ZSET_2: case RDB_TYPE_ZSET_ZIPLIST: case RDB_TYPE_ZSET_LISTPACK: return T_ZSET;
+            case RDB_TYPE_HASH: case RDB_TYPE_HASH_ZIPMAP: case RDB_TYPE_HASH_ZIPLIST: case RDB_TYPE_HASH_LISTPACK:
+            case RDB_TYPE_HASH_METADATA_PRE_GA: case RDB_TYPE_HASH_LISTPACK_EX_PRE_GA: case RDB_TYPE_HASH_METADATA:
+            case RDB_TYPE_HASH_LISTPACK_EX: return T_HASH;
+            case RDB_TYPE_STREAM_LISTPACKS: case RDB_TYPE_STREAM_LISTPACKS_2: case RDB_TYPE_STREAM_LISTPACKS_3: return T_STREAM;
+            case RDB_TYPE_MODULE_2: return T_MODULE;
+            default: return -1;
+        }
+    }
+
+    long keys, expires, fieldExpires, moduleAux, digest;
+    final long[] types = new long[7];
     final Map<Long, Long> dbs = new TreeMap<>(Long::compareUnsigned);
     private final byte[] lenBuf = new byte[4];
 
@@ -89,6 +177,16 @@ public final class RdbParser {
         field(h);
     }
 
+    /** A hash field's absolute expiry in ms (0 = none, an empty field), counted. */
+    void fieldTtl(long expireAt) {
+        if (expireAt == 0) {
+            field(lenBuf, 0, 0);
+            return;
+        }
+        fieldExpires++;
+        textField(Long.toString(expireAt));
+    }
+
     void begin(long db, int t, byte[] key, int klen, boolean hasExp, long exp) {
         textField(Long.toUnsignedString(db));
         textField(TYPE_NAMES[t]);
@@ -108,21 +206,37 @@ public final class RdbParser {
         List<String> d = new ArrayList<>(), t = new ArrayList<>();
         for (Map.Entry<Long, Long> e : dbs.entrySet())
             d.add("\"" + Long.toUnsignedString(e.getKey()) + "\": " + e.getValue());
-        for (int i = 0; i < 6; i++) t.add("\"" + TYPE_NAMES[i] + "\": " + types[i]);
-        return String.format("{\"keys\": %d, \"expires\": %d, \"dbs\": {%s}, \"types\": {%s}, \"digest\": \"%016x\"}",
-                keys, expires, String.join(", ", d), String.join(", ", t), digest);
+        for (int i = 0; i < 7; i++) t.add("\"" + TYPE_NAMES[i] + "\": " + types[i]);
+        return String.format("{\"keys\": %d, \"expires\": %d, \"dbs\": {%s}, \"types\": {%s}, \"field_expires\": %d, "
+                + "\"module_aux\": %d, \"digest\": \"%016x\"}",
+                keys, expires, String.join(", ", d), String.join(", ", t), fieldExpires, moduleAux, digest);
     }
 
-    static final Pattern DECIMAL = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+    /** A score written as text: the whole field must be what C's strtod reads (Redis loads these with
+     *  strtod/sscanf): optional sign, then a decimal float, a hex float (0x, optional p exponent), inf, infinity,
+     *  nan or nan(chars), any case; no space, nothing after it. parseDouble rounds correctly, inf on overflow. */
+    static final Pattern SCORE = Pattern.compile("([+-]?)(?:(inf(?:inity)?)|(nan(?:\\([0-9a-z_]*\\))?)"
+            + "|0x([0-9a-f]+\\.?[0-9a-f]*|\\.[0-9a-f]+)(?:p([+-]?[0-9]+))?"
+            + "|(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:e[+-]?[0-9]+)?)", Pattern.CASE_INSENSITIVE);
 
-    /** A score written as text: a decimal float, or inf/infinity/nan (as strtod reads them). */
     static Double parseScore(byte[] b, int off, int n) {
         String s = new String(b, off, n, StandardCharsets.ISO_8859_1);
-        String l = s.toLowerCase();
-        String body = l.startsWith("+") || l.startsWith("-") ? l.substring(1) : l;
-        if (body.equals("inf") || body.equals("infinity")) return l.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
-        if (body.equals("nan")) return Double.NaN;
-        if (!DECIMAL.matcher(s).matches()) return null;
+        Matcher m = SCORE.matcher(s);
+        if (!m.matches()) return null;
+        boolean neg = m.group(1).equals("-");
+        if (m.group(2) != null) return neg ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+        if (m.group(3) != null) return Double.NaN;
+        if (m.group(4) != null) {
+            long e = 0;
+            if (m.group(5) != null) {
+                String d = m.group(5);
+                boolean eneg = d.startsWith("-");
+                for (char c : d.toCharArray()) if (c >= '0' && c <= '9') e = Math.min(e * 10 + (c - '0'), 1L << 30);
+                if (eneg) e = -e;
+            }
+            double x = Double.parseDouble("0x" + m.group(4) + "p" + e); // Java's hex floats need the p exponent
+            return neg ? -x : x;
+        }
         return Double.parseDouble(s);
     }
 
@@ -139,6 +253,11 @@ public final class RdbParser {
 
         void reserve(int n) {
             if (p.length < n) p = new byte[Math.max(n, 2 * p.length)];
+        }
+
+        /** Make room for n bytes keeping the first len. */
+        void grow(int n) {
+            if (p.length < n) p = java.util.Arrays.copyOf(p, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(n, 2L * p.length)));
         }
     }
 
@@ -249,10 +368,10 @@ public final class RdbParser {
             return;
         }
         long num;
-        if (v == 0) num = sext(le(1), 8);
-        else if (v == 1) num = sext(le(2), 16);
-        else if (v == 2) num = sext(le(4), 32);
-        else if (v == 3) {
+        if (v == RDB_ENC_INT8) num = sext(le(1), 8);
+        else if (v == RDB_ENC_INT16) num = sext(le(2), 16);
+        else if (v == RDB_ENC_INT32) num = sext(le(4), 32);
+        else if (v == RDB_ENC_LZF) {
             long clen = length(), ulen = length();
             if (Long.compareUnsigned(clen, Long.divideUnsigned(-1L - 16, 100)) > 0 || Long.compareUnsigned(ulen, clen * 100 + 16) > 0)
                 throw fail(at, "LZF uncompressed length " + Long.toUnsignedString(ulen) + " implausible for "
@@ -266,7 +385,8 @@ public final class RdbParser {
     }
 
     static void lzfDecompress(byte[] src, int n, int ulen, Buf out, long at) {
-        out.reserve(ulen);
+        // grow as the data decompresses: a crafted header cannot make us reserve its claimed size up front
+        out.reserve((int) Math.min(ulen, 4L * n));
         byte[] o = out.p;
         int ol = 0, i = 0;
         while (i < n) {
@@ -274,6 +394,8 @@ public final class RdbParser {
             if (ctrl < 32) {
                 int ln = ctrl + 1;
                 if (ln > n - i || ln > ulen - ol) throw fail(at, "corrupt LZF data (literal run past the end)");
+                out.grow(ol + ln);
+                o = out.p;
                 System.arraycopy(src, i, o, ol, ln);
                 ol += ln;
                 i += ln;
@@ -287,6 +409,8 @@ public final class RdbParser {
                 int back = ((ctrl & 0x1F) << 8) + (src[i++] & 0xFF) + 1;
                 ln += 2;
                 if (back > ol || ln > ulen - ol) throw fail(at, "corrupt LZF data (back reference out of range)");
+                out.grow(ol + ln);
+                o = out.p;
                 for (int k = 0; k < ln; k++, ol++) o[ol] = o[ol - back]; // may overlap
             }
         }
@@ -295,16 +419,17 @@ public final class RdbParser {
     }
 
     // ---- compact encodings: walk a blob's entries ----
-    private boolean wZset;
+    private boolean wZset, wTtls; // odd entries are scores; every third entry is a field TTL
     private long wIdx, wAt;
     private String wWhat;
     private int wLen;
 
     void wStr(byte[] b, int off, int n) {
+        if (wTtls && wIdx % 3 == 2) throw fail(wAt, "hash listpack with field TTLs: a TTL is not an integer");
         if (wZset && (wIdx & 1) == 1) {
             Double x = parseScore(b, off, n);
             if (x == null)
-                throw fail(wAt, "bad zset score \"" + new String(b, off, Math.min(n, 32), StandardCharsets.ISO_8859_1) + "\"");
+                throw fail(wAt, "bad zset score \"" + esc(b, off, n) + "\"");
             scoreField(x);
         } else {
             field(b, off, n);
@@ -313,6 +438,12 @@ public final class RdbParser {
     }
 
     void wNum(long v) {
+        if (wTtls && wIdx % 3 == 2) {
+            if (v < 0 || v > EB_EXPIRE_TIME_MAX) throw fail(wAt, "hash field expiry " + v + " out of range");
+            fieldTtl(v);
+            wIdx++;
+            return;
+        }
         if (wZset && (wIdx & 1) == 1) scoreField((double) v);
         else textField(Long.toString(v));
         wIdx++;
@@ -332,16 +463,35 @@ public final class RdbParser {
         return sext(v, 8 * w);
     }
 
+    /** A ziplist's entries; its header (zlbytes, zltail, zllen) and every prevlen are checked against the walk. */
     void ziplist(byte[] b, int len) {
         wWhat = "ziplist";
         wLen = len;
         if (len < 11 || le32(b, 0) != len) throw fail(wAt, "corrupt ziplist header");
-        int i = 10;
-        for (;;) {
+        long zltail = le32(b, 4);
+        int zllen = (b[8] & 0xFF) | (b[9] & 0xFF) << 8;
+        int i = 10, n = 0;
+        int last = 10, start = 10;
+        long prev = 0; // the last entry's offset, the previous entry's size
+        for (;; n++) {
+            if (n > 0) {
+                last = start;
+                prev = i - start;
+            }
             need(i, 1);
             int c = b[i] & 0xFF;
             if (c == 0xFF) break;
-            i += c == 0xFE ? 5 : 1;
+            start = i;
+            long plen;
+            if (c == 0xFE) {
+                need(i, 5);
+                plen = le32(b, i + 1);
+                i += 5;
+            } else {
+                plen = c;
+                i += 1;
+            }
+            if (plen != prev) throw fail(wAt, "corrupt ziplist (prevlen " + plen + ", previous entry has " + prev + " bytes)");
             need(i, 1);
             int enc = b[i] & 0xFF;
             if ((enc >> 6) < 3) {
@@ -379,18 +529,33 @@ public final class RdbParser {
             i += wd;
         }
         if (i != len - 1) throw fail(wAt, "corrupt ziplist (bytes after its end marker)");
+        if (zltail != last) throw fail(wAt, "corrupt ziplist (zltail " + zltail + ", last entry at " + last + ")");
+        if (zllen != 0xFFFF && zllen != n) throw fail(wAt, "corrupt ziplist (zllen " + zllen + ", " + n + " entries)");
     }
 
     static int backlenSize(long n) {
         return n <= 127 ? 1 : n < 16383 ? 2 : n < 2097151 ? 3 : n < 268435455 ? 4 : 5;
     }
 
+    /** The size bytes at i encode elen as a listpack back length (7 bits a byte, most significant first, every
+     *  byte but the first with its high bit set). */
+    static boolean backlenOk(byte[] b, int i, long elen, int size) {
+        for (int k = 0; k < size; k++) {
+            int want = (int) ((elen >>> (7 * (size - 1 - k))) & 127) | (k > 0 ? 128 : 0);
+            if ((b[i + k] & 0xFF) != want) return false;
+        }
+        return true;
+    }
+
+    /** A listpack's entries; its header (total bytes, element count) and every back length are checked. */
     void listpack(byte[] b, int len) {
         wWhat = "listpack";
         wLen = len;
         if (len < 7 || le32(b, 0) != len) throw fail(wAt, "corrupt listpack header");
+        int numele = (b[4] & 0xFF) | (b[5] & 0xFF) << 8;
         long i = 6;
-        for (;;) {
+        int n = 0;
+        for (;; n++) {
             need(i, 1);
             int ii = (int) i;
             int c = b[ii] & 0xFF;
@@ -427,16 +592,24 @@ public final class RdbParser {
                 wNum(leInt(b, ii + 1, wd));
                 elen = 1 + wd;
             }
-            i += elen + backlenSize(elen);
+            int bl = backlenSize(elen);
+            need(i + elen, bl);
+            if (!backlenOk(b, (int) (i + elen), elen, bl))
+                throw fail(wAt, "corrupt listpack (back length does not match an entry of " + elen + " bytes)");
+            i += elen + bl;
         }
         if (i != len - 1) throw fail(wAt, "corrupt listpack (bytes after its end marker)");
+        if (numele != 0xFFFF && numele != n) throw fail(wAt, "corrupt listpack (header says " + numele + " entries, " + n + " found)");
     }
 
+    /** A zipmap's keys and values; its count byte (when below 254) is checked against the walk. */
     void zipmap(byte[] b, int len) {
         wWhat = "zipmap";
         wLen = len;
+        need(0, 1);
         long i = 1;
-        for (;;) {
+        int pairs = 0;
+        for (;; pairs++) {
             need(i, 1);
             if ((b[(int) i] & 0xFF) == 0xFF) break;
             for (int part = 0; part < 2; part++) {
@@ -463,6 +636,8 @@ public final class RdbParser {
             }
         }
         if (i != len - 1) throw fail(wAt, "corrupt zipmap (bytes after its end marker)");
+        int zmlen = b[0] & 0xFF;
+        if (zmlen < 254 && zmlen != pairs) throw fail(wAt, "corrupt zipmap (header says " + zmlen + " pairs, " + pairs + " found)");
     }
 
     void intset(byte[] b, int len) {
@@ -475,42 +650,35 @@ public final class RdbParser {
 
     // ---- values ----
     void value(int t, long at, long db, boolean hasExp, long exp) {
-        int logical;
-        switch (t) {
-            case 0: logical = T_STRING; break;
-            case 1: case 10: case 14: case 18: logical = T_LIST; break;
-            case 2: case 11: case 20: logical = T_SET; break;
-            case 3: case 5: case 12: case 17: logical = T_ZSET; break;
-            case 4: case 9: case 13: case 16: logical = T_HASH; break;
-            case 15: case 19: case 21: logical = T_STREAM; break;
-            default: throw fail(at, "unknown value type " + t);
-        }
+        int logical = logicalType(t);
+        if (logical < 0) throw fail(at, "unknown value type " + t);
         begin(db, logical, key.p, key.len, hasExp, exp);
         wZset = false;
+        wTtls = false;
         wIdx = 0;
         wAt = at;
         long n;
         switch (t) {
-            case 0:
+            case RDB_TYPE_STRING:
                 stringInto(s);
                 field(s.p, 0, s.len);
                 n = 1;
                 break;
-            case 1: case 2:
-                n = count(t == 1 ? "list" : "set");
+            case RDB_TYPE_LIST: case RDB_TYPE_SET:
+                n = count(t == RDB_TYPE_LIST ? "list" : "set");
                 for (long k = 0; k < n; k++) {
                     stringInto(s);
                     field(s.p, 0, s.len);
                 }
                 break;
-            case 3: case 5:
+            case RDB_TYPE_ZSET: case RDB_TYPE_ZSET_2:
                 n = count("zset");
                 for (long k = 0; k < n; k++) {
                     stringInto(s);
                     field(s.p, 0, s.len);
                     long sat = pos;
                     double x;
-                    if (t == 5) x = Double.longBitsToDouble(le(8));
+                    if (t == RDB_TYPE_ZSET_2) x = Double.longBitsToDouble(le(8));
                     else {
                         int ln = u8();
                         if (ln == 253) x = Double.NaN;
@@ -520,34 +688,35 @@ public final class RdbParser {
                             readInto(ln, s);
                             Double d = parseScore(s.p, 0, s.len);
                             if (d == null)
-                                throw fail(sat, "bad zset score \"" + new String(s.p, 0, s.len, StandardCharsets.ISO_8859_1) + "\"");
+                                throw fail(sat, "bad zset score \"" + esc(s.p, 0, s.len) + "\"");
                             x = d;
                         }
                     }
                     scoreField(x);
                 }
                 break;
-            case 4:
+            case RDB_TYPE_HASH:
                 n = count("hash");
                 for (long k = 0; k < 2 * n; k++) {
                     stringInto(s);
                     field(s.p, 0, s.len);
                 }
                 break;
-            case 9: case 10: case 11: case 12: case 13: case 16: case 17: case 20:
+            case RDB_TYPE_HASH_ZIPMAP: case RDB_TYPE_LIST_ZIPLIST: case RDB_TYPE_SET_INTSET: case RDB_TYPE_ZSET_ZIPLIST:
+            case RDB_TYPE_HASH_ZIPLIST: case RDB_TYPE_HASH_LISTPACK: case RDB_TYPE_ZSET_LISTPACK: case RDB_TYPE_SET_LISTPACK:
                 stringInto(s);
-                wZset = t == 12 || t == 17;
-                if (t == 9) zipmap(s.p, s.len);
-                else if (t == 10 || t == 12 || t == 13) ziplist(s.p, s.len);
-                else if (t == 11) intset(s.p, s.len);
+                wZset = t == RDB_TYPE_ZSET_ZIPLIST || t == RDB_TYPE_ZSET_LISTPACK;
+                if (t == RDB_TYPE_HASH_ZIPMAP) zipmap(s.p, s.len);
+                else if (t == RDB_TYPE_LIST_ZIPLIST || t == RDB_TYPE_ZSET_ZIPLIST || t == RDB_TYPE_HASH_ZIPLIST) ziplist(s.p, s.len);
+                else if (t == RDB_TYPE_SET_INTSET) intset(s.p, s.len);
                 else listpack(s.p, s.len);
                 n = wIdx;
-                if (t == 9 || t == 12 || t == 13 || t == 16 || t == 17) {
+                if (logical == T_HASH || logical == T_ZSET) {
                     if (n % 2 != 0) throw fail(at, TYPE_NAMES[logical] + " with an odd number of entries");
                     n /= 2;
                 }
                 break;
-            case 14: {
+            case RDB_TYPE_LIST_QUICKLIST: {
                 long nodes = count("quicklist node");
                 for (long k = 0; k < nodes; k++) {
                     stringInto(s);
@@ -556,25 +725,82 @@ public final class RdbParser {
                 n = wIdx;
                 break;
             }
-            case 18: {
+            case RDB_TYPE_LIST_QUICKLIST_2: {
                 long nodes = count("quicklist node");
                 for (long k = 0; k < nodes; k++) {
                     long cat = pos;
                     long container = length();
                     stringInto(s);
-                    if (container == 1) {
+                    if (container == QUICKLIST_NODE_CONTAINER_PLAIN) {
                         field(s.p, 0, s.len);
                         wIdx++;
-                    } else if (container == 2) listpack(s.p, s.len);
+                    } else if (container == QUICKLIST_NODE_CONTAINER_PACKED) listpack(s.p, s.len);
                     else throw fail(cat, "bad quicklist container " + Long.toUnsignedString(container));
                 }
                 n = wIdx;
                 break;
             }
+            case RDB_TYPE_HASH_METADATA: case RDB_TYPE_HASH_METADATA_PRE_GA:
+                n = hashMetadata(t);
+                break;
+            case RDB_TYPE_HASH_LISTPACK_EX: case RDB_TYPE_HASH_LISTPACK_EX_PRE_GA:
+                if (t == RDB_TYPE_HASH_LISTPACK_EX) le(8); // min expire: a hint, unused when loading (as in Redis)
+                stringInto(s);
+                wTtls = true;
+                listpack(s.p, s.len);
+                if (wIdx % 3 != 0) throw fail(at, "hash listpack with field TTLs: entries are not triples");
+                n = wIdx / 3;
+                break;
+            case RDB_TYPE_MODULE_2:
+                textField(Long.toUnsignedString(length())); // the module type id (name and encoding version)
+                n = moduleValue();
+                break;
             default:
                 n = stream(t);
         }
         textField(Long.toUnsignedString(n));
+    }
+
+    /** Skip a module's annotated value as redis-check-rdb does: [opcode][value] until EOF; return the count. */
+    long moduleValue() {
+        for (long n = 0;; n++) {
+            long oat = pos, op = length();
+            if (op == RDB_MODULE_OPCODE_EOF) return n;
+            else if (op == RDB_MODULE_OPCODE_SINT || op == RDB_MODULE_OPCODE_UINT) length();
+            else if (op == RDB_MODULE_OPCODE_FLOAT) read(b8, 0, 4);
+            else if (op == RDB_MODULE_OPCODE_DOUBLE) read(b8, 0, 8);
+            else if (op == RDB_MODULE_OPCODE_STRING) stringInto(s);
+            else throw fail(oat, "unknown module value opcode " + Long.toUnsignedString(op));
+        }
+    }
+
+    /** Types 22 and 24: [min expire] count, then [ttl][field][value] each; the TTL enters the digest after the
+     *  value as an absolute time in ms (empty when none). */
+    long hashMetadata(int t) {
+        long minExpire = 0;
+        if (t == RDB_TYPE_HASH_METADATA) {
+            long mat = pos;
+            minExpire = le(8);
+            if (Long.compareUnsigned(minExpire, EB_EXPIRE_TIME_MAX + 1) > 0)
+                throw fail(mat, "hash min expire " + Long.toUnsignedString(minExpire) + " out of range");
+        }
+        long n = count("hash");
+        for (long k = 0; k < n; k++) {
+            long tat = pos, expireAt = length();
+            if (t == RDB_TYPE_HASH_METADATA && expireAt != 0) {
+                if (Long.compareUnsigned(expireAt, EB_EXPIRE_TIME_MAX + 1) > 0)
+                    throw fail(tat, "hash field expiry " + Long.toUnsignedString(expireAt) + " out of range");
+                expireAt = expireAt + minExpire - 1; // stored relative to the min expire, + 1
+            }
+            if (Long.compareUnsigned(expireAt, EB_EXPIRE_TIME_MAX) > 0)
+                throw fail(tat, "hash field expiry " + Long.toUnsignedString(expireAt) + " out of range");
+            stringInto(s);
+            field(s.p, 0, s.len);
+            stringInto(s);
+            field(s.p, 0, s.len);
+            fieldTtl(expireAt);
+        }
+        return n;
     }
 
     /** Consume a stream's structure (not its entries); return its recorded length. */
@@ -588,13 +814,13 @@ public final class RdbParser {
         long length = length();
         length();
         length();
-        if (t >= 19) for (int k = 0; k < 5; k++) length();
+        if (t >= RDB_TYPE_STREAM_LISTPACKS_2) for (int k = 0; k < 5; k++) length();
         byte[] raw = new byte[24];
         for (long g = 0, ng = count("stream consumer group"); g < ng; g++) {
             stringInto(s);
             length();
             length();
-            if (t >= 19) length();
+            if (t >= RDB_TYPE_STREAM_LISTPACKS_2) length();
             for (long k = 0, n = count("stream PEL"); k < n; k++) {
                 read(raw, 0, 24);
                 length();
@@ -602,7 +828,7 @@ public final class RdbParser {
             for (long c = 0, nc = count("stream consumer"); c < nc; c++) {
                 stringInto(s);
                 read(raw, 0, 8);
-                if (t >= 21) read(raw, 0, 8);
+                if (t >= RDB_TYPE_STREAM_LISTPACKS_3) read(raw, 0, 8);
                 for (long k = 0, n = count("consumer PEL"); k < n; k++) read(raw, 0, 16);
             }
         }
@@ -613,29 +839,41 @@ public final class RdbParser {
         byte[] magic = new byte[9];
         read(magic, 0, 9);
         String m = new String(magic, StandardCharsets.ISO_8859_1);
-        if (!m.startsWith("REDIS")) throw fail(0, "bad magic \"" + m.substring(0, 5) + "\" (not an RDB file)");
+        if (!m.startsWith("REDIS")) throw fail(0, "bad magic \"" + esc(magic, 0, 5) + "\" (not an RDB file)");
         int version = m.substring(5).matches("[0-9]{4}") ? Integer.parseInt(m.substring(5)) : -1;
-        if (version < 1 || version > 12) throw fail(5, "unsupported RDB version \"" + m.substring(5) + "\"");
+        if (version == 13 || version == 14)
+            throw fail(5, "RDB version " + version + " (" + (version == 13 ? "Redis 8.6" : "Redis 8.8") + ") is not supported: "
+                    + "its format is newer than the Redis source this parser follows (RDB " + MAX_VERSION + ")");
+        if (version < 1 || version > MAX_VERSION) throw fail(5, "unsupported RDB version \"" + esc(magic, 5, 4) + "\"");
         long db = 0, exp = 0;
         boolean hasExp = false;
         for (;;) {
             long at = pos;
             int op = u8();
-            if (op == 0xFF) break;
+            if (op == RDB_OPCODE_EOF) break;
             switch (op) {
-                case 0xFE: db = length(); break;
-                case 0xFD: hasExp = true; exp = le(4) * 1000; break;
-                case 0xFC: hasExp = true; exp = le(8); break;
-                case 0xFB: length(); length(); break;
-                case 0xFA: stringInto(key); stringInto(key); break;
-                case 0xF9: u8(); break;
-                case 0xF8: length(); break;
-                case 0xF5: stringInto(key); break; // FUNCTION2: the library source
-                case 0xF7: throw fail(at, "MODULE_AUX data is unsupported (needs the module)");
-                case 0xF6: throw fail(at, "pre-release FUNCTION opcode is unsupported");
-                case 6: case 7: throw fail(at, "module value type " + op + " is unsupported (needs the module)");
+                case RDB_OPCODE_SELECTDB: db = length(); break;
+                case RDB_OPCODE_EXPIRETIME: hasExp = true; exp = (int) le(4) * 1000L; break; // signed 32-bit
+                case RDB_OPCODE_EXPIRETIME_MS: hasExp = true; exp = le(8); break;
+                case RDB_OPCODE_RESIZEDB: length(); length(); break;
+                case RDB_OPCODE_SLOT_INFO: length(); length(); length(); break; // slot id, sizes: a hint, ignored
+                case RDB_OPCODE_AUX: stringInto(key); stringInto(key); break;
+                case RDB_OPCODE_FREQ: u8(); break;
+                case RDB_OPCODE_IDLE: length(); break;
+                case RDB_OPCODE_FUNCTION2: stringInto(key); break; // the library source
+                case RDB_OPCODE_MODULE_AUX: {
+                    length(); // module id
+                    long wat = pos;
+                    if (length() != RDB_MODULE_OPCODE_UINT) throw fail(wat, "MODULE_AUX: bad when opcode");
+                    length(); // when
+                    moduleValue();
+                    moduleAux++;
+                    break;
+                }
+                case RDB_OPCODE_FUNCTION_PRE_GA: throw fail(at, "pre-release FUNCTION opcode is unsupported");
+                case RDB_TYPE_MODULE_PRE_GA: throw fail(at, "pre-release module value type 6 cannot be skipped without its module");
                 default:
-                    if (op <= 21 && op != 8) {
+                    if (logicalType(op) >= 0) {
                         stringInto(key);
                         value(op, at, db, hasExp, exp);
                         hasExp = false;
@@ -647,6 +885,7 @@ public final class RdbParser {
             if (stored != 0 && stored != c)
                 throw fail(bodyEnd, String.format("checksum mismatch: file says %016x, computed %016x", stored, c));
         }
+        // Bytes after the checksum are ignored, as Redis does (an AOF with an RDB preamble continues there).
     }
 
     /** Source factory of one strategy: opens the file, says its size. */
@@ -676,6 +915,9 @@ public final class RdbParser {
             p.parse();
         } catch (RdbException e) {
             System.err.println("rdb: " + path + ": offset " + e.offset + ": " + e.getMessage());
+            System.exit(1);
+        } catch (OutOfMemoryError e) {
+            System.err.println("rdb: " + path + ": offset " + p.pos + ": out of memory (" + e.getMessage() + ")");
             System.exit(1);
         }
         long ns = System.nanoTime() - t0;

@@ -13,7 +13,7 @@ import time
 from rdbtools import RdbCallback, RdbParser
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rdb_parse import FLUSH, crc64, _fmt_score  # noqa: E402  (the canonical form's digest helpers)
+from rdb_parse import FLUSH, _fmt_score, crc64  # noqa: E402  (the canonical form's digest helpers)
 
 EPOCH = datetime.datetime(1970, 1, 1)
 
@@ -32,7 +32,7 @@ class Summary(RdbCallback):
         self.db = 0
         self.keys = self.expires = 0
         self.dbs: dict[int, int] = {}
-        self.types = dict.fromkeys(("string", "list", "set", "zset", "hash", "stream"), 0)
+        self.types = dict.fromkeys(("string", "list", "set", "zset", "hash", "stream", "module"), 0)
         self.digest = 0
         self.ser = bytearray()
         self.n = 0
@@ -127,7 +127,8 @@ class Summary(RdbCallback):
         self.digest = crc64(self.digest, self.ser)
         return {"keys": self.keys, "expires": self.expires,
                 "dbs": {str(d): self.dbs[d] for d in sorted(self.dbs)},
-                "types": self.types, "digest": f"{self.digest:016x}"}
+                "types": self.types, "field_expires": 0, "module_aux": 0,  # neither exists in RDB 1-9
+                "digest": f"{self.digest:016x}"}
 
 
 def main(argv: list[str]) -> int:

@@ -22,7 +22,10 @@ pub struct RdbError {
 pub type Res<T> = Result<T, RdbError>;
 
 fn err<T>(offset: u64, msg: impl Into<String>) -> Res<T> {
-    Err(RdbError { offset, msg: msg.into() })
+    Err(RdbError {
+        offset,
+        msg: msg.into(),
+    })
 }
 
 // --- CRC-64/Jones, reflected, init 0, xorout 0; slicing-by-8 -------------------------
@@ -57,7 +60,24 @@ const fn make_tables() -> [[u64; 256]; 8] {
 
 static CRC_TABLES: [[u64; 256]; 8] = make_tables();
 
-pub fn crc64(mut crc: u64, data: &[u8]) -> u64 {
+/// CRC-64 of `data` continuing `crc`. Inlined: the parser's many 1-7 byte reads and the digest's
+/// 4-byte length prefixes take the table one byte at a time, with no call; longer data goes to
+/// the slicing-by-8 loop.
+#[inline]
+pub fn crc64(crc: u64, data: &[u8]) -> u64 {
+    if data.len() < 8 {
+        let mut crc = crc;
+        for &b in data {
+            crc = CRC_TABLES[0][((crc ^ b as u64) & 0xFF) as usize] ^ (crc >> 8);
+        }
+        crc
+    } else {
+        crc64_sliced(crc, data)
+    }
+}
+
+#[inline(never)]
+fn crc64_sliced(mut crc: u64, data: &[u8]) -> u64 {
     let t = &CRC_TABLES;
     let mut chunks = data.chunks_exact(8);
     for c in &mut chunks {
@@ -77,15 +97,75 @@ pub fn crc64(mut crc: u64, data: &[u8]) -> u64 {
     crc
 }
 
+// --- RDB type codes and opcodes: Redis's own names (src/rdb.h) --------------------------
+
+pub const RDB_TYPE_STRING: u8 = 0;
+pub const RDB_TYPE_LIST: u8 = 1;
+pub const RDB_TYPE_SET: u8 = 2;
+pub const RDB_TYPE_ZSET: u8 = 3;
+pub const RDB_TYPE_HASH: u8 = 4;
+pub const RDB_TYPE_ZSET_2: u8 = 5; // binary double scores
+pub const RDB_TYPE_MODULE_PRE_GA: u8 = 6; // 4.0 release candidates: not skippable
+pub const RDB_TYPE_MODULE_2: u8 = 7; // annotated module value: skippable
+pub const RDB_TYPE_HASH_ZIPMAP: u8 = 9;
+pub const RDB_TYPE_LIST_ZIPLIST: u8 = 10;
+pub const RDB_TYPE_SET_INTSET: u8 = 11;
+pub const RDB_TYPE_ZSET_ZIPLIST: u8 = 12;
+pub const RDB_TYPE_HASH_ZIPLIST: u8 = 13;
+pub const RDB_TYPE_LIST_QUICKLIST: u8 = 14;
+pub const RDB_TYPE_STREAM_LISTPACKS: u8 = 15;
+pub const RDB_TYPE_HASH_LISTPACK: u8 = 16;
+pub const RDB_TYPE_ZSET_LISTPACK: u8 = 17;
+pub const RDB_TYPE_LIST_QUICKLIST_2: u8 = 18;
+pub const RDB_TYPE_STREAM_LISTPACKS_2: u8 = 19;
+pub const RDB_TYPE_SET_LISTPACK: u8 = 20;
+pub const RDB_TYPE_STREAM_LISTPACKS_3: u8 = 21;
+pub const RDB_TYPE_HASH_METADATA_PRE_GA: u8 = 22; // field TTLs, absolute (7.4 release candidates)
+pub const RDB_TYPE_HASH_LISTPACK_EX_PRE_GA: u8 = 23; // listpack with field TTLs (7.4 release candidates)
+pub const RDB_TYPE_HASH_METADATA: u8 = 24; // field TTLs relative to a min expire
+pub const RDB_TYPE_HASH_LISTPACK_EX: u8 = 25; // listpack with field TTLs, after a min expire
+
+pub const RDB_OPCODE_SLOT_INFO: u8 = 244;
+pub const RDB_OPCODE_FUNCTION2: u8 = 245;
+pub const RDB_OPCODE_FUNCTION_PRE_GA: u8 = 246;
+pub const RDB_OPCODE_MODULE_AUX: u8 = 247;
+pub const RDB_OPCODE_IDLE: u8 = 248;
+pub const RDB_OPCODE_FREQ: u8 = 249;
+pub const RDB_OPCODE_AUX: u8 = 250;
+pub const RDB_OPCODE_RESIZEDB: u8 = 251;
+pub const RDB_OPCODE_EXPIRETIME_MS: u8 = 252;
+pub const RDB_OPCODE_EXPIRETIME: u8 = 253;
+pub const RDB_OPCODE_SELECTDB: u8 = 254;
+pub const RDB_OPCODE_EOF: u8 = 255;
+
+pub const RDB_MODULE_OPCODE_EOF: u64 = 0;
+pub const RDB_MODULE_OPCODE_SINT: u64 = 1;
+pub const RDB_MODULE_OPCODE_UINT: u64 = 2;
+pub const RDB_MODULE_OPCODE_FLOAT: u64 = 3;
+pub const RDB_MODULE_OPCODE_DOUBLE: u64 = 4;
+pub const RDB_MODULE_OPCODE_STRING: u64 = 5;
+
+pub const RDB_ENC_INT8: u64 = 0;
+pub const RDB_ENC_INT16: u64 = 1;
+pub const RDB_ENC_INT32: u64 = 2;
+pub const RDB_ENC_LZF: u64 = 3;
+
+pub const QUICKLIST_NODE_CONTAINER_PLAIN: u64 = 1;
+pub const QUICKLIST_NODE_CONTAINER_PACKED: u64 = 2;
+
+/// The largest field expiry Redis accepts (ms); one more is its "no expiry" min expire.
+pub const EB_EXPIRE_TIME_MAX: u64 = (1 << 48) - 1;
+
 // --- the canonical summary ------------------------------------------------------------
 
-pub const TYPE_NAMES: [&str; 6] = ["string", "list", "set", "zset", "hash", "stream"];
+pub const TYPE_NAMES: [&str; 7] = ["string", "list", "set", "zset", "hash", "stream", "module"];
 pub const T_STRING: usize = 0;
 pub const T_LIST: usize = 1;
 pub const T_SET: usize = 2;
 pub const T_ZSET: usize = 3;
 pub const T_HASH: usize = 4;
 pub const T_STREAM: usize = 5;
+pub const T_MODULE: usize = 6;
 
 /// Key counts plus the digest: CRC-64 over length-prefixed fields (see README.md).
 #[derive(Default)]
@@ -93,7 +173,9 @@ pub struct Summary {
     pub keys: u64,
     pub expires: u64,
     pub dbs: BTreeMap<u64, u64>,
-    pub types: [u64; 6],
+    pub types: [u64; 7],
+    pub field_expires: u64,
+    pub module_aux: u64,
     pub digest: u64,
 }
 
@@ -131,7 +213,11 @@ fn fmt_u64(mut u: u64, buf: &mut [u8; 24]) -> &[u8] {
 
 /// The 16 lowercase hex digits of the double's IEEE-754 bits (every NaN as 7ff8000000000000).
 pub fn score_hex(x: f64) -> [u8; 16] {
-    let bits = if x.is_nan() { 0x7ff8_0000_0000_0000 } else { x.to_bits() };
+    let bits = if x.is_nan() {
+        0x7ff8_0000_0000_0000
+    } else {
+        x.to_bits()
+    };
     let mut out = [0u8; 16];
     for (i, o) in out.iter_mut().enumerate() {
         *o = b"0123456789abcdef"[((bits >> (60 - 4 * i)) & 0xF) as usize];
@@ -139,9 +225,177 @@ pub fn score_hex(x: f64) -> [u8; 16] {
     out
 }
 
-/// A zset score written as text (v1 scores, ziplist/listpack entries): a decimal float.
+/// A zset score written as text (v1 scores, ziplist/listpack entries): the whole field must be what C's
+/// strtod reads, as Redis loads it: optional sign, then a decimal float, a hex float (0x, optional p
+/// exponent), inf, infinity, nan or nan(chars), any case; no space, nothing after it. Correctly rounded;
+/// out of range gives +-inf or 0 as strtod does.
 pub fn parse_score(s: &[u8]) -> Option<f64> {
-    std::str::from_utf8(s).ok()?.parse::<f64>().ok()
+    let (neg, body) = match s.first() {
+        Some(b'+') => (false, &s[1..]),
+        Some(b'-') => (true, &s[1..]),
+        _ => (false, s),
+    };
+    let lower = |t: &[u8], w: &[u8]| t.len() >= w.len() && t[..w.len()].eq_ignore_ascii_case(w);
+    let x = if lower(body, b"inf") {
+        if body.len() != 3 && !(body.len() == 8 && lower(body, b"infinity")) {
+            return None;
+        }
+        f64::INFINITY
+    } else if lower(body, b"nan") {
+        let rest = &body[3..];
+        let paren = rest.len() >= 2 && rest[0] == b'(' && rest[rest.len() - 1] == b')';
+        if !(rest.is_empty()
+            || paren
+                && rest[1..rest.len() - 1]
+                    .iter()
+                    .all(|c| c.is_ascii_alphanumeric() || *c == b'_'))
+        {
+            return None;
+        }
+        return Some(f64::NAN);
+    } else if lower(body, b"0x") {
+        let (mant, exp) = scan_float(&body[2..], u8::is_ascii_hexdigit, b'p')?;
+        parse_hex_float(mant, exp)
+    } else if let Some(x) = short_decimal(body) {
+        x
+    } else {
+        scan_float(body, u8::is_ascii_digit, b'e')?;
+        // validated decimal (std's grammar is a superset): correctly rounded, overflow to inf
+        std::str::from_utf8(body).ok()?.parse::<f64>().ok()?
+    };
+    Some(if neg { -x } else { x })
+}
+
+/// The common score text, `digits[.digits]` with at most 15 digits in all and no exponent, exactly:
+/// the digits as an integer (< 2^53, exact) divided by a power of ten up to 10^15 (exact) is one
+/// correctly rounded IEEE division, the value strtod gives (Clinger's fast path). None otherwise:
+/// the caller's full grammar decides.
+#[inline]
+fn short_decimal(s: &[u8]) -> Option<f64> {
+    const POW10: [f64; 16] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ];
+    if s.is_empty() || s.len() > 16 {
+        return None;
+    }
+    let (mut m, mut digits, mut frac, mut dot) = (0u64, 0usize, 0usize, false);
+    for (i, &c) in s.iter().enumerate() {
+        if c.is_ascii_digit() {
+            m = m * 10 + (c - b'0') as u64;
+            digits += 1;
+            frac += dot as usize;
+        } else if c == b'.' && !dot && i > 0 && i + 1 < s.len() {
+            dot = true;
+        } else {
+            return None;
+        }
+    }
+    if digits > 15 {
+        return None;
+    }
+    Some(m as f64 / POW10[frac])
+}
+
+/// digits [. digits] (at least one digit) then an optional exponent letter, sign and decimal digits, to the end.
+/// Returns the mantissa and the exponent, clamped to +-2^30.
+fn scan_float(s: &[u8], digit: fn(&u8) -> bool, e: u8) -> Option<(&[u8], i64)> {
+    let mut i = 0;
+    let mut digits = 0;
+    while i < s.len() && digit(&s[i]) {
+        i += 1;
+        digits += 1;
+    }
+    if i < s.len() && s[i] == b'.' {
+        i += 1;
+        while i < s.len() && digit(&s[i]) {
+            i += 1;
+            digits += 1;
+        }
+    }
+    if digits == 0 {
+        return None;
+    }
+    let mant = &s[..i];
+    if i == s.len() {
+        return Some((mant, 0));
+    }
+    if s[i].to_ascii_lowercase() != e {
+        return None;
+    }
+    i += 1;
+    let neg = i < s.len() && s[i] == b'-';
+    if i < s.len() && (s[i] == b'+' || s[i] == b'-') {
+        i += 1;
+    }
+    if i == s.len() {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &c in &s[i..] {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        v = (v * 10 + (c - b'0') as i64).min(1 << 30);
+    }
+    Some((mant, if neg { -v } else { v }))
+}
+
+/// Hex mantissa digits (with an optional point) times 2^exp, rounded to nearest even.
+fn parse_hex_float(mant: &[u8], exp: i64) -> f64 {
+    let (mut m, mut e, mut sticky, mut point) = (0u64, exp, false, false);
+    for &c in mant {
+        if c == b'.' {
+            point = true;
+            continue;
+        }
+        let d = (c as char).to_digit(16).unwrap() as u64;
+        if m >> 60 == 0 {
+            m = m << 4 | d;
+            if point {
+                e -= 4;
+            }
+        } else {
+            sticky |= d != 0;
+            if !point {
+                e += 4;
+            }
+        }
+    }
+    if m == 0 {
+        return 0.0;
+    }
+    let lz = m.leading_zeros();
+    m <<= lz;
+    e -= lz as i64;
+    let be = e + 63; // the value is in [2^be, 2^(be+1))
+    if be > 1023 {
+        return f64::INFINITY;
+    }
+    let keep = if be >= -1022 { 53 } else { 53 - (-1022 - be) };
+    let drop = 64 - keep;
+    if drop > 64 {
+        return 0.0;
+    }
+    let full = m as u128;
+    let rem = full & ((1u128 << drop) - 1);
+    let half = 1u128 << (drop - 1);
+    let mut q = (full >> drop) as u64;
+    if rem > half || (rem == half && (sticky || q & 1 == 1)) {
+        q += 1;
+    }
+    if keep == 53 {
+        let mut be = be;
+        if q == 1 << 53 {
+            q >>= 1;
+            be += 1;
+            if be > 1023 {
+                return f64::INFINITY;
+            }
+        }
+        f64::from_bits((((be + 1023) as u64) << 52) | (q & ((1 << 52) - 1)))
+    } else {
+        f64::from_bits(q) // subnormal (or the smallest normal when rounding carried)
+    }
 }
 
 impl Summary {
@@ -179,19 +433,38 @@ impl Summary {
             self.expires += 1;
         }
     }
+    /// A hash field's absolute expiry in ms (0 = none, an empty field), counted in `field_expires`.
+    pub fn field_ttl(&mut self, expire_at: u64) {
+        if expire_at == 0 {
+            self.field(b"");
+        } else {
+            self.field_expires += 1;
+            self.uint_field(expire_at);
+        }
+    }
     /// End a key's record with its element count.
     pub fn end(&mut self, n: u64) {
         self.uint_field(n);
     }
     pub fn to_json(&self) -> String {
-        let dbs: Vec<String> = self.dbs.iter().map(|(d, n)| format!("\"{}\": {}", d, n)).collect();
-        let types: Vec<String> = TYPE_NAMES.iter().zip(self.types.iter()).map(|(t, n)| format!("\"{}\": {}", t, n)).collect();
+        let dbs: Vec<String> = self
+            .dbs
+            .iter()
+            .map(|(d, n)| format!("\"{}\": {}", d, n))
+            .collect();
+        let types: Vec<String> = TYPE_NAMES
+            .iter()
+            .zip(self.types.iter())
+            .map(|(t, n)| format!("\"{}\": {}", t, n))
+            .collect();
         format!(
-            "{{\"keys\": {}, \"expires\": {}, \"dbs\": {{{}}}, \"types\": {{{}}}, \"digest\": \"{:016x}\"}}",
+            "{{\"keys\": {}, \"expires\": {}, \"dbs\": {{{}}}, \"types\": {{{}}}, \"field_expires\": {}, \"module_aux\": {}, \"digest\": \"{:016x}\"}}",
             self.keys,
             self.expires,
             dbs.join(", "),
             types.join(", "),
+            self.field_expires,
+            self.module_aux,
             self.digest
         )
     }
@@ -219,7 +492,13 @@ fn elem_score(e: &Elem, at: u64) -> Res<f64> {
         Elem::Int(v) => Ok(*v as f64),
         Elem::Str(s) => match parse_score(s) {
             Some(x) => Ok(x),
-            None => err(at, format!("bad zset score {:?}", String::from_utf8_lossy(&s[..s.len().min(32)]))),
+            None => err(
+                at,
+                format!(
+                    "bad zset score {:?}",
+                    String::from_utf8_lossy(&s[..s.len().min(32)])
+                ),
+            ),
         },
     }
 }
@@ -247,19 +526,47 @@ fn le_int(b: &[u8], i: usize, w: usize) -> i64 {
     sext(v, 8 * w as u32)
 }
 
+/// A ziplist's entries; its header (zlbytes, zltail, zllen) and every prevlen are checked against the walk.
 pub fn walk_ziplist(blob: &[u8], at: u64, mut f: impl FnMut(Elem) -> Res<()>) -> Res<u64> {
     if blob.len() < 11 || le_u32(blob, 0) as usize != blob.len() {
         return err(at, "corrupt ziplist header");
     }
+    let (zltail, zllen) = (
+        le_u32(blob, 4) as usize,
+        u16::from_le_bytes([blob[8], blob[9]]),
+    );
     let mut i = 10;
     let mut n = 0;
+    let (mut last, mut prev) = (10usize, 0usize); // the last entry's offset, the previous entry's size
+    let mut start = 10usize;
     loop {
+        if n > 0 {
+            last = start;
+            prev = i - start;
+        }
         need(blob, i, 1, "ziplist", at)?;
         let b = blob[i];
         if b == 0xFF {
             break;
         }
-        i += if b == 0xFE { 5 } else { 1 };
+        start = i;
+        let plen = if b == 0xFE {
+            need(blob, i, 5, "ziplist", at)?;
+            i += 5;
+            le_u32(blob, i - 4) as usize
+        } else {
+            i += 1;
+            b as usize
+        };
+        if plen != prev {
+            return err(
+                at,
+                format!(
+                    "corrupt ziplist (prevlen {}, previous entry has {} bytes)",
+                    plen, prev
+                ),
+            );
+        }
         need(blob, i, 1, "ziplist", at)?;
         let enc = blob[i];
         n += 1;
@@ -307,6 +614,21 @@ pub fn walk_ziplist(blob: &[u8], at: u64, mut f: impl FnMut(Elem) -> Res<()>) ->
     if i != blob.len() - 1 {
         return err(at, "corrupt ziplist (bytes after its end marker)");
     }
+    if zltail != last {
+        return err(
+            at,
+            format!(
+                "corrupt ziplist (zltail {}, last entry at {})",
+                zltail, last
+            ),
+        );
+    }
+    if zllen != 0xFFFF && zllen as u64 != n {
+        return err(
+            at,
+            format!("corrupt ziplist (zllen {}, {} entries)", zllen, n),
+        );
+    }
     Ok(n)
 }
 
@@ -324,10 +646,21 @@ fn backlen_size(n: usize) -> usize {
     }
 }
 
+/// The `size` bytes at i encode `elen` as a listpack back length (7 bits a byte, most significant first,
+/// every byte but the first with its high bit set).
+fn backlen_ok(blob: &[u8], i: usize, elen: usize, size: usize) -> bool {
+    (0..size).all(|k| {
+        let want = ((elen >> (7 * (size - 1 - k))) & 127) as u8 | if k > 0 { 128 } else { 0 };
+        blob[i + k] == want
+    })
+}
+
+/// A listpack's entries; its header (total bytes, element count) and every back length are checked.
 pub fn walk_listpack(blob: &[u8], at: u64, mut f: impl FnMut(Elem) -> Res<()>) -> Res<u64> {
     if blob.len() < 7 || le_u32(blob, 0) as usize != blob.len() {
         return err(at, "corrupt listpack header");
     }
+    let numele = u16::from_le_bytes([blob[4], blob[5]]);
     let mut i = 6;
     let mut n = 0;
     loop {
@@ -375,15 +708,37 @@ pub fn walk_listpack(blob: &[u8], at: u64, mut f: impl FnMut(Elem) -> Res<()>) -
             elen = 1 + w;
         }
         n += 1;
-        i += elen + backlen_size(elen);
+        let bl = backlen_size(elen);
+        need(blob, i + elen, bl, "listpack", at)?;
+        if !backlen_ok(blob, i + elen, elen, bl) {
+            return err(
+                at,
+                format!(
+                    "corrupt listpack (back length does not match an entry of {} bytes)",
+                    elen
+                ),
+            );
+        }
+        i += elen + bl;
     }
     if i != blob.len() - 1 {
         return err(at, "corrupt listpack (bytes after its end marker)");
     }
+    if numele != 0xFFFF && numele as u64 != n {
+        return err(
+            at,
+            format!(
+                "corrupt listpack (header says {} entries, {} found)",
+                numele, n
+            ),
+        );
+    }
     Ok(n)
 }
 
+/// A zipmap's keys and values; its count byte (when below 254) is checked against the walk.
 pub fn walk_zipmap(blob: &[u8], at: u64, mut f: impl FnMut(Elem) -> Res<()>) -> Res<u64> {
+    need(blob, 0, 1, "zipmap", at)?;
     let mut i = 1;
     let mut n = 0;
     loop {
@@ -420,6 +775,16 @@ pub fn walk_zipmap(blob: &[u8], at: u64, mut f: impl FnMut(Elem) -> Res<()>) -> 
     if i != blob.len() - 1 {
         return err(at, "corrupt zipmap (bytes after its end marker)");
     }
+    if blob[0] < 254 && blob[0] as u64 != n / 2 {
+        return err(
+            at,
+            format!(
+                "corrupt zipmap (header says {} pairs, {} found)",
+                blob[0],
+                n / 2
+            ),
+        );
+    }
     Ok(n)
 }
 
@@ -430,7 +795,15 @@ pub fn walk_intset(blob: &[u8], at: u64, mut f: impl FnMut(Elem) -> Res<()>) -> 
     let enc = le_u32(blob, 0) as usize;
     let n = le_u32(blob, 4) as usize;
     if !(enc == 2 || enc == 4 || enc == 8) || blob.len() as u64 != 8 + n as u64 * enc as u64 {
-        return err(at, format!("corrupt intset (encoding {}, {} entries, {} bytes)", enc, n, blob.len()));
+        return err(
+            at,
+            format!(
+                "corrupt intset (encoding {}, {} entries, {} bytes)",
+                enc,
+                n,
+                blob.len()
+            ),
+        );
     }
     for k in 0..n {
         f(Elem::Int(le_int(blob, 8 + k * enc, enc)))?;
@@ -440,7 +813,8 @@ pub fn walk_intset(blob: &[u8], at: u64, mut f: impl FnMut(Elem) -> Res<()>) -> 
 
 pub fn lzf_decompress(src: &[u8], ulen: usize, out: &mut Vec<u8>, at: u64) -> Res<()> {
     out.clear();
-    out.reserve(ulen);
+    // grow as the data decompresses: a crafted header cannot make us reserve its claimed size up front
+    out.reserve(ulen.min(src.len().saturating_mul(4)));
     let mut i = 0;
     let n = src.len();
     while i < n {
@@ -483,7 +857,14 @@ pub fn lzf_decompress(src: &[u8], ulen: usize, out: &mut Vec<u8>, at: u64) -> Re
         }
     }
     if out.len() != ulen {
-        return err(at, format!("LZF data decompressed to {} bytes, header says {}", out.len(), ulen));
+        return err(
+            at,
+            format!(
+                "LZF data decompressed to {} bytes, header says {}",
+                out.len(),
+                ulen
+            ),
+        );
     }
     Ok(())
 }
@@ -491,6 +872,41 @@ pub fn lzf_decompress(src: &[u8], ulen: usize, out: &mut Vec<u8>, at: u64) -> Re
 // --- the parser ------------------------------------------------------------------------
 
 pub const MAX_VERSION: u32 = 12;
+
+/// Versions whose format is newer than the Redis source this parser follows (7.4 / 8.0's rdb.h): who writes them.
+pub fn newer_version(v: u32) -> Option<&'static str> {
+    match v {
+        13 => Some("Redis 8.6"),
+        14 => Some("Redis 8.8"),
+        _ => None,
+    }
+}
+
+/// The logical type of a value type code (index into TYPE_NAMES), None for opcodes and unknown codes.
+pub fn logical_type(t: u8) -> Option<usize> {
+    Some(match t {
+        RDB_TYPE_STRING => T_STRING,
+        RDB_TYPE_LIST
+        | RDB_TYPE_LIST_ZIPLIST
+        | RDB_TYPE_LIST_QUICKLIST
+        | RDB_TYPE_LIST_QUICKLIST_2 => T_LIST,
+        RDB_TYPE_SET | RDB_TYPE_SET_INTSET | RDB_TYPE_SET_LISTPACK => T_SET,
+        RDB_TYPE_ZSET | RDB_TYPE_ZSET_2 | RDB_TYPE_ZSET_ZIPLIST | RDB_TYPE_ZSET_LISTPACK => T_ZSET,
+        RDB_TYPE_HASH
+        | RDB_TYPE_HASH_ZIPMAP
+        | RDB_TYPE_HASH_ZIPLIST
+        | RDB_TYPE_HASH_LISTPACK
+        | RDB_TYPE_HASH_METADATA_PRE_GA
+        | RDB_TYPE_HASH_LISTPACK_EX_PRE_GA
+        | RDB_TYPE_HASH_METADATA
+        | RDB_TYPE_HASH_LISTPACK_EX => T_HASH,
+        RDB_TYPE_STREAM_LISTPACKS | RDB_TYPE_STREAM_LISTPACKS_2 | RDB_TYPE_STREAM_LISTPACKS_3 => {
+            T_STREAM
+        }
+        RDB_TYPE_MODULE_2 => T_MODULE,
+        _ => return None,
+    })
+}
 
 pub struct Parser<S: Source> {
     src: S,
@@ -503,7 +919,14 @@ pub struct Parser<S: Source> {
 
 impl<S: Source> Parser<S> {
     pub fn new(src: S, size: u64) -> Self {
-        Parser { src, pos: 0, size, crc: 0, sum: Summary::default(), lzf: Vec::new() }
+        Parser {
+            src,
+            pos: 0,
+            size,
+            crc: 0,
+            sum: Summary::default(),
+            lzf: Vec::new(),
+        }
     }
 
     fn left(&self) -> u64 {
@@ -514,7 +937,14 @@ impl<S: Source> Parser<S> {
     fn read(&mut self, buf: &mut [u8]) -> Res<()> {
         let n = buf.len() as u64;
         if n > self.left() {
-            return err(self.pos, format!("need {} bytes but only {} remain (truncated file or bad length)", n, self.left()));
+            return err(
+                self.pos,
+                format!(
+                    "need {} bytes but only {} remain (truncated file or bad length)",
+                    n,
+                    self.left()
+                ),
+            );
         }
         if let Err(e) = self.src.read_exact(buf) {
             return err(self.pos, format!("read failed: {}", e));
@@ -568,17 +998,37 @@ impl<S: Source> Parser<S> {
         let at = self.pos;
         let n = self.length()?;
         if n > self.left() {
-            return err(at, format!("{} count {} exceeds the {} bytes left", what, n, self.left()));
+            return err(
+                at,
+                format!(
+                    "{} count {} exceeds the {} bytes left",
+                    what,
+                    n,
+                    self.left()
+                ),
+            );
         }
         Ok(n)
     }
 
     fn read_into(&mut self, n: u64, out: &mut Vec<u8>) -> Res<()> {
         if n > self.left() {
-            return err(self.pos, format!("need {} bytes but only {} remain (truncated file or bad length)", n, self.left()));
+            return err(
+                self.pos,
+                format!(
+                    "need {} bytes but only {} remain (truncated file or bad length)",
+                    n,
+                    self.left()
+                ),
+            );
         }
-        out.clear();
-        out.resize(n as usize, 0);
+        // every byte is overwritten by the read: only grow (zeroed), never clear and refill
+        let n = n as usize;
+        if out.len() < n {
+            out.resize(n, 0);
+        } else {
+            out.truncate(n);
+        }
         self.read(out)
     }
 
@@ -590,14 +1040,20 @@ impl<S: Source> Parser<S> {
             return self.read_into(v, out);
         }
         let num = match v {
-            0 => i8::from_le_bytes(self.arr()?) as i64,
-            1 => i16::from_le_bytes(self.arr()?) as i64,
-            2 => i32::from_le_bytes(self.arr()?) as i64,
-            3 => {
+            RDB_ENC_INT8 => i8::from_le_bytes(self.arr()?) as i64,
+            RDB_ENC_INT16 => i16::from_le_bytes(self.arr()?) as i64,
+            RDB_ENC_INT32 => i32::from_le_bytes(self.arr()?) as i64,
+            RDB_ENC_LZF => {
                 let clen = self.length()?;
                 let ulen = self.length()?;
                 if ulen > clen.saturating_mul(100).saturating_add(16) {
-                    return err(at, format!("LZF uncompressed length {} implausible for {} compressed bytes", ulen, clen));
+                    return err(
+                        at,
+                        format!(
+                            "LZF uncompressed length {} implausible for {} compressed bytes",
+                            ulen, clen
+                        ),
+                    );
                 }
                 let mut comp = std::mem::take(&mut self.lzf);
                 self.read_into(clen, &mut comp)?;
@@ -616,7 +1072,13 @@ impl<S: Source> Parser<S> {
     pub fn parse(mut self) -> Res<Summary> {
         let magic: [u8; 9] = self.arr()?;
         if &magic[..5] != b"REDIS" {
-            return err(0, format!("bad magic {:?} (not an RDB file)", String::from_utf8_lossy(&magic[..5])));
+            return err(
+                0,
+                format!(
+                    "bad magic {:?} (not an RDB file)",
+                    String::from_utf8_lossy(&magic[..5])
+                ),
+            );
         }
         let ver = &magic[5..];
         let version = if ver.iter().all(|c| c.is_ascii_digit()) {
@@ -624,8 +1086,20 @@ impl<S: Source> Parser<S> {
         } else {
             0
         };
+        if let Some(by) = newer_version(version) {
+            return err(
+                5,
+                format!(
+                    "RDB version {} ({}) is not supported: its format is newer than the Redis source this parser follows (RDB {})",
+                    version, by, MAX_VERSION
+                ),
+            );
+        }
         if !(1..=MAX_VERSION).contains(&version) {
-            return err(5, format!("unsupported RDB version {:?}", String::from_utf8_lossy(ver)));
+            return err(
+                5,
+                format!("unsupported RDB version {:?}", String::from_utf8_lossy(ver)),
+            );
         }
         let mut db = 0u64;
         let mut expiry: Option<i64> = None;
@@ -634,29 +1108,54 @@ impl<S: Source> Parser<S> {
             let at = self.pos;
             let op = self.u8()?;
             match op {
-                0xFF => break,
-                0xFE => db = self.length()?,
-                0xFD => expiry = Some(u32::from_le_bytes(self.arr()?) as i64 * 1000),
-                0xFC => expiry = Some(i64::from_le_bytes(self.arr()?)),
-                0xFB => {
+                RDB_OPCODE_EOF => break,
+                RDB_OPCODE_SELECTDB => db = self.length()?,
+                // seconds: a signed 32-bit value in Redis
+                RDB_OPCODE_EXPIRETIME => {
+                    expiry = Some(i32::from_le_bytes(self.arr()?) as i64 * 1000)
+                }
+                RDB_OPCODE_EXPIRETIME_MS => expiry = Some(i64::from_le_bytes(self.arr()?)),
+                RDB_OPCODE_RESIZEDB => {
                     self.length()?;
                     self.length()?;
                 }
-                0xFA => {
+                RDB_OPCODE_SLOT_INFO => {
+                    // slot id, slot size, expires slot size: a hint, ignored
+                    self.length()?;
+                    self.length()?;
+                    self.length()?;
+                }
+                RDB_OPCODE_AUX => {
                     self.string_into(&mut key)?;
                     self.string_into(&mut key)?;
                 }
-                0xF9 => {
+                RDB_OPCODE_FREQ => {
                     self.u8()?;
                 }
-                0xF8 => {
+                RDB_OPCODE_IDLE => {
                     self.length()?;
                 }
-                0xF5 => self.string_into(&mut key)?, // FUNCTION2: the library source
-                0xF7 => return err(at, "MODULE_AUX data is unsupported (needs the module)"),
-                0xF6 => return err(at, "pre-release FUNCTION opcode is unsupported"),
-                6 | 7 => return err(at, format!("module value type {} is unsupported (needs the module)", op)),
-                0..=5 | 9..=21 => {
+                RDB_OPCODE_FUNCTION2 => self.string_into(&mut key)?, // the library source
+                RDB_OPCODE_MODULE_AUX => {
+                    self.length()?; // module id
+                    let wat = self.pos;
+                    if self.length()? != RDB_MODULE_OPCODE_UINT {
+                        return err(wat, "MODULE_AUX: bad when opcode");
+                    }
+                    self.length()?; // when
+                    self.module_value(&mut key)?;
+                    self.sum.module_aux += 1;
+                }
+                RDB_OPCODE_FUNCTION_PRE_GA => {
+                    return err(at, "pre-release FUNCTION opcode is unsupported")
+                }
+                RDB_TYPE_MODULE_PRE_GA => {
+                    return err(
+                        at,
+                        "pre-release module value type 6 cannot be skipped without its module",
+                    )
+                }
+                _ if logical_type(op).is_some() => {
                     self.string_into(&mut key)?;
                     self.value(op, at, db, &key, expiry)?;
                     expiry = None;
@@ -669,45 +1168,136 @@ impl<S: Source> Parser<S> {
             let crc = self.crc;
             let stored = u64::from_le_bytes(self.arr()?);
             if stored != 0 && stored != crc {
-                return err(body_end, format!("checksum mismatch: file says {:016x}, computed {:016x}", stored, crc));
+                return err(
+                    body_end,
+                    format!(
+                        "checksum mismatch: file says {:016x}, computed {:016x}",
+                        stored, crc
+                    ),
+                );
             }
         }
+        // Bytes after the checksum are ignored, as Redis does (an AOF with an RDB preamble continues there).
         Ok(self.sum)
     }
 
+    /// Skip a module's annotated value as redis-check-rdb does: [opcode][value] until EOF; return the count.
+    fn module_value(&mut self, s: &mut Vec<u8>) -> Res<u64> {
+        let mut n = 0;
+        loop {
+            let oat = self.pos;
+            match self.length()? {
+                RDB_MODULE_OPCODE_EOF => return Ok(n),
+                RDB_MODULE_OPCODE_SINT | RDB_MODULE_OPCODE_UINT => {
+                    self.length()?;
+                }
+                RDB_MODULE_OPCODE_FLOAT => {
+                    self.arr::<4>()?;
+                }
+                RDB_MODULE_OPCODE_DOUBLE => {
+                    self.arr::<8>()?;
+                }
+                RDB_MODULE_OPCODE_STRING => self.string_into(s)?,
+                op => return err(oat, format!("unknown module value opcode {}", op)),
+            }
+            n += 1;
+        }
+    }
+
+    /// Types 22 and 24: [min expire] count, then [ttl][field][value] each; the TTL enters the digest after
+    /// the value as an absolute time in ms (empty when none).
+    fn hash_metadata(&mut self, t: u8, s: &mut Vec<u8>) -> Res<u64> {
+        let mut min_expire = 0u64;
+        if t == RDB_TYPE_HASH_METADATA {
+            let mat = self.pos;
+            min_expire = u64::from_le_bytes(self.arr()?);
+            if min_expire > EB_EXPIRE_TIME_MAX + 1 {
+                return err(mat, format!("hash min expire {} out of range", min_expire));
+            }
+        }
+        let n = self.count("hash")?;
+        for _ in 0..n {
+            let tat = self.pos;
+            let mut expire_at = self.length()?;
+            if t == RDB_TYPE_HASH_METADATA && expire_at != 0 {
+                if expire_at > EB_EXPIRE_TIME_MAX + 1 {
+                    return err(tat, format!("hash field expiry {} out of range", expire_at));
+                }
+                expire_at = expire_at + min_expire - 1; // stored relative to the min expire, + 1
+            }
+            if expire_at > EB_EXPIRE_TIME_MAX {
+                return err(tat, format!("hash field expiry {} out of range", expire_at));
+            }
+            self.string_into(s)?;
+            self.sum.field(s);
+            self.string_into(s)?;
+            self.sum.field(s);
+            self.sum.field_ttl(expire_at);
+        }
+        Ok(n)
+    }
+
+    /// Types 23 and 25: [min expire] then a listpack of triples field, value, absolute TTL in ms (0 = none).
+    fn hash_listpack_ex(&mut self, t: u8, at: u64, s: &mut Vec<u8>) -> Res<u64> {
+        if t == RDB_TYPE_HASH_LISTPACK_EX {
+            self.arr::<8>()?; // min expire: a hint, unused when loading (as in Redis)
+        }
+        self.string_into(s)?;
+        let sum = &mut self.sum;
+        let mut idx = 0u64;
+        walk_listpack(s, at, |e| {
+            if idx % 3 < 2 {
+                sum.elem(&e);
+            } else {
+                match e {
+                    Elem::Int(v) if v >= 0 && v as u64 <= EB_EXPIRE_TIME_MAX => {
+                        sum.field_ttl(v as u64)
+                    }
+                    Elem::Int(v) => {
+                        return err(at, format!("hash field expiry {} out of range", v))
+                    }
+                    Elem::Str(_) => {
+                        return err(at, "hash listpack with field TTLs: a TTL is not an integer")
+                    }
+                }
+            }
+            idx += 1;
+            Ok(())
+        })?;
+        if idx % 3 != 0 {
+            return err(at, "hash listpack with field TTLs: entries are not triples");
+        }
+        Ok(idx / 3)
+    }
+
     fn value(&mut self, t: u8, at: u64, db: u64, key: &[u8], expiry: Option<i64>) -> Res<()> {
-        let logical = match t {
-            0 => T_STRING,
-            1 | 10 | 14 | 18 => T_LIST,
-            2 | 11 | 20 => T_SET,
-            3 | 5 | 12 | 17 => T_ZSET,
-            4 | 9 | 13 | 16 => T_HASH,
-            15 | 19 | 21 => T_STREAM,
-            _ => return err(at, format!("unknown value type {}", t)),
+        let logical = match logical_type(t) {
+            Some(l) => l,
+            None => return err(at, format!("unknown value type {}", t)),
         };
         self.sum.begin(db, logical, key, expiry);
         let mut s = Vec::new();
         let n: u64 = match t {
-            0 => {
+            RDB_TYPE_STRING => {
                 self.string_into(&mut s)?;
                 self.sum.field(&s);
                 1
             }
-            1 | 2 => {
-                let n = self.count(if t == 1 { "list" } else { "set" })?;
+            RDB_TYPE_LIST | RDB_TYPE_SET => {
+                let n = self.count(if t == RDB_TYPE_LIST { "list" } else { "set" })?;
                 for _ in 0..n {
                     self.string_into(&mut s)?;
                     self.sum.field(&s);
                 }
                 n
             }
-            3 | 5 => {
+            RDB_TYPE_ZSET | RDB_TYPE_ZSET_2 => {
                 let n = self.count("zset")?;
                 for _ in 0..n {
                     self.string_into(&mut s)?;
                     self.sum.field(&s);
                     let sat = self.pos;
-                    let score = if t == 5 {
+                    let score = if t == RDB_TYPE_ZSET_2 {
                         f64::from_le_bytes(self.arr()?)
                     } else {
                         match self.u8()? {
@@ -718,7 +1308,15 @@ impl<S: Source> Parser<S> {
                                 self.read_into(ln as u64, &mut s)?;
                                 match parse_score(&s) {
                                     Some(x) => x,
-                                    None => return err(sat, format!("bad zset score {:?}", String::from_utf8_lossy(&s))),
+                                    None => {
+                                        return err(
+                                            sat,
+                                            format!(
+                                                "bad zset score {:?}",
+                                                String::from_utf8_lossy(&s)
+                                            ),
+                                        )
+                                    }
                                 }
                             }
                         }
@@ -727,7 +1325,7 @@ impl<S: Source> Parser<S> {
                 }
                 n
             }
-            4 => {
+            RDB_TYPE_HASH => {
                 let n = self.count("hash")?;
                 for _ in 0..2 * n {
                     self.string_into(&mut s)?;
@@ -735,22 +1333,22 @@ impl<S: Source> Parser<S> {
                 }
                 n
             }
-            9 => {
+            RDB_TYPE_HASH_ZIPMAP => {
                 self.string_into(&mut s)?;
                 let sum = &mut self.sum;
                 walk_zipmap(&s, at, |e| Ok(sum.elem(&e)))? / 2
             }
-            10 | 11 | 20 => {
+            RDB_TYPE_LIST_ZIPLIST | RDB_TYPE_SET_INTSET | RDB_TYPE_SET_LISTPACK => {
                 self.string_into(&mut s)?;
                 let sum = &mut self.sum;
                 let f = |e: Elem| Ok(sum.elem(&e));
                 match t {
-                    10 => walk_ziplist(&s, at, f)?,
-                    11 => walk_intset(&s, at, f)?,
+                    RDB_TYPE_LIST_ZIPLIST => walk_ziplist(&s, at, f)?,
+                    RDB_TYPE_SET_INTSET => walk_intset(&s, at, f)?,
                     _ => walk_listpack(&s, at, f)?,
                 }
             }
-            12 | 17 => {
+            RDB_TYPE_ZSET_ZIPLIST | RDB_TYPE_ZSET_LISTPACK => {
                 self.string_into(&mut s)?;
                 let sum = &mut self.sum;
                 let mut idx = 0u64;
@@ -763,23 +1361,31 @@ impl<S: Source> Parser<S> {
                     idx += 1;
                     Ok(())
                 };
-                let n = if t == 12 { walk_ziplist(&s, at, f)? } else { walk_listpack(&s, at, f)? };
+                let n = if t == RDB_TYPE_ZSET_ZIPLIST {
+                    walk_ziplist(&s, at, f)?
+                } else {
+                    walk_listpack(&s, at, f)?
+                };
                 if n % 2 != 0 {
                     return err(at, "zset with an odd number of entries");
                 }
                 n / 2
             }
-            13 | 16 => {
+            RDB_TYPE_HASH_ZIPLIST | RDB_TYPE_HASH_LISTPACK => {
                 self.string_into(&mut s)?;
                 let sum = &mut self.sum;
                 let f = |e: Elem| Ok(sum.elem(&e));
-                let n = if t == 13 { walk_ziplist(&s, at, f)? } else { walk_listpack(&s, at, f)? };
+                let n = if t == RDB_TYPE_HASH_ZIPLIST {
+                    walk_ziplist(&s, at, f)?
+                } else {
+                    walk_listpack(&s, at, f)?
+                };
                 if n % 2 != 0 {
                     return err(at, "hash with an odd number of entries");
                 }
                 n / 2
             }
-            14 => {
+            RDB_TYPE_LIST_QUICKLIST => {
                 let nodes = self.count("quicklist node")?;
                 let mut n = 0;
                 for _ in 0..nodes {
@@ -789,7 +1395,7 @@ impl<S: Source> Parser<S> {
                 }
                 n
             }
-            18 => {
+            RDB_TYPE_LIST_QUICKLIST_2 => {
                 let nodes = self.count("quicklist node")?;
                 let mut n = 0;
                 for _ in 0..nodes {
@@ -797,11 +1403,11 @@ impl<S: Source> Parser<S> {
                     let container = self.length()?;
                     self.string_into(&mut s)?;
                     match container {
-                        1 => {
+                        QUICKLIST_NODE_CONTAINER_PLAIN => {
                             self.sum.field(&s);
                             n += 1;
                         }
-                        2 => {
+                        QUICKLIST_NODE_CONTAINER_PACKED => {
                             let sum = &mut self.sum;
                             n += walk_listpack(&s, at, |e| Ok(sum.elem(&e)))?;
                         }
@@ -810,7 +1416,20 @@ impl<S: Source> Parser<S> {
                 }
                 n
             }
-            15 | 19 | 21 => self.stream(t, &mut s)?,
+            RDB_TYPE_HASH_METADATA | RDB_TYPE_HASH_METADATA_PRE_GA => {
+                self.hash_metadata(t, &mut s)?
+            }
+            RDB_TYPE_HASH_LISTPACK_EX | RDB_TYPE_HASH_LISTPACK_EX_PRE_GA => {
+                self.hash_listpack_ex(t, at, &mut s)?
+            }
+            RDB_TYPE_MODULE_2 => {
+                let id = self.length()?; // the module type id (name and encoding version)
+                self.sum.uint_field(id);
+                self.module_value(&mut s)?
+            }
+            RDB_TYPE_STREAM_LISTPACKS
+            | RDB_TYPE_STREAM_LISTPACKS_2
+            | RDB_TYPE_STREAM_LISTPACKS_3 => self.stream(t, &mut s)?,
             _ => unreachable!(),
         };
         self.sum.end(n);
@@ -830,7 +1449,7 @@ impl<S: Source> Parser<S> {
         let length = self.length()?;
         self.length()?;
         self.length()?;
-        if t >= 19 {
+        if t >= RDB_TYPE_STREAM_LISTPACKS_2 {
             for _ in 0..5 {
                 self.length()?;
             }
@@ -839,7 +1458,7 @@ impl<S: Source> Parser<S> {
             self.string_into(s)?;
             self.length()?;
             self.length()?;
-            if t >= 19 {
+            if t >= RDB_TYPE_STREAM_LISTPACKS_2 {
                 self.length()?;
             }
             for _ in 0..self.count("stream PEL")? {
@@ -849,7 +1468,7 @@ impl<S: Source> Parser<S> {
             for _ in 0..self.count("stream consumer")? {
                 self.string_into(s)?;
                 self.arr::<8>()?; // seen time
-                if t >= 21 {
+                if t >= RDB_TYPE_STREAM_LISTPACKS_3 {
                     self.arr::<8>()?; // active time
                 }
                 for _ in 0..self.count("consumer PEL")? {
@@ -865,7 +1484,10 @@ impl<S: Source> Parser<S> {
 pub fn run<S: Source>(open: impl FnOnce(&str) -> io::Result<(S, u64)>) -> ! {
     let args: Vec<String> = std::env::args().collect();
     if args.len() != 2 {
-        eprintln!("usage: {} FILE", args.first().map(String::as_str).unwrap_or("prog"));
+        eprintln!(
+            "usage: {} FILE",
+            args.first().map(String::as_str).unwrap_or("prog")
+        );
         exit(2);
     }
     let path = &args[1];
@@ -880,7 +1502,11 @@ pub fn run<S: Source>(open: impl FnOnce(&str) -> io::Result<(S, u64)>) -> ! {
     match Parser::new(src, size).parse() {
         Ok(sum) => {
             let ns = t0.elapsed().as_nanos();
-            eprintln!("iorace-result {{\"answer\": {}, \"inner_ns\": {}}}", sum.to_json(), ns);
+            eprintln!(
+                "iorace-result {{\"answer\": {}, \"inner_ns\": {}}}",
+                sum.to_json(),
+                ns
+            );
             exit(0);
         }
         Err(e) => {

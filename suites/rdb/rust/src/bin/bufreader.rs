@@ -17,6 +17,11 @@ fn main() {
     run(|path| {
         let f = File::open(path)?;
         let size = f.metadata()?.len();
-        Ok((Buffered { r: BufReader::new(f) }, size))
+        Ok((
+            Buffered {
+                r: BufReader::new(f),
+            },
+            size,
+        ))
     })
 }

@@ -13,7 +13,12 @@ impl Source for ByteAtATime {
         let mut byte = [0u8; 1];
         while out.len() < buf.len() {
             match self.r.read(&mut byte)? {
-                0 => return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "premature EOF")),
+                0 => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "premature EOF",
+                    ))
+                }
                 _ => out.push(byte[0]),
             }
         }
@@ -26,6 +31,11 @@ fn main() {
     run(|path| {
         let f = File::open(path)?;
         let size = f.metadata()?.len();
-        Ok((ByteAtATime { r: BufReader::new(f) }, size))
+        Ok((
+            ByteAtATime {
+                r: BufReader::new(f),
+            },
+            size,
+        ))
     })
 }

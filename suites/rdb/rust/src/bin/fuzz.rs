@@ -17,7 +17,10 @@ impl Source for Mem<'_> {
     fn read_exact(&mut self, buf: &mut [u8]) -> io::Result<()> {
         let end = self.pos + buf.len();
         if end > self.data.len() {
-            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "premature EOF"));
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "premature EOF",
+            ));
         }
         buf.copy_from_slice(&self.data[self.pos..end]);
         self.pos = end;
@@ -39,7 +42,9 @@ impl Rng {
     }
 }
 
-const SPECIAL: [u8; 12] = [0x00, 0xFF, 0x80, 0x81, 0xC0, 0xC3, 0x3F, 0x40, 0xFE, 0xFD, 0xFC, 0x7F];
+const SPECIAL: [u8; 12] = [
+    0x00, 0xFF, 0x80, 0x81, 0xC0, 0xC3, 0x3F, 0x40, 0xFE, 0xFD, 0xFC, 0x7F,
+];
 
 fn mutate(rng: &mut Rng, orig: &[u8]) -> Vec<u8> {
     let mut m = orig.to_vec();
@@ -72,7 +77,10 @@ fn main() {
     }
     let orig = std::fs::read(&args[1]).expect("read the seed file");
     let secs: f64 = args[2].parse().expect("SECONDS");
-    let seed: u64 = args.get(3).map(|s| s.parse().expect("SEED")).unwrap_or(0x9E37_79B9_7F4A_7C15);
+    let seed: u64 = args
+        .get(3)
+        .map(|s| s.parse().expect("SEED"))
+        .unwrap_or(0x9E37_79B9_7F4A_7C15);
     panic::set_hook(Box::new(|_| {})); // reported below, with the mutant's number
     let mut rng = Rng(seed | 1);
     let deadline = Instant::now() + Duration::from_secs_f64(secs);
@@ -81,20 +89,34 @@ fn main() {
         let m = mutate(&mut rng, &orig);
         n += 1;
         let t0 = Instant::now();
-        let r = panic::catch_unwind(|| Parser::new(Mem { data: &m, pos: 0 }, m.len() as u64).parse().is_err());
+        let r = panic::catch_unwind(|| {
+            Parser::new(Mem { data: &m, pos: 0 }, m.len() as u64)
+                .parse()
+                .is_err()
+        });
         match r {
             Ok(true) => rejected += 1,
             Ok(false) => {}
             Err(e) => {
-                let what = e.downcast_ref::<String>().cloned().or(e.downcast_ref::<&str>().map(|s| s.to_string()));
+                let what = e
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or(e.downcast_ref::<&str>().map(|s| s.to_string()));
                 std::fs::write("fuzz-crash.rdb", &m).ok();
-                eprintln!("mutant {} panicked: {:?} (written to fuzz-crash.rdb)", n, what);
+                eprintln!(
+                    "mutant {} panicked: {:?} (written to fuzz-crash.rdb)",
+                    n, what
+                );
                 std::process::exit(1);
             }
         }
         if t0.elapsed() > Duration::from_secs(1) {
             std::fs::write("fuzz-slow.rdb", &m).ok();
-            eprintln!("mutant {} took {:?} (written to fuzz-slow.rdb)", n, t0.elapsed());
+            eprintln!(
+                "mutant {} took {:?} (written to fuzz-slow.rdb)",
+                n,
+                t0.elapsed()
+            );
             std::process::exit(1);
         }
     }

@@ -13,7 +13,10 @@ impl Source for MapCursor {
     fn read_exact(&mut self, buf: &mut [u8]) -> io::Result<()> {
         let end = self.pos + buf.len();
         if end > self.map.len() {
-            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "premature EOF"));
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "premature EOF",
+            ));
         }
         buf.copy_from_slice(&self.map[self.pos..end]);
         self.pos = end;

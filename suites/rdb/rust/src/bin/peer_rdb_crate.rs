@@ -21,17 +21,29 @@ fn parse(path: &str) -> Result<Summary, String> {
                 sum.field(&value);
                 sum.end(1);
             }
-            RdbValue::List { key, values, expiry } => {
+            RdbValue::List {
+                key,
+                values,
+                expiry,
+            } => {
                 sum.begin(db, T_LIST, &key, exp(expiry));
                 values.iter().for_each(|v| sum.field(v));
                 sum.end(values.len() as u64);
             }
-            RdbValue::Set { key, members, expiry } => {
+            RdbValue::Set {
+                key,
+                members,
+                expiry,
+            } => {
                 sum.begin(db, T_SET, &key, exp(expiry));
                 members.iter().for_each(|v| sum.field(v));
                 sum.end(members.len() as u64);
             }
-            RdbValue::Hash { key, values, expiry } => {
+            RdbValue::Hash {
+                key,
+                values,
+                expiry,
+            } => {
                 sum.begin(db, T_HASH, &key, exp(expiry));
                 for (k, v) in &values {
                     sum.field(k);
@@ -39,7 +51,11 @@ fn parse(path: &str) -> Result<Summary, String> {
                 }
                 sum.end(values.len() as u64);
             }
-            RdbValue::SortedSet { key, values, expiry } => {
+            RdbValue::SortedSet {
+                key,
+                values,
+                expiry,
+            } => {
                 sum.begin(db, T_ZSET, &key, exp(expiry));
                 for (score, member) in &values {
                     sum.field(member);
@@ -61,7 +77,11 @@ fn main() {
     }
     let t0 = Instant::now();
     match parse(&args[1]) {
-        Ok(sum) => eprintln!("iorace-result {{\"answer\": {}, \"inner_ns\": {}}}", sum.to_json(), t0.elapsed().as_nanos()),
+        Ok(sum) => eprintln!(
+            "iorace-result {{\"answer\": {}, \"inner_ns\": {}}}",
+            sum.to_json(),
+            t0.elapsed().as_nanos()
+        ),
         Err(e) => {
             eprintln!("rdb crate: {}", e.to_string().replace('\n', " "));
             std::process::exit(1);

@@ -12,7 +12,12 @@ impl Source for ReadLoop {
         let mut filled = 0;
         while filled < buf.len() {
             match self.r.read(&mut buf[filled..])? {
-                0 => return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "premature EOF")),
+                0 => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::UnexpectedEof,
+                        "premature EOF",
+                    ))
+                }
                 n => filled += n,
             }
         }
@@ -24,6 +29,11 @@ fn main() {
     run(|path| {
         let f = File::open(path)?;
         let size = f.metadata()?.len();
-        Ok((ReadLoop { r: BufReader::new(f) }, size))
+        Ok((
+            ReadLoop {
+                r: BufReader::new(f),
+            },
+            size,
+        ))
     })
 }

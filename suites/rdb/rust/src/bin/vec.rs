@@ -11,7 +11,10 @@ impl Source for SliceCursor {
     fn read_exact(&mut self, buf: &mut [u8]) -> io::Result<()> {
         let end = self.pos + buf.len();
         if end > self.data.len() {
-            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "premature EOF"));
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "premature EOF",
+            ));
         }
         buf.copy_from_slice(&self.data[self.pos..end]);
         self.pos = end;

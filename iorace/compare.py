@@ -1,0 +1,321 @@
+"""`iorace compare A B`: did anything get slower between two sessions?
+
+Each side is a stored session (its id), a session's JSON export, or `git:REV` (the latest stored session
+made at that git revision). Per cell present on both sides: the change of the primary metric (inner or
+wall time) as the ratio of medians B/A with a 95% bootstrap interval, and a Mann-Whitney U test (what asv
+and benchstat use: no normality assumed, fit for few runs). A cell regressed when the test is significant,
+the interval excludes 1 and the ratio is beyond the threshold; instruction counts, where both sides have
+them, are exact and compared without a test. Cells that changed status, appeared or disappeared are listed.
+"""
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from scipy import stats as sps
+
+from iorace.analysis import analyse
+from iorace.errors import UsageError
+from iorace.stats import Ratio, median_ratio
+from iorace.store import SessionData, Store
+
+ALPHA = 0.05
+BROKEN = {"wrong", "failed", "timeout", "build-failed"}  # an ok cell that becomes one of these regressed
+
+
+@dataclass
+class CellSample:
+    """One cell of one side: what a comparison needs, from a stored session or a JSON export."""
+    suite: str
+    dataset: str
+    params: dict[str, str]
+    key: str                 # language/variant
+    toolchain: str
+    profile: str
+    label: str
+    status: str
+    metric: str              # inner | wall: what `values` measure
+    values: list[float]      # seconds, one per timed run
+    instructions: int | None = None
+
+    @property
+    def ident(self) -> tuple:
+        return (self.suite, self.dataset, json.dumps(self.params, sort_keys=True), self.key, self.toolchain,
+                self.profile)
+
+    @property
+    def name(self) -> str:
+        return f"{self.suite} {self.dataset} {self.label}"
+
+
+@dataclass
+class Side:
+    name: str                # "session 12", "old.json"
+    git_revision: str
+    started: str
+    cells: list[CellSample]
+
+    @property
+    def suites(self) -> set[str]:
+        return {c.suite for c in self.cells}
+
+
+@dataclass
+class Change:
+    a: CellSample
+    b: CellSample
+    ratio: Ratio | None = None          # median B / median A, with its 95% interval
+    p_value: float | None = None        # Mann-Whitney U, two-sided
+    instructions_change: float | None = None  # B / A - 1, exact
+    verdict: str = "~"                  # regressed | improved | ~ (no significant change) | not timed
+
+    @property
+    def significant(self) -> bool:
+        return (self.p_value is not None and self.p_value < ALPHA and self.ratio is not None
+                and self.ratio.low is not None and not self.ratio.overlaps_one())
+
+
+@dataclass
+class Comparison:
+    a: Side
+    b: Side
+    threshold: float
+    changes: list[Change] = field(default_factory=list)
+    status_changes: list[tuple[CellSample, CellSample]] = field(default_factory=list)
+    appeared: list[CellSample] = field(default_factory=list)
+    disappeared: list[CellSample] = field(default_factory=list)
+
+    @property
+    def regressions(self) -> list[str]:
+        """One line per cell that got significantly slower beyond the threshold, or broke."""
+        out = [f"{c.a.name}: {describe(c)}" for c in self.changes if c.verdict == "regressed"]
+        out += [f"{a.name}: {a.status} -> {b.status}" for a, b in self.status_changes
+                if a.status == "ok" and b.status in BROKEN]
+        return out
+
+    @property
+    def geomean(self) -> float | None:
+        ratios = [c.ratio.value for c in self.changes if c.ratio is not None and c.ratio.value > 0]
+        return math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else None
+
+
+# --- loading the two sides ------------------------------------------------------------------------
+
+def _params(params: dict) -> dict[str, str]:
+    return {k: str(v) for k, v in params.items()}
+
+
+def side_from_session(s: SessionData, name: str | None = None) -> Side:
+    cells = []
+    for g in analyse(s):
+        for r in g.rows:
+            c = r.cell
+            cells.append(CellSample(c.suite, c.dataset, _params(c.params), c.key, c.toolchain, c.profile, c.label,
+                                    c.status, r.metric, r.primary_values(), c.instructions))
+    return Side(name or f"session {s.id}", s.git_revision, s.started, cells)
+
+
+REQUIRED = ("suite", "dataset", "variant", "language", "toolchain", "profile", "status", "label")
+
+
+def side_from_json(path: Path) -> Side:
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"{path}: cannot read: {e}") from None
+    except json.JSONDecodeError as e:
+        raise UsageError(f"{path}: not JSON ({e})") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("iorace"), dict) or not isinstance(doc.get("results"), list):
+        raise UsageError(f"{path}: not an iorace JSON export (no 'iorace' section and 'results' list)")
+    cells = []
+    for r in doc["results"] + list(doc.get("iorace_unmeasured") or []):
+        if not isinstance(r, dict) or any(k not in r for k in REQUIRED):
+            raise UsageError(f"{path}: not an iorace JSON export (a result lacks {', '.join(REQUIRED)})")
+        metric = r.get("metric") or "wall"
+        values = r.get("inner_times") if metric == "inner" else r.get("times")
+        cells.append(CellSample(r["suite"], r["dataset"], _params(r.get("parameters") or {}),
+                                f"{r['language']}/{r['variant']}", r["toolchain"], r["profile"], r["label"],
+                                r["status"], metric, [float(v) for v in values or []], r.get("instructions")))
+    meta = doc["iorace"]
+    return Side(path.name, str(meta.get("git_revision", "?")), str(meta.get("started", "?")), cells)
+
+
+def _resolve_rev(rev: str) -> str:
+    """A git revision name (HEAD~1, a branch, a short hash) as the full hash, when this checkout knows it."""
+    from iorace.paths import REPO_SUITES
+    try:
+        out = subprocess.run(["git", "-C", str(REPO_SUITES.parent), "rev-parse", "--verify", "--quiet",
+                              f"{rev}^{{commit}}"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return rev
+    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else rev
+
+
+def session_at_revision(store: Store, rev: str, suites: set[str] | None = None) -> int:
+    """The latest stored session made at git revision `rev` (preferring one with a suite in `suites`)."""
+    full = _resolve_rev(rev)
+    rows = store.db.execute("SELECT id, git_revision FROM sessions ORDER BY id DESC").fetchall()
+    matching = [sid for sid, g in rows if g.split("+")[0].startswith(full.lower()) or g.split("+")[0] == full]
+    if not matching:
+        raise UsageError(f"git:{rev}: no stored session was made at that revision ({full[:12]})")
+    if suites:
+        for sid in matching:
+            have = {s for (s,) in store.db.execute("SELECT DISTINCT suite FROM cells WHERE session_id = ?", (sid,))}
+            if have & suites:
+                return sid
+    return matching[0]
+
+
+def load_side(spec: str, db: Path, other: Side | None = None) -> Side:
+    """A session id, git:REV, or a JSON export's path."""
+    if spec.startswith("git:"):
+        store = _open(db, spec)
+        sid = session_at_revision(store, spec[4:], other.suites if other else None)
+        return side_from_session(store.load(sid), f"session {sid} (git {spec[4:]})")
+    if spec.isdigit():
+        return side_from_session(_open(db, spec).load(int(spec)))
+    path = Path(spec)
+    if path.is_file():
+        return side_from_json(path)
+    raise UsageError(f"{spec}: not a session id, a git:REV or an existing JSON export")
+
+
+def _open(db: Path, spec: str) -> Store:
+    if not db.exists():
+        raise UsageError(f"{spec}: {db}: no database yet (run `iorace run` first, or pass --db)")
+    return Store(db)
+
+
+# --- comparing ------------------------------------------------------------------------------------
+
+def compare(a: Side, b: Side, threshold: float = 0.05) -> Comparison:
+    if not a.suites & b.suites:
+        raise UsageError(f"{a.name} and {b.name} have no suite in common ({', '.join(sorted(a.suites)) or 'none'}"
+                         f" vs {', '.join(sorted(b.suites)) or 'none'}): nothing to compare")
+    result = Comparison(a, b, threshold)
+    bs = {c.ident: c for c in b.cells}
+    as_ = {c.ident: c for c in a.cells}
+    for i, ca in enumerate(a.cells):
+        cb = bs.get(ca.ident)
+        if cb is None:
+            result.disappeared.append(ca)
+            continue
+        if ca.status != cb.status:
+            result.status_changes.append((ca, cb))
+        if ca.status == cb.status == "ok":
+            result.changes.append(_change(ca, cb, threshold, seed=i))
+    result.appeared = [c for c in b.cells if c.ident not in as_]
+    return result
+
+
+def _change(a: CellSample, b: CellSample, threshold: float, seed: int) -> Change:
+    ch = Change(a, b)
+    if a.instructions and b.instructions:
+        ch.instructions_change = b.instructions / a.instructions - 1
+    if a.values and b.values and a.metric == b.metric:
+        ch.ratio = median_ratio(b.values, a.values, seed=seed)
+        if len(set(a.values) | set(b.values)) > 1:
+            ch.p_value = float(sps.mannwhitneyu(np.asarray(b.values), np.asarray(a.values),
+                                                alternative="two-sided").pvalue)
+    if ch.ratio is None and ch.instructions_change is None:
+        ch.verdict = "not timed" if not (a.values and b.values) else "other metric"
+        return ch
+    r = ch.ratio
+    slower = r is not None and ch.significant and r.value > 1 + threshold
+    faster = r is not None and ch.significant and r.value < 1 - threshold
+    if ch.instructions_change is not None:  # exact counts: any change is real, the threshold decides
+        slower = slower or ch.instructions_change > threshold
+        faster = faster or ch.instructions_change < -threshold
+    ch.verdict = "regressed" if slower else "improved" if faster else "~"
+    return ch
+
+
+# --- output ---------------------------------------------------------------------------------------
+
+def _seconds(v: float | None) -> str:
+    from iorace.fmt import seconds
+    return seconds(v)
+
+
+def describe(c: Change) -> str:
+    parts = []
+    if c.ratio is not None:
+        parts.append(change_text(c.ratio))
+    if c.instructions_change is not None:
+        parts.append(f"instructions {c.instructions_change:+.2%}")
+    return ", ".join(parts) or c.verdict
+
+
+def change_text(r: Ratio | None) -> str:
+    if r is None:
+        return "-"
+    text = f"{r.value - 1:+.1%}"
+    return text + (f" [{r.low - 1:+.1%}, {r.high - 1:+.1%}]" if r.low is not None and r.high is not None else "")
+
+
+HEADER = ["cell", "metric", "A median", "B median", "change [95% CI]", "p (Mann-Whitney)", "instructions",
+          "verdict"]
+
+
+def rows(cmp: Comparison) -> list[list[str]]:
+    out = []
+    for c in sorted(cmp.changes, key=lambda c: (c.verdict != "regressed", c.verdict != "improved", c.a.name)):
+        out.append([c.a.name, c.a.metric, _seconds(float(np.median(c.a.values)) if c.a.values else None),
+                    _seconds(float(np.median(c.b.values)) if c.b.values else None), change_text(c.ratio),
+                    "-" if c.p_value is None else f"{c.p_value:.3f}",
+                    "-" if c.instructions_change is None else f"{c.instructions_change:+.2%}", c.verdict])
+    return out
+
+
+def summary(cmp: Comparison) -> str:
+    n = len(cmp.changes)
+    counts = {v: sum(c.verdict == v for c in cmp.changes) for v in ("regressed", "improved")}
+    gm = cmp.geomean
+    text = (f"{n} cells compared: {counts['regressed']} regressed, {counts['improved']} improved beyond "
+            f"{cmp.threshold:.0%} (Mann-Whitney p < {ALPHA} and the 95% interval of the ratio of medians excluding 1)")
+    if gm is not None:
+        text += f"; geometric mean of B/A {gm:.3f}"
+    return text
+
+
+def other_lines(cmp: Comparison) -> list[str]:
+    out = [f"status changed: {a.name}: {a.status} -> {b.status}" for a, b in cmp.status_changes]
+    out += [f"appeared in B: {c.name} ({c.status})" for c in cmp.appeared]
+    out += [f"disappeared from A: {c.name} ({c.status})" for c in cmp.disappeared]
+    return out
+
+
+def sides_text(cmp: Comparison) -> str:
+    return (f"A = {cmp.a.name} ({cmp.a.started}, git {cmp.a.git_revision[:12]}) · "
+            f"B = {cmp.b.name} ({cmp.b.started}, git {cmp.b.git_revision[:12]})")
+
+
+def markdown(cmp: Comparison) -> str:
+    """For a pull-request comment."""
+    esc = lambda s: s.replace("|", "\\|")  # noqa: E731
+    verdict = "**regressed**" if cmp.regressions else "no regression"
+    lines = [f"### iorace compare: {verdict}", "", sides_text(cmp), "", summary(cmp) + ".", ""]
+    if cmp.changes:
+        lines += ["| " + " | ".join(HEADER) + " |", "|" + "|".join("---" for _ in HEADER) + "|"]
+        for row in rows(cmp):
+            row[-1] = f"**{row[-1]}**" if row[-1] == "regressed" else row[-1]
+            lines.append("| " + " | ".join(esc(x) for x in row) + " |")
+        lines.append("")
+    lines += [f"- {esc(line)}" for line in other_lines(cmp)]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def parse_threshold(text: str) -> float:
+    t = text.strip()
+    try:
+        value = float(t[:-1]) / 100 if t.endswith("%") else float(t)
+    except ValueError:
+        raise UsageError(f"--threshold {text}: not a percentage (e.g. 5%)") from None
+    if not 0 <= value < 10:
+        raise UsageError(f"--threshold {text}: out of range")
+    return value
+

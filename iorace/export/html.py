@@ -1,0 +1,255 @@
+"""The HTML report: one self-contained file that opens offline and is small enough to attach to an issue.
+
+Per suite x dataset x parameter set: the time of every cell as a ratio to the fastest (95% intervals), the
+distribution of each cell's runs, the best strategy per language and toolchain, and the report's tables
+(every column the terminal report has), sortable and filterable; then the problems with their evidence,
+the machine, the toolchains, the command that reproduces the session and each cell's exact command. Given
+several sessions, a history chart of each cell's median across them.
+
+The tables are the report's own (iorace.tables), drawn here as the terminal and Markdown draw them. Charts
+are static SVG rendered by vl-convert from Altair (Vega-Lite) specs (iorace/charts.py, imported only when a
+page is written: Altair is not needed to start the CLI); the only script is the few lines below that sort
+and filter the tables.
+"""
+from __future__ import annotations
+
+import html
+import json
+import shlex
+from pathlib import Path
+
+from iorace import tables
+from iorace.analysis import Group, analyse, grids, params_text
+from iorace.store import SessionData
+
+CSS = """
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; max-width: 1500px;
+       padding: 0 24px 48px; color: #1d1d1f; }
+h1 { font-size: 22px; margin: 18px 0 4px; } h2 { font-size: 18px; margin: 32px 0 4px; border-top: 1px solid #ddd;
+padding-top: 16px; } h3 { font-size: 15px; margin: 16px 0 4px; }
+code, pre { font: 12px ui-monospace, "SFMono-Regular", Menlo, monospace; background: #f5f5f7; }
+pre { padding: 8px; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
+.caption { color: #555; max-width: 1100px; }
+.charts { display: flex; flex-wrap: wrap; gap: 12px 32px; align-items: flex-start; }
+.charts figure { margin: 8px 0; } .charts svg { max-width: 100%; height: auto; }
+table { border-collapse: collapse; font-size: 12.5px; margin: 8px 0; }
+th, td { padding: 3px 8px; border-bottom: 1px solid #e5e5e5; vertical-align: top; }
+th { background: #f5f5f7; position: sticky; top: 0; text-align: left; }
+table.sortable th { cursor: pointer; user-select: none; } table.sortable th:hover { background: #e8e8ed; }
+th[aria-sort=ascending]::after { content: " ▲"; } th[aria-sort=descending]::after { content: " ▼"; }
+td.r { text-align: right; white-space: nowrap; } td.l { text-align: left; }
+td.s-ok { color: #1a7f37; } td.s-wrong, td.s-failed, td.s-timeout, td.s-build-failed { color: #c62828;
+font-weight: 600; } td.s-skipped { color: #9a6700; }
+tr.limit td, tr.peer td, tr.bulk td { background: #fafaf0; }
+.filters { position: sticky; top: 0; background: #fff; padding: 8px 0; z-index: 2; border-bottom: 1px solid #ddd; }
+.filters label { margin-right: 14px; } .filters select, .filters input { font: inherit; }
+.meta td:first-child { color: #555; } ul.problems li { margin: 4px 0; }
+details { margin: 6px 0; } summary { cursor: pointer; color: #0b57d0; }
+"""
+
+# Sorting: numbers with their units (µs, ms, s, MB, x, %) compare as numbers, the rest as text.
+# Filtering: each row carries data-language/-toolchain/-profile/-status; a row shows when it matches all.
+SCRIPT = """
+(function () {
+  var UNIT = {"µs": 1e-6, "ms": 1e-3, "s": 1, "MB": 1, "x": 1, "%": 1, "k": 1e3, "M": 1e6, "G": 1e9};
+  function key(text) {
+    var m = /^\\s*(-?[\\d,]*\\.?\\d+)\\s*(µs|ms|s|MB|x|%|k|M|G)?/.exec(text);
+    if (!m) return null;
+    return parseFloat(m[1].replace(/,/g, "")) * (UNIT[m[2]] || 1);
+  }
+  function sortBy(table, col, th) {
+    var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+    var asc = th.getAttribute("aria-sort") !== "ascending";
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (c) { c.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+    rows.sort(function (a, b) {
+      var x = a.cells[col].textContent, y = b.cells[col].textContent, kx = key(x), ky = key(y), d;
+      if (kx === null && ky === null) d = x.localeCompare(y);
+      else if (kx === null) d = 1; else if (ky === null) d = -1; else d = kx - ky;
+      return asc ? d : -d;
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+  }
+  document.querySelectorAll("table.sortable").forEach(function (table) {
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) {
+      th.addEventListener("click", function () { sortBy(table, i, th); });
+    });
+  });
+  var selects = document.querySelectorAll(".filters select"), text = document.getElementById("filter-text");
+  function apply() {
+    var want = {};
+    selects.forEach(function (s) { if (s.value) want[s.name] = s.value; });
+    var needle = text ? text.value.toLowerCase() : "";
+    document.querySelectorAll("table.cells tbody tr").forEach(function (tr) {
+      var show = Object.keys(want).every(function (k) { return tr.dataset[k] === want[k]; });
+      if (show && needle) show = tr.textContent.toLowerCase().indexOf(needle) >= 0;
+      tr.style.display = show ? "" : "none";
+    });
+  }
+  selects.forEach(function (s) { s.addEventListener("change", apply); });
+  if (text) text.addEventListener("input", apply);
+  document.body.setAttribute("data-ready", "1");
+})();
+"""
+
+FILTERS = ("language", "toolchain", "profile", "status")
+
+
+def esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _table(table: tables.Table, cls: str = "", row_attrs: list[str] | None = None) -> str:
+    """Draw a format-neutral table (iorace.tables) as HTML; the status cell gets its colour class."""
+    out = [f'<table class="{cls}"><thead><tr>' + "".join(f"<th>{esc(c.header)}</th>" for c in table.columns)
+           + "</tr></thead><tbody>"]
+    for i, row in enumerate(table.rows):
+        attrs = row_attrs[i] if row_attrs else ""
+        tds = []
+        for j, text in enumerate(row):
+            css = "l" if table.columns[j].align == "left" else "r"
+            if j == table.status_column:
+                css += f" s-{esc(text)}"
+            tds.append(f'<td class="{css}">{esc(text)}</td>')
+        out.append(f"<tr{attrs}>" + "".join(tds) + "</tr>")
+    out.append("</tbody></table>")
+    return "\n".join(out)
+
+
+def _plain(headers: list[str], rows: list[list[str]]) -> tables.Table:
+    """A two-column table of facts or commands, in the table model."""
+    return tables.Table("", "", [tables.Column(h, "left") for h in headers], rows)
+
+
+def _row_attrs(g: Group) -> list[str]:
+    out = []
+    for r in g.rows:
+        c = r.cell
+        values = {"language": c.language, "toolchain": c.toolchain, "profile": c.profile, "status": c.status}
+        cls = f' class="{esc(c.kind)}"' if c.kind in ("limit", "peer", "bulk") else ""
+        out.append(cls + "".join(f' data-{k}="{esc(v)}"' for k, v in values.items()))
+    return out
+
+
+def _figure(chart) -> str:
+    from iorace import charts
+
+    return "" if chart is None else f"<figure>{charts.to_svg(chart)}</figure>"
+
+
+def _group_section(g: Group, index: int, languages: list[str]) -> str:
+    from iorace import charts
+
+    table = tables.group_table(g).view(wide=True)  # every column the terminal report has
+    out = [f'<section id="g{index}"><h2>{esc(table.title)}</h2>', f'<p class="caption">{esc(table.caption)}</p>',
+           '<div class="charts">', _figure(charts.ratio_chart(g, languages)), _figure(charts.best_chart(g, languages)),
+           _figure(charts.distribution_chart(g, languages)), "</div>",
+           "<h3>cells</h3>", _table(table, "sortable cells", _row_attrs(g))]
+    if (best := tables.best_table(g)) is not None:
+        out += [f"<h3>{esc(best.title)}</h3>", _table(best.view(wide=True), "sortable best")]
+    commands = [[r.cell.label, shlex.join(r.cell.command) if r.cell.command else "-"] for r in g.rows]
+    out += [f"<details><summary>each cell's exact command ({len(commands)})</summary>",
+            _table(_plain(["cell", "command"], commands), "commands"), "</details>", "</section>"]
+    return "\n".join(out)
+
+
+def _grid_section(grid, index: int) -> str:
+    """The seed's own view, where the manifest declares one (e.g. configurations x implementations)."""
+    from iorace import charts
+
+    table = tables.grid_table(grid)
+    return (f'<section id="grid{index}"><h2>{esc(table.title)}</h2><p class="caption">{esc(table.caption)}</p>'
+            f'<div class="charts">{_figure(charts.grid_chart(grid))}</div>{_table(table, "sortable grid")}</section>')
+
+
+def _filters(session: SessionData) -> str:
+    out = ['<div class="filters">']
+    for name in FILTERS:
+        values = sorted({getattr(c, name) for c in session.cells})
+        options = '<option value="">all</option>' + "".join(f'<option value="{esc(v)}">{esc(v)}</option>'
+                                                             for v in values)
+        out.append(f'<label>{name} <select name="{name}">{options}</select></label>')
+    out.append('<label>text <input id="filter-text" type="search" placeholder="variant, note, ..."></label></div>')
+    return "".join(out)
+
+
+def _meta(session: SessionData) -> str:
+    from iorace.report import problems
+
+    m = session.machine
+    facts = [["session", f"{session.id} ({session.status})"], ["started", session.started],
+             ["finished", session.finished or "-"], ["git revision", session.git_revision],
+             ["iorace", session.iorace_version]]
+    facts += [[k, str(v)] for k, v in m.items()]
+    facts += [[k, str(v)] for k, v in session.options.items() if not isinstance(v, dict)]
+    lines = problems(session)
+    out = ['<section id="problems"><h2>problems</h2>']
+    out.append('<ul class="problems">' + "".join(f"<li><code>{esc(line)}</code></li>" for line in lines) + "</ul>"
+               if lines else "<p>none: every cell answered right.</p>")
+    out += ["</section>", '<section id="machine"><h2>machine, session and toolchains</h2>',
+            _table(_plain(["fact", "value"], facts), "meta"),
+            _table(_plain(["toolchain", "version"], [[k, str(v)] for k, v in sorted(session.toolchains.items())]),
+                   "meta"), "</section>"]
+    return "\n".join(out)
+
+
+def _history(sessions: list[SessionData], languages: list[str]) -> str:
+    """Each cell's median across the sessions, one chart per suite x dataset x parameters; a point that
+    differs significantly from the cell's previous session (as `iorace compare` judges it) is flagged."""
+    from iorace import charts
+    from iorace.history import cell_series
+
+    labels = {s.id: f"#{s.id} {s.started[:10]} {s.git_revision[:7]}" for s in sessions}
+    charts_data: dict[tuple, list[dict]] = {}
+    for ser in cell_series(sessions):
+        suite, dataset, params = ser.ident[:3]
+        for p in ser.points:
+            if p.median is not None:
+                charts_data.setdefault((suite, dataset, params), []).append(
+                    {"session": labels[p.session_id], "cell": f"{p.cell.key} {p.cell.toolchain} {p.cell.profile}",
+                     "language": p.cell.key.split("/")[0], "median": p.median, "change": p.flag or "-"})
+    out = ['<section id="history"><h2>history across the given sessions</h2>',
+           '<p class="caption">Each line is one cell: its median primary metric in each session; a triangle marks '
+           "a significant change from the cell's previous session beyond 5% (Mann-Whitney p < 0.05 and the 95% "
+           "interval of the ratio excluding 1), as <code>iorace compare</code> judges it.</p>",
+           '<div class="charts">']
+    for (suite, dataset, params), points in charts_data.items():
+        if len({p["session"] for p in points}) > 1:
+            title = f"{suite} · {dataset} · {' '.join(f'{k}={v}' for k, v in json.loads(params).items())}"
+            out.append(_figure(charts.history_chart(points, languages, title)))
+    out += ["</div></section>"]
+    return "\n".join(out)
+
+
+def render(session: SessionData, history: list[SessionData] | None = None) -> str:
+    """The report of `session`; `history` (oldest first, `session` among them) adds the history charts."""
+    groups = analyse(session)
+    languages = sorted({c.language for s in (history or [session]) for c in s.cells})
+    counts: dict[str, int] = {}
+    for c in session.cells:
+        counts[c.status] = counts.get(c.status, 0) + 1
+    summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items(), key=lambda kv: -kv[1])) or "no cells"
+    nav = " · ".join(f'<a href="#g{i}">{esc(g.suite)} {esc(g.dataset)} {esc(params_text(g.params))}</a>'
+                     for i, g in enumerate(groups))
+    body = [f"<h1>iorace session {session.id}</h1>",
+            f"<p>{esc(session.started)} · {esc(session.machine.get('cpu_model', '?'))} · "
+            f"{esc(session.machine.get('cores', '?'))} cores · {esc(summary)} · runs per cell "
+            f"{esc(session.options.get('runs', '-'))}</p>",
+            f"<p>reproduce: <code>{esc(session.command_line)}</code> (git {esc(session.git_revision[:12])})</p>",
+            f'<p>{nav} · <a href="#problems">problems</a> · <a href="#machine">machine</a>'
+            + (' · <a href="#history">history</a>' if history and len(history) > 1 else "") + "</p>",
+            _filters(session)]
+    body += [_group_section(g, i, languages) for i, g in enumerate(groups)]
+    body += [_grid_section(grid, i) for i, grid in enumerate(grids(session, groups))]
+    if history and len(history) > 1:
+        body.append(_history(history, languages))
+    body.append(_meta(session))
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>iorace session {session.id}"
+            f"</title><style>{CSS}</style></head><body>\n" + "\n".join(body) +
+            f"\n<script>{SCRIPT}</script>\n</body></html>\n")
+
+
+def write_html(session: SessionData, path: Path, history: list[SessionData] | None = None) -> None:
+    """The report of `session` (with the history of `history`, when given) into one self-contained file."""
+    path.write_text(render(session, history))

@@ -1,0 +1,86 @@
+"""`iorace history SUITE`: each cell's primary metric across the stored sessions, by date and git revision.
+
+A point is flagged when it differs from the cell's previous measured point the way `iorace compare` calls a
+regression or an improvement (Mann-Whitney U and the bootstrap interval of the ratio of medians, beyond the
+threshold; exact instruction counts beyond the threshold).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fnmatch import fnmatch
+
+import numpy as np
+
+from iorace.compare import CellSample, Change, _change, side_from_session
+from iorace.errors import UsageError
+from iorace.store import SessionData, Store
+
+
+@dataclass
+class Point:
+    session_id: int
+    started: str
+    git_revision: str
+    cell: CellSample
+    change: Change | None = None   # against the previous measured point of the same cell
+
+    @property
+    def median(self) -> float | None:
+        return float(np.median(self.cell.values)) if self.cell.values else None
+
+    @property
+    def flag(self) -> str:
+        """"slower", "faster" or ""."""
+        if self.change is None:
+            return ""
+        return {"regressed": "slower", "improved": "faster"}.get(self.change.verdict, "")
+
+
+@dataclass
+class Series:
+    name: str                      # dataset + cell label
+    ident: tuple
+    points: list[Point] = field(default_factory=list)
+
+
+def matches(c: CellSample, variants: list[str]) -> bool:
+    """--variant GLOB as `iorace run` reads it: the variant's name or language/name."""
+    name = c.key.split("/", 1)[1]
+    return not variants or any(fnmatch(c.key, g) or fnmatch(name, g) for g in variants)
+
+
+def history(store: Store, suite: str, variants: list[str] | None = None, datasets: list[str] | None = None,
+            threshold: float = 0.05) -> tuple[list[tuple[int, str, str]], list[Series]]:
+    """(sessions as (id, started, git revision), one series per cell), oldest session first."""
+    ids = [sid for (sid,) in store.db.execute(
+        "SELECT DISTINCT session_id FROM cells WHERE suite = ? ORDER BY session_id", (suite,))]
+    if not ids:
+        known = sorted({s for (s,) in store.db.execute("SELECT DISTINCT suite FROM cells")})
+        raise UsageError(f"{suite}: no stored session has this suite (stored: {', '.join(known) or 'none'})")
+    variants, datasets = variants or [], datasets or []
+    loaded = [store.load(sid) for sid in ids]
+    series = [ser for ser in cell_series(loaded, threshold)
+              if ser.ident[0] == suite and matches(ser.points[0].cell, variants)
+              and (not datasets or ser.ident[1] in datasets)]
+    if not series:
+        raise UsageError(f"{suite}: no stored cell matches --variant {' '.join(variants)}"
+                         f"{' --dataset ' + ' '.join(datasets) if datasets else ''}")
+    return [(s.id, s.started, s.git_revision) for s in loaded], series
+
+
+def cell_series(sessions: list[SessionData], threshold: float = 0.05) -> list[Series]:
+    """One series per cell across `sessions` (oldest first); each measured point is compared with the
+    cell's previous measured point."""
+    series: dict[tuple, Series] = {}
+    for s in sessions:
+        for c in side_from_session(s).cells:
+            ser = series.setdefault(c.ident, Series(f"{c.dataset} {c.label}", c.ident))
+            ser.points.append(Point(s.id, s.started, s.git_revision, c))
+    for i, ser in enumerate(series.values()):
+        previous = None
+        for p in ser.points:
+            if p.cell.status == "ok" and p.cell.values:
+                if previous is not None:
+                    p.change = _change(previous.cell, p.cell, threshold, seed=i)
+                previous = p
+    return list(series.values())

@@ -1,0 +1,531 @@
+// Cap'n Proto C++ (Debian libcapnp): the upstream benchmark's three cases in every config; reuse = builders and readers take their first segment from a preallocated scratch buffer.
+//
+// usage: capnp CASE CONFIG ITERS_FILE
+//   CASE carsales | catrank | eval; CONFIG object[-reuse] | bytes[-packed][-reuse] | pipe[-packed][-reuse];
+//   ITERS_FILE holds lines `CASE COUNT`. Prints {"iterations", "checksum"} of what the client decoded.
+//   object: build the request, handle it, check the response, all in memory.
+//   bytes:  serialise the request into a byte array, read it back, handle it, serialise the response, read
+//           it back, check it. pipe: fork a server process; requests and responses cross two pipes.
+//   CAPNP_BENCH_FAULT=truncate|garbage spoils the first request's bytes (tests of the error path).
+#include "common.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <capnp/message.h>
+#include <capnp/serialize-packed.h>
+#include <capnp/serialize.h>
+#include <kj/exception.h>
+#include <kj/io.h>
+
+#include "carsales.capnp.h"
+#include "catrank.capnp.h"
+#include "eval.capnp.h"
+
+using namespace iorace;
+
+// ---- carsales ------------------------------------------------------------------------------------------
+
+struct CarSales {
+  using Request = bench::ParkingLot;
+  using Response = bench::TotalValue;
+  using Expectation = uint64_t;
+
+  template <typename CarReaderOrBuilder>
+  static uint64_t car_value(CarReaderOrBuilder car) {
+    uint64_t result = 0;
+    result += car.getSeats() * 200;
+    result += car.getDoors() * 350;
+    for (auto wheel : car.getWheels()) {
+      result += wheel.getDiameter() * wheel.getDiameter();
+      result += wheel.getSnowTires() ? 100 : 0;
+    }
+    result += car.getLength() * car.getWidth() * car.getHeight() / 50;
+    auto engine = car.getEngine();
+    result += engine.getHorsepower() * 40;
+    if (engine.getUsesElectric()) result += engine.getUsesGas() ? 5000 : 3000;
+    result += car.getHasPowerWindows() ? 100 : 0;
+    result += car.getHasPowerSteering() ? 200 : 0;
+    result += car.getHasCruiseControl() ? 400 : 0;
+    result += car.getHasNavSystem() ? 2000 : 0;
+    result += car.getCupHolders() * 25;
+    return result;
+  }
+
+  static void random_car(FastRand& rng, bench::Car::Builder car) {
+    car.setMake(MAKES[rng.below(5)]);
+    car.setModel(MODELS[rng.below(6)]);
+    car.setColor((bench::Color)rng.below((uint32_t)bench::Color::SILVER + 1));
+    car.setSeats(2 + rng.below(6));
+    car.setDoors(2 + rng.below(3));
+    for (auto wheel : car.initWheels(4)) {
+      wheel.setDiameter(25 + rng.below(15));
+      wheel.setAirPressure(30 + rng.real(20));
+      wheel.setSnowTires(rng.below(16) == 0);
+    }
+    car.setLength(170 + rng.below(150));
+    car.setWidth(48 + rng.below(36));
+    car.setHeight(54 + rng.below(48));
+    car.setWeight(car.getLength() * car.getWidth() * car.getHeight() / 200);
+    auto engine = car.initEngine();
+    engine.setHorsepower(100 * rng.below(400));
+    engine.setCylinders(4 + 2 * rng.below(3));
+    engine.setCc(800 + rng.below(10000));
+    engine.setUsesGas(true);
+    engine.setUsesElectric(rng.below(2));
+    car.setFuelCapacity(10.0 + rng.real(30.0));
+    car.setFuelLevel(rng.real(car.getFuelCapacity()));
+    car.setHasPowerWindows(rng.below(2));
+    car.setHasPowerSteering(rng.below(2));
+    car.setHasCruiseControl(rng.below(2));
+    car.setCupHolders(rng.below(12));
+    car.setHasNavSystem(rng.below(2));
+  }
+
+  static uint64_t setup(FastRand& shared_rng, Request::Builder request) {
+    FastRand rng = shared_rng;  // a local copy, as in catrank: the stores into the message cannot touch it
+    uint64_t total = 0;
+    for (auto car : request.initCars(rng.below(200))) {
+      random_car(rng, car);
+      total += car_value(car);
+    }
+    shared_rng = rng;
+    return total;
+  }
+
+  static void handle(Request::Reader request, Response::Builder response) {
+    uint64_t total = 0;
+    for (auto car : request.getCars()) total += car_value(car);
+    response.setAmount(total);
+  }
+
+  // checksum: the sum of the amounts (wrapping uint64)
+  static void check(Response::Reader response, uint64_t expected, uint64_t& sum) {
+    uint64_t amount = response.getAmount();
+    if (amount != expected)
+      throw CheckFailed("carsales: expected amount " + std::to_string(expected) + ", got " + std::to_string(amount));
+    sum += amount;
+  }
+  static std::string format(uint64_t sum) { return std::to_string(sum); }
+};
+
+// ---- catrank -------------------------------------------------------------------------------------------
+
+struct CatRank {
+  using Request = bench::SearchResultList;
+  using Response = bench::SearchResultList;
+  using Expectation = int;
+
+  static int setup(FastRand& shared_rng, Request::Builder request) {
+    // a local copy keeps the generator's state in registers while url letters are stored through char*
+    // (which may alias anything); the draws are the same
+    FastRand rng = shared_rng;
+    int count = rng.below(1000);
+    int good = 0;
+    auto list = request.initResults(count);
+    static std::string snippet;
+    const size_t prefix_len = sizeof(URL_PREFIX) - 1;
+    for (int i = 0; i < count; i++) {
+      auto result = list[i];
+      result.setScore(1000 - i);
+      int url_size = rng.below(100);
+      auto url = result.initUrl(url_size + prefix_len);
+      memcpy(url.begin(), URL_PREFIX, prefix_len);
+      char* pos = url.begin() + prefix_len;
+      for (int j = 0; j < url_size; j++) *pos++ = 'a' + rng.below(26);
+
+      bool is_cat = rng.below(8) == 0;
+      bool is_dog = rng.below(8) == 0;
+      good += is_cat && !is_dog;
+      snippet.assign(1, ' ');
+      int prefix = rng.below(20);
+      for (int j = 0; j < prefix; j++) snippet.append(WORDS[rng.below(WORDS_COUNT)]);
+      if (is_cat) snippet.append("cat ");
+      if (is_dog) snippet.append("dog ");
+      int suffix = rng.below(20);
+      for (int j = 0; j < suffix; j++) snippet.append(WORDS[rng.below(WORDS_COUNT)]);
+      result.setSnippet(capnp::Text::Reader(snippet.data(), snippet.size()));
+    }
+    shared_rng = rng;
+    return good;
+  }
+
+  struct Scored {
+    double score;
+    bench::SearchResult::Reader result;
+    bool operator<(const Scored& other) const { return score > other.score; }
+  };
+
+  static void handle(Request::Reader request, Response::Builder response) {
+    std::vector<Scored> scored;
+    for (auto result : request.getResults()) {
+      double score = result.getScore();
+      if (strstr(result.getSnippet().cStr(), " cat ") != nullptr) score *= 10000;
+      if (strstr(result.getSnippet().cStr(), " dog ") != nullptr) score /= 10000;
+      scored.push_back({score, result});
+    }
+    std::sort(scored.begin(), scored.end());
+    auto list = response.initResults(scored.size());
+    auto out = list.begin();
+    for (auto& s : scored) {
+      out->setScore(s.score);
+      out->setUrl(s.result.getUrl());
+      out->setSnippet(s.result.getSnippet());
+      ++out;
+    }
+  }
+
+  // checksum: (leading results with score > 1001) << 32, plus the bytes of every url and snippet
+  static void check(Response::Reader response, int expected, uint64_t& sum) {
+    int good = 0;
+    bool leading = true;
+    uint64_t text_bytes = 0;
+    for (auto result : response.getResults()) {
+      if (leading && result.getScore() > 1001) {
+        ++good;
+      } else {
+        leading = false;
+      }
+      text_bytes += result.getUrl().size() + result.getSnippet().size();
+    }
+    if (good != expected)
+      throw CheckFailed("catrank: expected " + std::to_string(expected) + " good results, got " + std::to_string(good));
+    sum += ((uint64_t)good << 32) + text_bytes;
+  }
+  static std::string format(uint64_t sum) { return std::to_string(sum); }
+};
+
+// ---- eval ----------------------------------------------------------------------------------------------
+
+struct Eval {
+  using Request = bench::Expression;
+  using Response = bench::EvaluationResult;
+  using Expectation = int32_t;
+
+  static int32_t apply(bench::Operation op, int32_t left, int32_t right) {
+    switch (op) {
+      case bench::Operation::ADD: return add32(left, right);
+      case bench::Operation::SUBTRACT: return sub32(left, right);
+      case bench::Operation::MULTIPLY: return mul32(left, right);
+      case bench::Operation::DIVIDE: return div32(left, right);
+      case bench::Operation::MODULUS: return mod32(left, right);
+    }
+    throw std::runtime_error("eval: unknown operation " + std::to_string((int)op));
+  }
+
+  static int32_t make(FastRand& rng, bench::Expression::Builder exp, uint32_t depth) {
+    exp.setOp((bench::Operation)rng.below((uint32_t)bench::Operation::MODULUS + 1));
+    int32_t left, right;
+    if (rng.below(8) < depth) {
+      left = rng.below(128) + 1;
+      exp.getLeft().setValue(left);
+    } else {
+      left = make(rng, exp.getLeft().initExpression(), depth + 1);
+    }
+    if (rng.below(8) < depth) {
+      right = rng.below(128) + 1;
+      exp.getRight().setValue(right);
+    } else {
+      right = make(rng, exp.getRight().initExpression(), depth + 1);
+    }
+    return apply(exp.getOp(), left, right);
+  }
+
+  static int32_t evaluate(bench::Expression::Reader exp) {
+    int32_t left = 0, right = 0;
+    switch (exp.getLeft().which()) {
+      case bench::Expression::Left::VALUE: left = exp.getLeft().getValue(); break;
+      case bench::Expression::Left::EXPRESSION: left = evaluate(exp.getLeft().getExpression()); break;
+    }
+    switch (exp.getRight().which()) {
+      case bench::Expression::Right::VALUE: right = exp.getRight().getValue(); break;
+      case bench::Expression::Right::EXPRESSION: right = evaluate(exp.getRight().getExpression()); break;
+    }
+    return apply(exp.getOp(), left, right);
+  }
+
+  static int32_t setup(FastRand& rng, Request::Builder request) { return make(rng, request, 0); }
+  static void handle(Request::Reader request, Response::Builder response) { response.setValue(evaluate(request)); }
+
+  // checksum: the sum of the values as a wrapping int64
+  static void check(Response::Reader response, int32_t expected, uint64_t& sum) {
+    int32_t value = response.getValue();
+    if (value != expected)
+      throw CheckFailed("eval: expected " + std::to_string(expected) + ", got " + std::to_string(value));
+    sum += (uint64_t)(int64_t)value;
+  }
+  static std::string format(uint64_t sum) { return std::to_string((int64_t)sum); }
+};
+
+// ---- scratch space (reuse) -------------------------------------------------------------------------------
+
+constexpr size_t SCRATCH_WORDS = 128 * 1024;  // 1 MiB each, as upstream
+static capnp::word g_scratch[6][SCRATCH_WORDS];  // zeroed (bss), as MallocMessageBuilder requires
+static int g_scratch_used = 0;
+
+static kj::ArrayPtr<capnp::word> take_scratch() {
+  if (g_scratch_used == 6) throw std::logic_error("too many scratch spaces");
+  return kj::arrayPtr(g_scratch[g_scratch_used++], SCRATCH_WORDS);
+}
+
+// With Reuse, a builder's first segment and a reader's buffer are one scratch area kept for the whole run;
+// without it they are allocated (and freed) for every message.
+template <bool Reuse>
+struct Space {
+  kj::ArrayPtr<capnp::word> words = Reuse ? take_scratch() : nullptr;
+};
+
+template <bool Reuse>
+struct Builder;
+template <>
+struct Builder<true> : capnp::MallocMessageBuilder {
+  explicit Builder(Space<true>& s) : capnp::MallocMessageBuilder(s.words) {}
+};
+template <>
+struct Builder<false> : capnp::MallocMessageBuilder {
+  explicit Builder(Space<false>&) {}
+};
+
+static void write_message(kj::OutputStream& out, capnp::MessageBuilder& message, bool packed) {
+  if (packed) {
+    capnp::writePackedMessage(out, message);
+  } else {
+    capnp::writeMessage(out, message);
+  }
+}
+
+static kj::ArrayPtr<kj::byte> spoil(kj::ArrayPtr<kj::byte> bytes, Fault fault) {
+  if (fault == Fault::truncate) return bytes.slice(0, (bytes.size() / 2) & ~size_t(7));
+  if (fault == Fault::garbage) memset(bytes.begin(), 0xff, std::min<size_t>(8, bytes.size()));
+  return bytes;
+}
+
+// ---- object ----------------------------------------------------------------------------------------------
+
+template <typename C, bool Reuse>
+uint64_t by_object(uint64_t iters, Sizes&) {
+  FastRand rng;
+  uint64_t sum = 0;
+  Space<Reuse> request_space, response_space;
+  for (uint64_t i = 0; i < iters; i++) {
+    Builder<Reuse> request_message(request_space);
+    auto request = request_message.template initRoot<typename C::Request>();
+    auto expected = C::setup(rng, request);
+    Builder<Reuse> response_message(response_space);
+    auto response = response_message.template initRoot<typename C::Response>();
+    C::handle(request.asReader(), response);
+    C::check(response.asReader(), expected, sum);
+  }
+  return sum;
+}
+
+// ---- bytes -----------------------------------------------------------------------------------------------
+
+template <typename C, bool Reuse>
+uint64_t by_bytes(uint64_t iters, bool packed, Fault fault, Sizes& sizes) {
+  FastRand rng;
+  uint64_t sum = 0;
+  Space<Reuse> client_request, server_request, server_response, client_response;
+  Space<true> request_bytes, response_bytes;  // the byte arrays are always preallocated, as upstream
+  capnp::ReaderOptions options;
+  sizes.have = true;
+  for (uint64_t i = 0; i < iters; i++) {
+    Builder<Reuse> request_builder(client_request);
+    auto expected = C::setup(rng, request_builder.template initRoot<typename C::Request>());
+    kj::ArrayOutputStream request_out(request_bytes.words.asBytes());
+    write_message(request_out, request_builder, packed);
+    auto request_array = request_out.getArray();
+    sizes.request += request_array.size();
+    if (i == 0 && fault != Fault::none) request_array = spoil(request_array, fault);
+
+    Builder<Reuse> response_builder(server_response);
+    if (packed) {
+      kj::ArrayInputStream in(request_array);
+      capnp::PackedMessageReader reader(in, options, server_request.words);
+      C::handle(reader.getRoot<typename C::Request>(), response_builder.template initRoot<typename C::Response>());
+    } else {
+      capnp::FlatArrayMessageReader reader(
+          kj::arrayPtr(reinterpret_cast<const capnp::word*>(request_array.begin()), request_array.size() / 8), options);
+      C::handle(reader.getRoot<typename C::Request>(), response_builder.template initRoot<typename C::Response>());
+    }
+
+    kj::ArrayOutputStream response_out(response_bytes.words.asBytes());
+    write_message(response_out, response_builder, packed);
+    auto response_array = response_out.getArray();
+    sizes.response += response_array.size();
+    if (packed) {
+      kj::ArrayInputStream in(response_array);
+      capnp::PackedMessageReader reader(in, options, client_response.words);
+      C::check(reader.getRoot<typename C::Response>(), expected, sum);
+    } else {
+      capnp::FlatArrayMessageReader reader(
+          kj::arrayPtr(reinterpret_cast<const capnp::word*>(response_array.begin()), response_array.size() / 8),
+          options);
+      C::check(reader.getRoot<typename C::Response>(), expected, sum);
+    }
+  }
+  return sum;
+}
+
+// ---- pipe ------------------------------------------------------------------------------------------------
+
+// Unbuffered pipe ends (as upstream's kj::FdInputStream / FdOutputStream) that count the bytes they move.
+class PipeInput : public kj::InputStream {
+ public:
+  explicit PipeInput(int fd) : fd_(fd) {}
+  size_t tryRead(void* buffer, size_t min_bytes, size_t max_bytes) override {
+    size_t total = 0;
+    while (total < min_bytes) {
+      size_t n = fd_read_some(fd_, static_cast<char*>(buffer) + total, max_bytes - total);
+      if (n == 0) break;
+      total += n;
+    }
+    bytes += total;
+    return total;
+  }
+  uint64_t bytes = 0;
+
+ private:
+  int fd_;
+};
+
+class PipeOutput : public kj::OutputStream {
+ public:
+  explicit PipeOutput(int fd) : fd_(fd) {}
+  void write(const void* buffer, size_t size) override {
+    fd_write_all(fd_, buffer, size);
+    bytes += size;
+  }
+  void write(kj::ArrayPtr<const kj::ArrayPtr<const kj::byte>> pieces) override {
+    std::vector<struct iovec> iov;
+    iov.reserve(pieces.size());
+    for (auto& p : pieces) {
+      iov.push_back({const_cast<kj::byte*>(p.begin()), p.size()});
+      bytes += p.size();
+    }
+    fd_writev_all(fd_, iov.data(), (int)iov.size());
+  }
+  uint64_t bytes = 0;
+
+ private:
+  int fd_;
+};
+
+// kj's exceptions carry a file:line and a stack trace; the error line keeps the description only.
+template <typename F>
+void kj_guard(F f) {
+  try {
+    f();
+  } catch (const kj::Exception& e) {
+    throw std::runtime_error(e.getDescription().cStr());
+  }
+}
+
+template <typename C, bool Reuse>
+void serve(int in_fd, int out_fd, uint64_t iters, bool packed) {
+  kj_guard([&] {
+    PipeInput raw_in(in_fd);
+    kj::BufferedInputStreamWrapper buffered_in(raw_in);
+    PipeOutput out(out_fd);
+    Space<Reuse> reader_space, builder_space;
+    capnp::ReaderOptions options;
+    for (uint64_t i = 0; i < iters; i++) {
+      Builder<Reuse> response(builder_space);
+      if (packed) {
+        capnp::PackedMessageReader reader(buffered_in, options, reader_space.words);
+        C::handle(reader.getRoot<typename C::Request>(), response.template initRoot<typename C::Response>());
+      } else {
+        capnp::InputStreamMessageReader reader(raw_in, options, reader_space.words);
+        C::handle(reader.getRoot<typename C::Request>(), response.template initRoot<typename C::Response>());
+      }
+      write_message(out, response, packed);
+    }
+  });
+}
+
+template <typename C, bool Reuse>
+uint64_t by_pipe(uint64_t iters, bool packed, Fault fault, Sizes& sizes) {
+  uint64_t sum = 0;
+  sizes.have = true;
+  auto server = [&](int in, int out) { serve<C, Reuse>(in, out, iters, packed); };
+  auto client = [&](int in_fd, int out_fd) {
+    kj_guard([&] {
+      FastRand rng;
+      PipeInput raw_in(in_fd);
+      kj::BufferedInputStreamWrapper buffered_in(raw_in);
+      PipeOutput out(out_fd);
+      Space<Reuse> builder_space, reader_space;
+      capnp::ReaderOptions options;
+      for (uint64_t i = 0; i < iters; i++) {
+        Builder<Reuse> request(builder_space);
+        auto expected = C::setup(rng, request.template initRoot<typename C::Request>());
+        if (i == 0 && fault != Fault::none) {
+          kj::VectorOutputStream encoded;
+          write_message(encoded, request, packed);
+          auto bytes = spoil(encoded.getArray(), fault);
+          out.write(bytes.begin(), bytes.size());
+          if (fault == Fault::truncate) close_pipe(out_fd);  // the server sees the message end early
+        } else {
+          write_message(out, request, packed);
+        }
+        if (packed) {
+          capnp::PackedMessageReader reader(buffered_in, options, reader_space.words);
+          C::check(reader.getRoot<typename C::Response>(), expected, sum);
+        } else {
+          capnp::InputStreamMessageReader reader(raw_in, options, reader_space.words);
+          C::check(reader.getRoot<typename C::Response>(), expected, sum);
+        }
+      }
+      sizes.request = out.bytes;
+      sizes.response = raw_in.bytes;
+    });
+  };
+  run_pipe("capnp", server, client);
+  return sum;
+}
+
+// ---- main ------------------------------------------------------------------------------------------------
+
+// kj logs an exception raised while another one unwinds (a reader's destructor skipping the rest of a
+// truncated message) with a stack trace; the program's error is the single line it prints itself.
+class QuietKj : public kj::ExceptionCallback {
+ public:
+  void logMessage(kj::LogSeverity, const char*, int, int, kj::String&&) override {}
+};
+
+template <typename C, bool Reuse>
+uint64_t run(const Config& c, Fault fault, Sizes& sizes) {
+  switch (c.mode) {
+    case Mode::object: return by_object<C, Reuse>(c.iters, sizes);
+    case Mode::bytes: return by_bytes<C, Reuse>(c.iters, c.packed, fault, sizes);
+    case Mode::pipe: return by_pipe<C, Reuse>(c.iters, c.packed, fault, sizes);
+  }
+  return 0;
+}
+
+template <typename C>
+void main_case(const Config& c, Fault fault) {
+  Sizes sizes;
+  int64_t start = now_ns();
+  uint64_t sum = 0;
+  try {
+    kj_guard([&] { sum = c.reuse ? run<C, true>(c, fault, sizes) : run<C, false>(c, fault, sizes); });
+  } catch (const std::exception& e) {
+    die(e.what());
+  }
+  int64_t elapsed = now_ns() - start;
+  print_result(c, C::format(sum), elapsed, sizes);
+}
+
+int main(int argc, char** argv) {
+  QuietKj quiet;
+  g_prog = "capnp";
+  Config c = parse_args(argc, argv);
+  Fault fault = fault_from_env();
+  switch (c.kase) {
+    case Case::carsales: main_case<CarSales>(c, fault); break;
+    case Case::catrank: main_case<CatRank>(c, fault); break;
+    case Case::eval: main_case<Eval>(c, fault); break;
+  }
+  return 0;
+}

@@ -1,0 +1,31 @@
+# eval: an arithmetic expression tree evaluated by the server (pointer indirections).
+# Fields, types and order as in the upstream Cap'n Proto benchmark's eval schema.
+@0xf0c0752e78c75c81;
+using Cxx = import "/capnp/c++.capnp";
+$Cxx.namespace("bench");
+
+enum Operation {
+  add @0;
+  subtract @1;
+  multiply @2;
+  divide @3;
+  modulus @4;
+}
+
+struct Expression {
+  op @0 :Operation;
+
+  left :union {
+    value @1 :Int32;
+    expression @2 :Expression;
+  }
+
+  right :union {
+    value @3 :Int32;
+    expression @4 :Expression;
+  }
+}
+
+struct EvaluationResult {
+  value @0 :Int32;
+}

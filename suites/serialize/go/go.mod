@@ -1,0 +1,3 @@
+module iorace/serialize
+
+go 1.21

@@ -1,0 +1,211 @@
+"""capnp suite: the Python reference, every cell's answer on tiny data through the real CLI, and the error
+paths (corrupt or truncated messages in the bytes path and on the pipe, a killed server, bad iteration
+files): one line on stderr, a non-zero exit, no hang and no server process left behind."""
+from __future__ import annotations
+
+import importlib.util
+import os
+import shlex
+import signal
+import subprocess
+import time
+
+import psutil
+import pytest
+from conftest import REPO, run_iorace
+
+SUITE = REPO / "suites" / "capnp"
+CONFIGS = ["object-reuse", "object", "bytes-reuse", "bytes", "bytes-packed-reuse", "bytes-packed",
+           "pipe-reuse", "pipe", "pipe-packed-reuse", "pipe-packed"]
+# per case x config: cpp/capnp, cpp/protobuf, cpp/null with g++ and clang++ (release);
+# rust/capnp, capnp-flat, capnp-no-utf8, prost in release and debug; python/pycapnp
+CELLS_PER_PARAMS = 3 * 2 + 4 * 2 + 1
+
+
+def _suite():
+    spec = importlib.util.spec_from_file_location("test_capnp_suite", SUITE / "suite.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+suite = _suite()
+
+
+# --- the reference -------------------------------------------------------------------------------------
+
+
+def test_xorshift_first_draws():
+    # the first outputs of upstream's generator with its seeds (printed by the C++ FastRand of cpp/common.hpp)
+    rng = suite.FastRand()
+    assert [rng.next() for _ in range(5)] == [1087165779, 1241479616, 2749882543, 2468124387, 3042750366]
+    rng = suite.FastRand()
+    rng.skip(3)
+    assert rng.next() == 2468124387
+
+
+def test_c_integer_semantics():
+    assert suite._div(-7, 2) == -3 and suite._mod(-7, 2) == -1
+    assert suite._div(7, -2) == -3 and suite._mod(7, -2) == 1
+    assert suite._div(5, 0) == suite.INT32_MAX and suite._mod(5, 0) == suite.INT32_MAX
+    assert suite._div(suite.INT32_MIN, -1) == suite.INT32_MAX and suite._mod(suite.INT32_MIN, -1) == suite.INT32_MAX
+    assert suite._wrap32(suite.INT32_MAX + 1) == suite.INT32_MIN
+
+
+def test_reference_checksums_match_the_implementations():
+    # agreed by cpp/capnp, cpp/protobuf, cpp/null, rust/capnp and rust/prost in every config (tiny counts)
+    assert suite.checksum("carsales", 40) == 3500896671
+    assert suite.checksum("catrank", 8) == 2164664291069
+    assert suite.checksum("eval", 400) == 98808266745
+    assert suite.checksum("eval", 0) == 0
+
+
+def test_catrank_checksum_parts():
+    rng = suite.FastRand()
+    good, text = suite.catrank_request(rng)
+    assert 0 <= good < 1000 and text > 0
+    assert suite.checksum("catrank", 1) == (good << 32) + text
+
+
+def test_iterations_files(tmp_path):
+    p = tmp_path / "iters.txt"
+    suite.generate("tiny", p)
+    assert suite.read_counts(p) == suite.DATASETS["tiny"]
+    assert suite.expected(p, {"case": "eval", "config": "pipe"}) == {
+        "iterations": 400, "checksum": suite.checksum("eval", 400)}
+    assert suite.units(p, {"case": "catrank", "config": "bytes"}) == {"messages": 8}
+    for bad in ["carsales ten\n", "carsales 1 2\n", "dogs 3\n", "eval 1\neval 2\n"]:
+        p.write_text(bad)
+        with pytest.raises(ValueError):
+            suite.read_counts(p)
+    p.write_text("# only eval\neval 5\n")
+    with pytest.raises(ValueError, match="no iteration count for carsales"):
+        suite.expected(p, {"case": "carsales", "config": "object"})
+
+
+# --- every cell through the real CLI -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    return run_iorace(["run", "capnp", "--size", "tiny", "--check-only"], tmp_path_factory.mktemp("tiny"))
+
+
+@pytest.mark.slow
+def test_tiny_every_cell_ok(tiny_run):
+    rows = tiny_run.cells(suite="capnp")
+    bad = [(r["label"], r["status"], r["detail"]) for r in rows if r["status"] != "ok"]
+    assert not bad, bad[:20]
+    assert len(rows) == 3 * len(CONFIGS) * CELLS_PER_PARAMS, len(rows)
+    assert {r["profile"] for r in rows if r["language"] == "rust"} == {"release", "debug"}
+    assert tiny_run.returncode == 0, tiny_run.stderr[-2000:]
+
+
+def _programs(tiny_run) -> dict[str, list[str]]:
+    """variant@toolchain:profile -> the program's command line before CASE CONFIG ITERS_FILE (the built
+    binary; for Python the interpreter and the script)."""
+    progs = {}
+    for r in tiny_run.cells(suite="capnp", status="ok"):
+        argv = shlex.split(r["command"])
+        progs[f"{r['language']}/{r['variant']}@{r['toolchain']}:{r['profile']}"] = argv[:-4] if r["language"] == "python" else argv[:-3]
+    return progs
+
+
+def _leftovers(prog: list[str]) -> list[int]:
+    """Processes still running the program (its binary, or its script for Python)."""
+    found = []
+    for p in psutil.process_iter(["pid", "cmdline"]):
+        cmd = p.info.get("cmdline") or []
+        if cmd[: len(prog)] == prog:
+            found.append(p.info["pid"])
+    return found
+
+
+def _run(argv, env=None, timeout=60):
+    return subprocess.run(argv, check=False, capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})})
+
+
+@pytest.mark.slow
+def test_spoiled_messages_end_with_one_line(tiny_run, tmp_path):
+    """CAPNP_BENCH_FAULT spoils the first request (truncated to half, or its first word overwritten with
+    0xff) in the bytes path and on the pipe: every serializing program ends with one line and exit 1."""
+    iters = tmp_path / "iters.txt"
+    iters.write_text("carsales 5\ncatrank 3\neval 50\n")
+    progs = {k: v for k, v in _programs(tiny_run).items() if not k.startswith("cpp/null@")}
+    assert len(progs) == 2 * 2 + 4 * 2 + 1, sorted(progs)
+    problems = []
+    for name, prog in sorted(progs.items()):
+        for case in ("catrank", "eval"):
+            for config in ("bytes", "bytes-packed-reuse", "pipe", "pipe-packed", "pipe-reuse"):
+                for fault in ("truncate", "garbage"):
+                    what = f"{name} {case} {config} {fault}"
+                    try:
+                        p = _run([*prog, case, config, str(iters)], {"CAPNP_BENCH_FAULT": fault}, timeout=30)
+                    except subprocess.TimeoutExpired:
+                        problems.append(f"{what}: hung")
+                        continue
+                    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+                    if p.returncode != 1 or len(lines) != 1 or "iorace-result" in p.stderr:
+                        problems.append(f"{what}: exit {p.returncode}, stderr {lines[-3:]}")
+                    if config.startswith("pipe") and _leftovers(prog):
+                        problems.append(f"{what}: server left behind")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.slow
+def test_killed_server_ends_the_client(tiny_run, tmp_path):
+    """A server that dies mid-run (SIGKILL) ends the client with one line and a non-zero exit, no hang."""
+    iters = tmp_path / "iters.txt"
+    iters.write_text("eval 1000000000\n")
+    progs = _programs(tiny_run)
+    for name in ("cpp/capnp@g++:release", "rust/capnp@cargo:release", "cpp/protobuf@g++:release",
+                 "rust/prost@cargo:release", "python/pycapnp@python3:release"):
+        prog = progs[name]
+        client = subprocess.Popen([*prog, "eval", "pipe", str(iters)], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 20
+            children = []
+            while not children and time.monotonic() < deadline:
+                time.sleep(0.2)
+                children = psutil.Process(client.pid).children()
+            assert children, f"{name}: no server process"
+            time.sleep(0.3)
+            os.kill(children[0].pid, signal.SIGKILL)
+            _, err = client.communicate(timeout=20)
+        finally:
+            if client.poll() is None:
+                client.kill()
+                client.wait()
+        lines = [ln for ln in err.splitlines() if ln.strip()]
+        assert client.returncode == 1, (name, client.returncode, lines)
+        assert len(lines) == 1 and "server killed by signal 9" in lines[0], (name, lines)
+        assert not _leftovers(prog), name
+
+
+@pytest.mark.slow
+def test_bad_command_lines_and_iteration_files(tiny_run, tmp_path):
+    missing = tmp_path / "iters.txt"
+    missing.write_text("eval 5\n")
+    garbled = tmp_path / "garbled.txt"
+    garbled.write_text("carsales many\n")
+    for name, prog in sorted(_programs(tiny_run).items()):
+        for args in (["carsales", "object", str(missing)], ["carsales", "object", str(garbled)],
+                     ["carsales", "object", str(tmp_path / "absent.txt")],
+                     ["dogs", "object", str(missing)], ["eval", "object-packed", str(missing)]):
+            p = _run([*prog, *args], timeout=30)
+            lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
+            assert p.returncode == 1 and len(lines) == 1, (name, args, p.returncode, lines)
+        p = _run([*prog, "eval"], timeout=30)
+        assert p.returncode == 2 and p.stderr.startswith("usage:"), (name, p.stderr)
+
+
+@pytest.mark.slow
+def test_reference_refuses_a_file_without_the_case(tmp_path):
+    bad = tmp_path / "iters.txt"
+    bad.write_text("eval 3\n")
+    res = run_iorace(["run", "capnp", "--input", str(bad), "--param", "case=carsales", "--param", "config=object",
+                      "--variant", "cpp/null", "--check-only"], tmp_path, export=False)
+    assert res.returncode == 2, res.stderr[-500:]
+    assert "no iteration count for carsales" in res.stderr

@@ -1,0 +1,134 @@
+"""`iorace compare` and `iorace history` on hand-built sessions in a temporary database (no toolchain)."""
+
+import pytest
+import sessions
+from sessions import save, session
+
+from iorace.export.json_export import write_json
+
+BASE = [0.0100, 0.0101, 0.0099, 0.0102, 0.0098, 0.0100, 0.0101, 0.0099]
+
+
+def cell(variant: str, times: list[float] | None = None, **kw):
+    """A cell of the `demo` suite whose runs took `times` seconds (inner)."""
+    kw.setdefault("suite", "demo")
+    kw.setdefault("params", {"passes": 1})
+    return sessions.cell(variant, inner=[t * 1000 for t in times] if times else None, **kw)
+
+
+
+def scaled(factor: float) -> list[float]:
+    return [t * factor for t in BASE]
+
+
+@pytest.fixture
+def db(tmp_path):
+    """Session 1 (git 1111111): a and b. Session 2 (git 2222222): a 20% slower, b unchanged, c new,
+    d now failing. Session 3 (git 3333333): a 20% faster than in session 1."""
+    path = tmp_path / "db.sqlite"
+    save(path, session([cell("a", BASE), cell("b", BASE), cell("d", BASE), cell("gone", BASE)], git="1111111"))
+    save(path, session([cell("a", scaled(1.2)), cell("b", scaled(1.001)), cell("c", BASE),
+                        cell("d", status="failed", detail="exit code 3")], git="2222222",
+                       started="2026-11-22T08:00:00+00:00"))
+    save(path, session([cell("a", scaled(0.8)), cell("b", BASE), cell("d", BASE), cell("gone", BASE)], git="3333333",
+                       started="2026-11-22T09:00:00+00:00"))
+    return path
+
+
+def test_a_significant_slowdown_beyond_the_threshold_fails_the_comparison(iorace, db):
+    out = iorace("compare", "1", "2", "--db", str(db))
+    assert out.returncode == 1, out.stderr
+    lines = {line.split("│")[1].strip(): line for line in out.stdout.splitlines() if line.count("│") > 3}
+    a = lines["demo tiny c/a@gcc:release[passes=1]"]
+    assert "regressed" in a and "+20.0%" in a
+    assert lines["demo tiny c/b@gcc:release[passes=1]"].rstrip(" │").endswith("~")
+    assert "status changed: demo tiny c/d@gcc:release[passes=1]: ok -> failed" in out.stdout
+    assert "appeared in B: demo tiny c/c@gcc:release[passes=1] (ok)" in out.stdout
+    assert "disappeared from A: demo tiny c/gone@gcc:release[passes=1] (ok)" in out.stdout
+    assert "regressed: demo tiny c/a@gcc:release[passes=1]: +20.0%" in out.stderr
+    assert "regressed: demo tiny c/d@gcc:release[passes=1]: ok -> failed" in out.stderr
+
+
+def test_within_the_threshold_or_faster_passes(iorace, db):
+    out = iorace("compare", "1", "3", "--db", str(db))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "improved" in out.stdout and "-20.0%" in out.stdout
+    assert "1 improved" in out.stdout
+    # session 2 is 20% slower for a, and d broke: a 25% threshold forgives a, never d
+    out = iorace("compare", "1", "2", "--db", str(db), "--threshold", "25%")
+    assert out.returncode == 1 and "c/a@" not in out.stderr and "c/d@" in out.stderr
+
+
+def test_markdown_for_a_pull_request(iorace, db):
+    out = iorace("compare", "1", "2", "--db", str(db), "--markdown")
+    assert out.returncode == 1
+    text = out.stdout
+    assert text.startswith("### iorace compare: **regressed**\n")
+    assert "| cell | metric | A median | B median | change [95% CI] | p (Mann-Whitney) | instructions | verdict |" in text
+    row = next(line for line in text.splitlines() if line.startswith("| demo tiny c/a@"))
+    assert row.endswith("| **regressed** |") and "| 10.0 ms | 12.0 ms | +20.0% [" in row
+    assert "- status changed: demo tiny c/d@gcc:release[passes=1]: ok -> failed" in text
+
+
+def test_json_exports_compare_like_the_sessions(iorace, db, tmp_path):
+    from iorace.store import Store
+    store = Store(db)
+    write_json(store.load(1), tmp_path / "a.json")
+    write_json(store.load(2), tmp_path / "b.json")
+    out = iorace("compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
+    assert out.returncode == 1, out.stderr
+    assert "regressed: demo tiny c/a@gcc:release[passes=1]: +20.0%" in out.stderr
+    assert "c/d@gcc:release[passes=1]: ok -> failed" in out.stdout  # found in iorace_unmeasured
+
+
+def test_git_revision_picks_the_latest_session_made_there(iorace, db, tmp_path):
+    out = iorace("compare", "git:1111111", "2", "--db", str(db))
+    assert out.returncode == 1 and "A = session 1 (git 1111111)" in out.stdout
+    out = iorace("compare", "1", "git:33333", "--db", str(db))
+    assert out.returncode == 0 and "B = session 3 (git 33333)" in out.stdout
+
+
+def test_instruction_counts_are_compared_exactly(iorace, tmp_path):
+    path = tmp_path / "db.sqlite"
+    save(path, session([cell("a", BASE, instructions=1_000_000)]))
+    save(path, session([cell("a", BASE, instructions=1_002_000)]))
+    out = iorace("compare", "1", "2", "--db", str(path))
+    assert out.returncode == 0 and "+0.20%" in out.stdout  # shown, but within the 5% threshold
+    out = iorace("compare", "1", "2", "--db", str(path), "--threshold", "0.1%")
+    assert out.returncode == 1 and "instructions +0.20%" in out.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["7", "1"], "no session 7"),
+    (["1", "nosuchfile.json"], "nosuchfile.json: not a session id, a git:REV or an existing JSON export"),
+    (["1", "git:abcdef9"], "git:abcdef9: no stored session was made at that revision"),
+    (["1", "2", "--threshold", "lots"], "--threshold lots: not a percentage"),
+])
+def test_bad_input_is_one_line_and_exit_2(iorace, db, args, message):
+    out = iorace("compare", *args, "--db", str(db))
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.count("\n") == 1 and message in out.stderr, out.stderr
+
+
+def test_a_file_that_is_not_an_iorace_export_and_other_suites_are_refused(iorace, db, tmp_path):
+    (tmp_path / "hyperfine.json").write_text('{"results": [{"command": "sleep 1", "times": [1.0]}]}')
+    (tmp_path / "broken.json").write_text("{not json")
+    for name, message in (("hyperfine.json", "not an iorace JSON export"), ("broken.json", "not JSON")):
+        out = iorace("compare", "1", str(tmp_path / name), "--db", str(db))
+        assert out.returncode == 2 and out.stderr.count("\n") == 1 and message in out.stderr, out.stderr
+    save(db, session([cell("a", BASE, suite="other")]))
+    out = iorace("compare", "1", "4", "--db", str(db))
+    assert out.returncode == 2 and "no suite in common (demo vs other)" in out.stderr, out.stderr
+
+
+def test_history_flags_the_sessions_where_a_cell_changed(iorace, db):
+    out = iorace("history", "demo", "--variant", "a", "--variant", "c/d", "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    rows = {line.split("│")[1].strip(): line for line in out.stdout.splitlines() if line.count("│") > 2}
+    a = rows["tiny c/a@gcc:release[passes=1]"]
+    assert "12.0 ms ▲+20%" in a and "8.0 ms ▼-33%" in a
+    assert "failed" in rows["tiny c/d@gcc:release[passes=1]"]
+    assert not any("c/b@" in r for r in rows)
+    assert "2 cells, 3 sessions; 2 significant changes beyond 5% flagged" in out.stdout
+    out = iorace("history", "nosuch", "--db", str(db))
+    assert out.returncode == 2 and "nosuch: no stored session has this suite (stored: demo)" in out.stderr
