@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from iorace.cells import Status
 from iorace.stats import Ratio, Summary, median_ratio, summarize
 from iorace.store import CellData, SessionData
 
@@ -144,7 +145,7 @@ def _row(cell: CellData, suite_metric: str) -> Row:
                max_rss_kb=max((r.max_rss_kb for r in rss_runs), default=None))
 
 
-STATUS_ORDER = {"ok": 0, "wrong": 1, "failed": 2, "timeout": 3, "build-failed": 4, "skipped": 5, "planned": 6}
+STATUS_ORDER = {s.value: s.order for s in Status}  # ok first, then the bad ones, then skipped (cells.Status)
 
 
 def _apply_scale(g: Group) -> None:

@@ -1,6 +1,7 @@
 """Expand suites into cells: suite x dataset x parameters x variant x toolchain x profile."""
 from __future__ import annotations
 
+import enum
 import fnmatch
 import itertools
 from dataclasses import dataclass, field
@@ -10,10 +11,50 @@ from iorace.errors import UsageError
 from iorace.manifest import ParamValue, Toolchain, Variant
 from iorace.suites import Suite
 
-# Cell states, in the order a cell moves through them.
+
+class Status(enum.StrEnum):
+    """A cell's status. A str (it equals its value: "ok", "wrong", ...), as stored and exported.
+
+    A cell starts `planned`; the manifest or a missing toolchain makes it `skipped`, the build
+    `build-failed`; its verification run (and each timed run) makes it `ok`, `wrong`, `failed` or
+    `timeout`. The member order is the order reports list cells that have no time.
+    """
+
+    OK = "ok"
+    WRONG = "wrong"
+    FAILED = "failed"
+    TIMEOUT = "timeout"
+    BUILD_FAILED = "build-failed"
+    SKIPPED = "skipped"
+    PLANNED = "planned"
+
+    @property
+    def order(self) -> int:
+        """Sort key of the status in tables: ok first, then the bad ones, then skipped and planned."""
+        return list(Status).index(self)
+
+    @property
+    def bad(self) -> bool:
+        """Whether the status makes `iorace run` exit 1 (unless the manifest expects the cell to be wrong)."""
+        return self in (Status.WRONG, Status.FAILED, Status.TIMEOUT, Status.BUILD_FAILED)
+
+    @property
+    def style(self) -> str:
+        """The status's colour in the terminal (rich style)."""
+        return "green" if self is Status.OK else "bold red" if self.bad else "yellow" if self is Status.SKIPPED else ""
+
+    @classmethod
+    def of(cls, value: str) -> Status | None:
+        """The Status of a stored string, None for one this version does not know."""
+        try:
+            return cls(value)
+        except ValueError:
+            return None
+
+
 PLANNED, SKIPPED, BUILD_FAILED, OK, WRONG, FAILED, TIMEOUT = (
-    "planned", "skipped", "build-failed", "ok", "wrong", "failed", "timeout")
-BAD_STATES = {BUILD_FAILED, WRONG, FAILED, TIMEOUT}
+    Status.PLANNED, Status.SKIPPED, Status.BUILD_FAILED, Status.OK, Status.WRONG, Status.FAILED, Status.TIMEOUT)
+BAD_STATES = frozenset(s for s in Status if s.bad)
 
 
 def cell_label(variant_key: str, toolchain: str, profile: str, params: dict) -> str:
@@ -41,7 +82,7 @@ class Cell:
     variant: Variant
     toolchain: Toolchain
     profile: str
-    status: str = PLANNED
+    status: Status = PLANNED
     detail: str = ""           # why skipped/failed/wrong, last lines of output
     toolchain_version: str = ""
     build_dir: Path | None = None
@@ -52,6 +93,8 @@ class Cell:
     units: dict[str, int] = field(default_factory=dict)
     instructions: int | None = None  # cachegrind's count (run --instructions)
     instructions_note: str = ""      # why there is no count
+    counters: dict[str, float] = field(default_factory=dict)   # "perf:cycles", "cachegrind:branches", ... (counters.py)
+    counter_notes: dict[str, str] = field(default_factory=dict)  # same keys: why a counter has no value
     extra: dict[str, float] = field(default_factory=dict)  # figures the program reports (result line "extra")
     db_id: int | None = None
 

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from iorace import machine
+from iorace import counters, machine
 from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
 from iorace.paths import default_db
@@ -118,6 +118,8 @@ def doctor(suite_dirs):
     for k in ("cpu_model", "cores", "cpu_mhz", "memory_gb", "kernel", "governor", "load", "python"):
         mt.add_row(k, escape(str(m[k])))
     console.print(mt)
+    for line in counters.doctor_lines():
+        console.print(escape(line), highlight=False)
     warnings = machine.warnings(m, machine.busy_processes())
     for w in warnings:
         console.print(f"[yellow]warning:[/] {escape(w)}")
@@ -153,6 +155,9 @@ def doctor(suite_dirs):
 @click.option("--seed", type=int, default=None, help="Seed of the interleaving order (default: random, stored).")
 @click.option("--instructions", is_flag=True,
               help="Also count each cell's instructions once under valgrind (repeatable on a noisy machine).")
+@click.option("--counters", is_flag=True,
+              help="Also record perf stat's counters of one run per cell (task-clock, context switches, page faults, "
+                   "and cycles, instructions, branches where the machine has hardware counters).")
 def run(suites, **kw):
     """Build, verify and measure the cells of SUITES (all suites when none is named)."""
     exports = {e.dest: kw.pop(e.dest) for e in EXPORTERS}

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import psutil
 
-LOAD_WARN = 0.5
-BUSY_PROCESS_PCT = 10.0
+LOAD_WARN = 0.5            # load average per core above which timings are disturbed
+BUSY_PROCESS_PCT = 10.0    # doctor names other processes using more than this % of a core
+BUSY_OTHERS_PCT = 50.0     # iorace run warns when other processes together use more than this % of a core
 
 
 def _cpu_model() -> str:
@@ -47,9 +48,18 @@ def info() -> dict:
     }
 
 
-def busy_processes(sample_s: float = 0.5) -> list[tuple[str, int, float]]:
-    """(name, pid, cpu %) of other processes using more than BUSY_PROCESS_PCT of a core right now."""
-    me = {os.getpid(), os.getppid()}
+def _own_tree() -> set[int]:
+    """This process, its parent and every descendant (the launcher and the program being timed)."""
+    me = psutil.Process()
+    try:
+        return {me.pid, os.getppid(), *(c.pid for c in me.children(recursive=True))}
+    except psutil.Error:
+        return {me.pid, os.getppid()}
+
+
+def busy_processes(sample_s: float = 0.5, threshold: float = BUSY_PROCESS_PCT) -> list[tuple[str, int, float]]:
+    """(name, pid, cpu %) of other processes (not iorace's own) using more than threshold % of a core now."""
+    me = _own_tree()
     procs = [p for p in psutil.process_iter(["name"]) if p.pid not in me]
     for p in procs:
         try:
@@ -63,16 +73,42 @@ def busy_processes(sample_s: float = 0.5) -> list[tuple[str, int, float]]:
             pct = p.cpu_percent(None)
         except psutil.Error:
             continue
-        if pct > BUSY_PROCESS_PCT:
+        if pct > threshold and p.pid not in me:
             busy.append((p.info["name"] or "?", p.pid, pct))
     return sorted(busy, key=lambda t: -t[2])
 
 
+def busy_sample(sample_s: float = 0.25) -> dict:
+    """How busy the machine is now, apart from iorace: the 1-minute load average per core and the CPU
+    (% of one core) that other processes use over sample_s, with the busiest of them."""
+    others = busy_processes(sample_s, threshold=1.0)
+    return {"load_per_core": round(os.getloadavg()[0] / (os.cpu_count() or 1), 2),
+            "others_pct": round(sum(pct for _, _, pct in others)),
+            "busiest": [f"{name} (pid {pid}) {pct:.0f}%" for name, pid, pct in others[:3]]}
+
+
+def busy_warning(before: dict, after: dict) -> str:
+    """One line when the machine was busy before or after measuring ('' when quiet): load average above
+    LOAD_WARN per core before (after measuring it includes iorace's own runs), or other processes using
+    more than BUSY_OTHERS_PCT of a core before or after."""
+    why = []
+    if before["load_per_core"] > LOAD_WARN:
+        why.append(f"load average {before['load_per_core']} per core before measuring (> {LOAD_WARN})")
+    for when, s in (("before", before), ("after", after)):
+        if s["others_pct"] > BUSY_OTHERS_PCT:
+            why.append(f"other processes used {s['others_pct']}% of a core {when} measuring "
+                       f"({', '.join(s['busiest'])})")
+    if not why:
+        return ""
+    return "the machine was busy: " + "; ".join(why) + ": ratios may not reproduce in another session"
+
+
 def warnings(m: dict, busy: list[tuple[str, int, float]]) -> list[str]:
     out = []
-    if m["load"][0] > LOAD_WARN:
-        out.append(f"load average {m['load'][0]} > {LOAD_WARN}: other work competes for the CPU; "
-                   "compare ratios from one interleaved run, not absolute times")
+    per_core = m["load"][0] / (m["cores"] or 1)
+    if per_core > LOAD_WARN:
+        out.append(f"load average {m['load'][0]} on {m['cores']} cores ({per_core:.2f} per core > {LOAD_WARN}): "
+                   "other work competes for the CPU; compare ratios from one interleaved run, not absolute times")
     for name, pid, pct in busy[:5]:
         out.append(f"busy process: {name} (pid {pid}) uses {pct:.0f}% of a core")
     gov = m["governor"]
@@ -86,9 +122,10 @@ def warnings(m: dict, busy: list[tuple[str, int, float]]) -> list[str]:
 
 def git_revision(path: Path) -> str:
     try:
-        rev = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+        rev = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10,
+                             check=False)
         dirty = subprocess.run(["git", "-C", str(path), "status", "--porcelain", "--", "."], capture_output=True,
-                               text=True, timeout=10)
+                               text=True, timeout=10, check=False)
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
     if rev.returncode != 0:

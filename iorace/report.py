@@ -8,10 +8,10 @@ from rich.table import Table
 
 from iorace import tables
 from iorace.analysis import analyse, grids
+from iorace.cells import Status
 from iorace.store import SessionData
 
-STATUS_STYLE = {"ok": "green", "wrong": "bold red", "failed": "bold red", "timeout": "bold red",
-                "build-failed": "bold red", "skipped": "yellow"}
+STATUS_STYLE = {s.value: s.style for s in Status}  # the colour of each status, from cells.Status
 
 
 WRAP_MIN = 12  # the narrowest a label or notes column becomes before the table drops a column
@@ -74,6 +74,44 @@ def problems(session: SessionData) -> list[str]:
     return out + [f"instructions not counted: {n}" for n in sorted(notes)]
 
 
+# Counters of one extra run per cell (run --counters: perf stat; --instructions: cachegrind), the rdb seed's
+# `perf stat` table. A separate block for now; the columns are named by counters.py's keys.
+COUNTER_COLUMNS = [  # (header, key or "ipc", digits after the point)
+    ("task-clock ms", "perf:task-clock", 2), ("ctx switches", "perf:context-switches", 0),
+    ("page faults", "perf:page-faults", 0), ("cycles", "perf:cycles", 0), ("instructions", "perf:instructions", 0),
+    ("IPC", "ipc", 2), ("branches", "perf:branches", 0), ("branch misses", "perf:branch-misses", 0),
+    ("cg branches", "cachegrind:branches", 0), ("cg branch misses", "cachegrind:branch-misses", 0),
+]
+
+
+def counters_block(session: SessionData) -> tuple[Table | None, list[str]]:
+    """The counters table (only columns some cell has) and one line per reason a counter is missing."""
+    from iorace.counters import ipc  # counters.py imports the runner; the report only needs this
+
+    cells = [c for c in session.cells if getattr(c, "counters", None)]
+    reasons: dict[str, set[str]] = {}
+    for c in session.cells:
+        for key, why in getattr(c, "counter_notes", {}).items():
+            reasons.setdefault(why, set()).add(key)
+    lines = [f"counters not recorded: {', '.join(sorted(keys))}: {why}" for why, keys in reasons.items()]
+    if not cells:
+        return None, lines
+
+    def value(c, key):
+        return ipc(c.counters) if key == "ipc" else c.counters.get(key)
+
+    cols = [(h, k, d) for h, k, d in COUNTER_COLUMNS if any(value(c, k) is not None for c in cells)]
+    t = Table(title="counters of one run per cell (perf stat; cg: cachegrind's simulation)", title_justify="left",
+              header_style="bold")
+    t.add_column("cell")
+    for h, _, _ in cols:
+        t.add_column(h, justify="right")
+    for c in cells:
+        t.add_row(escape(f"{c.suite} {c.dataset} {c.label}"),
+                  *("-" if (v := value(c, k)) is None else f"{v:,.{d}f}" for _, k, d in cols))
+    return t, lines
+
+
 def print_session(session: SessionData, console: Console, wide: bool = True) -> None:
     """Every group's table (compact unless `wide`: the terminal's default), its best-per-toolchain table,
     the problems, and the session line."""
@@ -90,7 +128,11 @@ def print_session(session: SessionData, console: Console, wide: bool = True) -> 
         console.print(rich_table(table))
         console.print(escape(table.caption), style="dim", highlight=False)
         console.print()
-    for line in problems(session):
+    counters_table, counter_lines = counters_block(session)
+    if counters_table is not None:
+        console.print(counters_table)
+        console.print()
+    for line in problems(session) + counter_lines:
         console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
     counts: dict[str, int] = {}
     for c in session.cells:

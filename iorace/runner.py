@@ -1,10 +1,13 @@
-"""Run one variant process and measure it: wall time, rusage from wait4, the program's own result line.
+"""Run variant processes and measure them: wall time, rusage from wait4, the program's own result line.
 
-The program is started by iorace-spawn (spawn.c), a tiny C launcher that
-forks, execs and reaps it and reports wait4's rusage: see spawn.c for why max
-RSS needs that. Each run gets its own process group (so a timeout kills
-everything it started) and stderr goes to a temporary file (no reader thread
-competing for the CPU).
+Programs are started by iorace-spawn (spawn.c), a tiny C launcher that runs a
+whole list of runs (a verification run, or a measuring phase's rounds) by
+itself: it times each with CLOCK_MONOTONIC around posix_spawn and wait4,
+enforces the per-run timeout, and kills and reaps everything a run left behind
+(it is a child subreaper). The harness waits in one wait4 until the list is
+done, so no Python code or thread runs between or beside timed runs. Each
+run's stderr goes to its own file (in /dev/shm when there is one), read once
+the list is done.
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import signal
 import subprocess
 import tempfile
 import threading
-import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,11 +29,17 @@ from iorace.paths import cache_dir
 
 RESULT_PREFIX = "iorace-result "
 STDERR_TAIL_BYTES = 8192
+WATCHDOG_GRACE_S = 60.0  # the launcher enforces timeouts; this only guards against the launcher itself hanging
 
 # Where a run's stdout goes.
 SINK_NULL = "null"      # /dev/null (timed runs, default)
-SINK_PIPE = "pipe"      # a pipe drained by the harness (timed runs with --sink pipe)
+SINK_PIPE = "pipe"      # a pipe drained by the launcher (timed runs with --sink pipe)
 SINK_DIGEST = "digest"  # a pipe whose bytes the harness hashes (verification of stdout suites)
+
+
+def timeout_text(seconds: float) -> str:
+    """The one wording of a timeout, wherever a run's status or a counter's note reports it."""
+    return f"timed out after {seconds:g} s (killed, with every process it started)"
 
 
 @dataclass
@@ -50,11 +59,13 @@ class RunRecord:
     stderr_tail: str
     stdout_sha256: str = ""
     stdout_bytes: int = 0
+    timeout_s: float = 0.0
+    leftovers: int = 0      # processes the run left behind (the launcher killed them)
 
     def failure(self) -> str:
         """'' for a clean exit, else a one-line reason with the last stderr line."""
         if self.timed_out:
-            return "timed out (process group killed)"
+            return timeout_text(self.timeout_s)
         if self.exit_code == 0:
             return ""
         if self.exit_code < 0:
@@ -66,6 +77,17 @@ class RunRecord:
             why = f"exit code {self.exit_code}"
         last = [ln for ln in self.stderr_tail.splitlines() if ln.strip() and not ln.startswith(RESULT_PREFIX)]
         return f"{why}: {last[-1].strip()}" if last else why
+
+
+@dataclass
+class Job:
+    """One command the launcher may run several times (a cell of a measuring phase)."""
+
+    argv: list[str]
+    timeout: float
+    sink: str = SINK_NULL   # null, pipe, or "inherit" (the launcher's own stdout)
+    env: dict | None = None
+    cwd: str | None = None
 
 
 SPAWN_SOURCE = Path(__file__).resolve().parent / "spawn.c"
@@ -83,7 +105,8 @@ def launcher() -> str:
         raise UsageError("iorace needs a C compiler to build its process launcher (apt-get install gcc)")
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    proc = subprocess.run([cc, "-O2", "-o", str(tmp), str(SPAWN_SOURCE)], capture_output=True, text=True)
+    proc = subprocess.run([cc, "-O2", "-pthread", "-o", str(tmp), str(SPAWN_SOURCE)], check=False,
+                          capture_output=True, text=True)
     if proc.returncode != 0:
         raise UsageError(f"cannot build the process launcher with {cc}: {proc.stderr.strip().splitlines()[-1:]}")
     tmp.rename(path)
@@ -101,14 +124,114 @@ def _parse_result(stderr_tail: str) -> dict | None:
     return None
 
 
-def _drain(stream, digest: bool, out: dict) -> None:
-    h = hashlib.sha256() if digest else None
+def _resolve(argv0: str, env: Mapping[str, str]) -> str:
+    """The launcher does not search PATH: look the program up here, in the PATH the run will have."""
+    if "/" in argv0:
+        return argv0
+    return shutil.which(argv0, path=env.get("PATH", os.defpath)) or argv0
+
+
+def _plan(jobs: list[Job], schedule: list[int], errdir: str) -> bytes:
+    fields = ["iorace-plan-1", errdir, str(len(jobs))]
+    for job in jobs:
+        env = os.environ if job.env is None else job.env
+        sink = {SINK_DIGEST: "inherit"}.get(job.sink, job.sink)
+        fields += [job.cwd or "", sink, str(max(1, round(job.timeout * 1000))),
+                   str(len(job.argv)), _resolve(job.argv[0], env), *job.argv[1:],
+                   str(len(env)), *(f"{k}={v}" for k, v in env.items())]
+    fields += [str(len(schedule)), *map(str, schedule)]
+    if any("\0" in f for f in fields):
+        raise UsageError("a command line or environment value contains a NUL byte")
+    return b"".join(os.fsencode(f) + b"\0" for f in fields)
+
+
+def _scratch() -> str | None:
+    """Where runs' stderr files go: a RAM file system (/dev/shm) when there is one, so that a program's
+    stderr costs what writing to /dev/null costs (hyperfine's default), not a disk file system's write."""
+    return "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+
+
+def _tail(path: str) -> str:
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - STDERR_TAIL_BYTES))
+            return f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def _record(fields: list[str], job: Job, err_path: str) -> RunRecord:
+    wall, user, system, rss, minflt, majflt, nvcsw, nivcsw, status, killed, leftovers = map(int, fields)
+    tail = _tail(err_path)
+    result = _parse_result(tail)
+    inner = result.get("inner_ns") if result else None
+    return RunRecord(
+        wall_ns=wall, user_ns=user, sys_ns=system, max_rss_kb=rss, minflt=minflt, majflt=majflt, nvcsw=nvcsw,
+        nivcsw=nivcsw, exit_code=os.waitstatus_to_exitcode(status), timed_out=bool(killed),
+        inner_ns=int(inner) if isinstance(inner, (int, float)) and not isinstance(inner, bool) else None,
+        result=result, stderr_tail=tail, timeout_s=job.timeout, leftovers=leftovers)
+
+
+def run_batch(jobs: list[Job], schedule: list[int], *, on_stdout=None) -> tuple[list[RunRecord | None], bool]:
+    """Run schedule (job numbers, in order) through one launcher; Python sleeps until it is done.
+
+    Returns one record per scheduled run (None for a run not made: its job failed earlier in the list,
+    or the list was interrupted) and whether Ctrl-C interrupted it. on_stdout(stream) reads the
+    launcher's stdout (the "inherit"/digest sink) while the runs go on.
+    """
+    with tempfile.TemporaryDirectory(prefix="iorace-runs-", dir=_scratch()) as tmp:
+        plan_path, report_path = os.path.join(tmp, "plan"), os.path.join(tmp, "report")
+        with open(plan_path, "wb") as f:
+            f.write(_plan(jobs, schedule, tmp))
+        with open(os.path.join(tmp, "launcher.err"), "w+b") as lerr:
+            proc = subprocess.Popen([launcher(), plan_path, report_path], stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE if on_stdout else subprocess.DEVNULL, stderr=lerr,
+                                    start_new_session=True)
+            limit = sum(jobs[j].timeout for j in schedule) + WATCHDOG_GRACE_S
+            watchdog = threading.Timer(limit, lambda: _kill_group(proc.pid))
+            watchdog.daemon = True
+            watchdog.start()
+            interrupted = False
+            try:
+                if on_stdout is not None and proc.stdout is not None:
+                    on_stdout(proc.stdout)
+                    proc.stdout.close()
+                proc.wait()
+            except KeyboardInterrupt:  # Ctrl-C: the launcher kills the current run, reaps it and stops
+                interrupted = True
+                proc.send_signal(signal.SIGTERM)
+                proc.wait()
+            finally:
+                watchdog.cancel()
+            lerr.seek(0)
+            launcher_err = lerr.read().decode("utf-8", "replace").strip()
+        if proc.returncode not in (0, 128 + signal.SIGTERM):
+            raise OSError(f"iorace-spawn failed (status {proc.returncode}): {launcher_err or 'no message'}")
+        records: list[RunRecord | None] = [None] * len(schedule)
+        try:
+            with open(report_path) as f:
+                lines = f.read().splitlines()
+        except OSError:
+            lines = []
+        for line in lines:
+            fields = line.split()
+            if len(fields) != 13:  # "i job skipped", or a line cut by a kill
+                continue
+            i = int(fields[0])
+            records[i] = _record(fields[2:], jobs[schedule[i]], os.path.join(tmp, str(i)))
+        if not interrupted and proc.returncode != 0:
+            interrupted = True  # stopped by a signal from elsewhere: treat as Ctrl-C
+    return records, interrupted
+
+
+def _digest(stream, out: dict) -> None:
+    h = hashlib.sha256()
     n = 0
     while block := stream.read(1 << 20):
         n += len(block)
-        if h is not None:
-            h.update(block)
-    out["sha256"] = h.hexdigest() if h is not None else ""
+        h.update(block)
+    out["sha256"] = h.hexdigest()
     out["bytes"] = n
 
 
@@ -122,59 +245,13 @@ def _kill_group(pgid: int) -> None:
 def run_once(argv: list[str], *, timeout: float, sink: str = SINK_NULL, env: dict | None = None,
              cwd: str | None = None) -> RunRecord:
     """Start argv through iorace-spawn, wait for it, and return what it cost and what it said."""
-    report_r, report_w = os.pipe()
-    with tempfile.TemporaryFile() as err, os.fdopen(report_r, "rb") as report:
-        stdout = subprocess.DEVNULL if sink == SINK_NULL else subprocess.PIPE
-        timed_out = threading.Event()
-        drained: dict = {}
-        start = time.perf_counter_ns()
-        try:
-            proc = subprocess.Popen([launcher(), str(report_w), *argv], stdin=subprocess.DEVNULL, stdout=stdout,
-                                    stderr=err, start_new_session=True, env=env, cwd=cwd, pass_fds=(report_w,))
-        finally:
-            os.close(report_w)
-        pgid = proc.pid  # start_new_session: the launcher leads its own group, the program is in it
-
-        def on_timeout():
-            timed_out.set()
-            _kill_group(pgid)
-
-        timer = threading.Timer(timeout, on_timeout)
-        timer.daemon = True
-        timer.start()
-        reader = None
-        if proc.stdout is not None:
-            reader = threading.Thread(target=_drain, args=(proc.stdout, sink == SINK_DIGEST, drained), daemon=True)
-            reader.start()
-        try:
-            _, launcher_status, ru = os.wait4(proc.pid, 0)
-            fallback_wall = time.perf_counter_ns() - start
-        except BaseException:  # Ctrl-C while waiting: take the run's whole process group down with us
-            _kill_group(pgid)
-            proc.wait()
-            raise
-        finally:
-            timer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(launcher_status)  # reaped by us: Popen must not wait again
-        _kill_group(pgid)  # anything the program left behind (it could hold our pipe open)
-        if reader is not None:
-            reader.join()
-            proc.stdout.close()
-        line = report.read().decode().split()
-        err.seek(0, os.SEEK_END)
-        size = err.tell()
-        err.seek(max(0, size - STDERR_TAIL_BYTES))
-        tail = err.read().decode("utf-8", "replace")
-    if len(line) == 9:  # the launcher reaped the program: its own numbers are exact
-        wall, user, system, rss, minflt, majflt, nvcsw, nivcsw, status = map(int, line)
-        exit_code = os.waitstatus_to_exitcode(status)
-    else:  # the launcher itself was killed (timeout): only our own clock is left
-        wall, user, system, rss = fallback_wall, int(ru.ru_utime * 1e9), int(ru.ru_stime * 1e9), ru.ru_maxrss
-        minflt, majflt, nvcsw, nivcsw, exit_code = ru.ru_minflt, ru.ru_majflt, ru.ru_nvcsw, ru.ru_nivcsw, proc.returncode
-    result = _parse_result(tail)
-    inner = result.get("inner_ns") if result else None
-    return RunRecord(
-        wall_ns=wall, user_ns=user, sys_ns=system, max_rss_kb=rss, minflt=minflt, majflt=majflt, nvcsw=nvcsw,
-        nivcsw=nivcsw, exit_code=exit_code, timed_out=timed_out.is_set() and exit_code == -signal.SIGKILL,
-        inner_ns=int(inner) if isinstance(inner, (int, float)) and not isinstance(inner, bool) else None,
-        result=result, stderr_tail=tail, stdout_sha256=drained.get("sha256", ""), stdout_bytes=drained.get("bytes", 0))
+    drained: dict = {}
+    on_stdout = (lambda stream: _digest(stream, drained)) if sink == SINK_DIGEST else None
+    records, interrupted = run_batch([Job(argv, timeout, sink, env, cwd)], [0], on_stdout=on_stdout)
+    if interrupted:
+        raise KeyboardInterrupt
+    run = records[0]
+    if run is None:
+        raise OSError("iorace-spawn ended without reporting the run")
+    run.stdout_sha256, run.stdout_bytes = drained.get("sha256", ""), drained.get("bytes", 0)
+    return run

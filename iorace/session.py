@@ -46,15 +46,30 @@ class RunOptions:
     check_only: bool = False
     seed: int | None = None
     instructions: bool = False
+    counters: bool = False
 
 
 def _now() -> str:
     return dt.datetime.now().astimezone().isoformat(timespec="seconds")
 
 
+class _QuietProgress(Progress):
+    """Redrawn when it changes, never by rich's 10 Hz timer thread: nothing of the harness wakes up
+    while the launcher times a list of runs."""
+
+    def update(self, *args, **kwargs) -> None:
+        super().update(*args, **kwargs)
+        self.refresh()
+
+    def advance(self, *args, **kwargs) -> None:
+        super().advance(*args, **kwargs)
+        self.refresh()
+
+
 def _progress(console: Console) -> Progress:
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TextColumn("{task.fields[what]}"), TimeElapsedColumn(), console=console, transient=True)
+    return _QuietProgress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                          TextColumn("{task.fields[what]}"), TimeElapsedColumn(), console=console, transient=True,
+                          auto_refresh=False)
 
 
 def plan(opts: RunOptions) -> list[Cell]:
@@ -92,14 +107,15 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
     options = {"sizes": opts.sizes or ["quick"], "runs": 0 if opts.check_only else opts.runs, "warmup": opts.warmup,
                "timeout": opts.timeout, "sink": opts.sink, "check_only": opts.check_only, "seed": seed,
                "inputs": [str(p) for p in opts.inputs], "variants": opts.variants, "toolchains": opts.toolchains,
-               "profiles": opts.profiles, "params": opts.params, "instructions": opts.instructions}
+               "profiles": opts.profiles, "params": opts.params, "instructions": opts.instructions,
+               "counters": opts.counters}
     session_id = store.begin_session(_now(), shlex.join(["iorace", *sys.argv[1:]]), options, m, {},
                                      machine.git_revision(REPO_SUITES.parent), __version__)
     for suite in {c.suite.name: c.suite for c in cells}.values():
         store.save_suite_settings(session_id, suite.name, suite.manifest.analysis_settings())
-    status = "done"
+    status, busy = "done", ""
     try:
-        _execute(cells, opts, store, session_id, seed, console)
+        busy = _execute(cells, opts, store, session_id, seed, console)
     except KeyboardInterrupt:
         status = "interrupted"
     finally:
@@ -109,6 +125,8 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
             store.save_cell(session_id, cell)
         store.set_toolchains(session_id, {c.toolchain.name: c.toolchain_version for c in cells if c.toolchain_version})
         store.finish_session(session_id, _now(), status)
+    if busy:  # one line: the machine was busy while measuring
+        err.print(f"[yellow]warning:[/] {escape(busy)}", highlight=False, soft_wrap=True)
     session = store.load(session_id)
     print_session(session, console, wide=opts.wide)
     export_all(session, opts.exports, lambda line: console.print(escape(line), highlight=False))
@@ -119,7 +137,8 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
     return EXIT_CELLS_FAILED if bad else EXIT_OK
 
 
-def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int, seed: int, console: Console) -> None:
+def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int, seed: int, console: Console) -> str:
+    """Build, verify, count, measure; returns a warning when the machine was busy around measuring, else ''."""
     save = lambda cell: store.save_cell(session_id, cell)  # noqa: E731
     with _progress(console) as progress:
         # build
@@ -156,9 +175,13 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
         if opts.instructions:
             _count_instructions([c for c in runnable if c.status == OK], opts, progress, save)
             store.commit()
+        if opts.counters:
+            _count_perf([c for c in runnable if c.status == OK], opts, progress, save)
+            store.commit()
         if opts.check_only:
-            return
+            return ""
         # measure, interleaved within each suite
+        before = machine.busy_sample() if any(c.status == OK for c in runnable) else None
         for suite_name in dict.fromkeys(c.suite.name for c in runnable):
             suite_cells = [c for c in runnable if c.suite.name == suite_name and c.status == OK]
             if not suite_cells:
@@ -170,6 +193,17 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
                 progress.advance(task)
             measure(suite_cells, runs=opts.runs, warmup=opts.warmup, timeout=opts.timeout, sink=opts.sink,
                     store=store, seed=seed, advance=advance, cell_changed=save)
+        return machine.busy_warning(before, machine.busy_sample()) if before is not None else ""
+
+
+def _count_perf(cells: list[Cell], opts: RunOptions, progress: Progress, save) -> None:
+    """One extra run per verified cell under perf stat: the counters the kernel allows here."""
+    task = progress.add_task("counters", total=len(cells), what="")
+    for cell in cells:
+        progress.update(task, what=cell.label)
+        counters.perf_count(cell, opts.timeout)
+        save(cell)
+        progress.advance(task)
 
 
 def _count_instructions(cells: list[Cell], opts: RunOptions, progress: Progress, save) -> None:

@@ -62,6 +62,13 @@ CREATE TABLE IF NOT EXISTS runs (
     inner_ns INTEGER, exit_code INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS runs_by_cell ON runs(cell_id);
+CREATE TABLE IF NOT EXISTS counters (  -- one extra run's counters per cell (run --counters, --instructions)
+    cell_id INTEGER NOT NULL REFERENCES cells(id),
+    name TEXT NOT NULL,              -- SOURCE:EVENT, e.g. perf:cycles, cachegrind:branches
+    value REAL,                      -- NULL: not available, see note
+    note TEXT NOT NULL DEFAULT '',   -- why there is no value
+    PRIMARY KEY (cell_id, name)
+);
 CREATE INDEX IF NOT EXISTS cells_by_session ON cells(session_id);
 """
 
@@ -121,6 +128,8 @@ class CellData:
     instructions_note: str = ""
     extra: dict = field(default_factory=dict)
     runs: list[RunData] = field(default_factory=list)
+    counters: dict[str, float] = field(default_factory=dict)   # counters table: SOURCE:EVENT -> value
+    counter_notes: dict[str, str] = field(default_factory=dict)  # SOURCE:EVENT -> why it has no value
 
     @property
     def key(self) -> str:
@@ -228,6 +237,21 @@ class Store:
         else:
             sets = ", ".join(f"{k} = ?" for k in row)
             self.db.execute(f"UPDATE cells SET {sets} WHERE id = ?", (*row.values(), cell.db_id))
+        self._save_counters(cell)
+
+    def _save_counters(self, cell) -> None:
+        names = {**dict.fromkeys(getattr(cell, "counter_notes", {})), **dict.fromkeys(getattr(cell, "counters", {}))}
+        self.db.executemany(
+            "INSERT OR REPLACE INTO counters (cell_id, name, value, note) VALUES (?, ?, ?, ?)",
+            [(cell.db_id, n, cell.counters.get(n), cell.counter_notes.get(n, "")) for n in names])
+
+    def _load_counters(self, cell: CellData) -> None:
+        for name, value, note in self.db.execute("SELECT name, value, note FROM counters WHERE cell_id = ?"
+                                                 " ORDER BY rowid", (cell.id,)):
+            if value is not None:
+                cell.counters[name] = value
+            if note:
+                cell.counter_notes[name] = note
 
     def add_run(self, cell, phase: str, round_no: int, run) -> None:
         self.db.execute(
@@ -264,6 +288,7 @@ class Store:
             cell.extra = cell.extra or {}
             cell.runs = [RunData(**_decode(r, RunData))
                          for r in self.db.execute("SELECT * FROM runs WHERE cell_id = ? ORDER BY id", (cell.id,))]
+            self._load_counters(cell)
             cells.append(cell)
         suites = {r["suite"]: json.loads(r["settings"]) for r in
                   self.db.execute("SELECT suite, settings FROM session_suites WHERE session_id = ?", (session_id,))}

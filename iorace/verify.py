@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 
-from iorace.cells import FAILED, OK, TIMEOUT, WRONG, Cell
+from iorace.cells import FAILED, Cell, Status
 from iorace.reference import same_answer
 from iorace.runner import SINK_DIGEST, SINK_NULL, RunRecord, run_once
 
@@ -14,39 +15,58 @@ def _short(value: object, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def judge(cell: Cell, run: RunRecord) -> None:
-    """Set the cell's status from one run: failed / timeout / wrong / ok, with the evidence in detail."""
+KNOWN = " (known: the manifest says this strategy cannot be right on this input)"
+
+
+@dataclass
+class Verdict:
+    status: Status
+    detail: str = ""
+    answer: object = None  # what the run answered (its stdout's sha256 for stdout suites), when it said
+
+
+def judge_run(run: RunRecord, *, expected: object, answer_kind: str, known_wrong: bool = False,
+              timed: bool = False) -> Verdict:
+    """The one judgement of a run: timeout / failed / wrong / ok, with the evidence in detail.
+
+    A verification run (timed=False) must print a result line with an answer (or, for stdout suites,
+    its stdout is the answer). A timed run (timed=True) writes stdout to the sink and may skip its
+    result line; where it reports an answer, the answer must still be the expected one.
+    """
+    prefix = "a timed run " if timed else ""
     if run.timed_out:
-        cell.status, cell.detail = TIMEOUT, "timed out (process group killed)"
-        return
+        return Verdict(Status.TIMEOUT, prefix + run.failure())
     if reason := run.failure():
-        if cell.known_wrong and run.exit_code > 0:
+        if known_wrong and run.exit_code > 0 and not timed:
             # The manifest says this strategy cannot be right here, and it refused cleanly (an error
             # message and an exit code, not a crash): that is the known wrong answer, shown as such.
-            cell.status, cell.detail = WRONG, f"refused: {reason} (known: the manifest says this strategy cannot be right on this input)"
-        else:
-            cell.status, cell.detail = FAILED, reason
-        return
-    if cell.suite.manifest.answer == "stdout":
-        cell.answer = run.stdout_sha256
+            return Verdict(Status.WRONG, f"refused: {reason}{KNOWN}")
+        return Verdict(Status.FAILED, f"{prefix}failed: {reason}" if timed else reason)
+    if answer_kind == "stdout":
+        if timed:
+            return Verdict(Status.OK)
+        answer = run.stdout_sha256
     elif run.result is None:
-        cell.status, cell.detail = FAILED, "printed no iorace-result line on stderr"
-        return
+        return Verdict(Status.OK) if timed else Verdict(Status.FAILED, "printed no iorace-result line on stderr")
     elif "_invalid" in run.result:
-        cell.status, cell.detail = FAILED, f"unreadable result line: {run.result['_invalid']}"
-        return
+        return Verdict(Status.OK) if timed else \
+            Verdict(Status.FAILED, f"unreadable result line: {run.result['_invalid']}")
     elif "answer" not in run.result:
-        cell.status, cell.detail = FAILED, "its iorace-result line has no answer"
-        return
+        return Verdict(Status.OK) if timed else Verdict(Status.FAILED, "its iorace-result line has no answer")
     else:
-        cell.answer = run.result["answer"]
-    if same_answer(cell.answer, cell.expected):
-        cell.status, cell.detail = OK, ""
-        return
-    cell.status = WRONG
-    cell.detail = f"answered {_short(cell.answer)}, expected {_short(cell.expected)}"
-    if cell.known_wrong:
-        cell.detail += " (known: the manifest says this strategy cannot be right on this input)"
+        answer = run.result["answer"]
+    if same_answer(answer, expected):
+        return Verdict(Status.OK, "", answer)
+    detail = f"{prefix}answered {_short(answer)}, expected {_short(expected)}"
+    return Verdict(Status.WRONG, detail + (KNOWN if known_wrong and not timed else ""), answer)
+
+
+def judge(cell: Cell, run: RunRecord) -> None:
+    """Set the cell's status (and answer) from its verification run."""
+    v = judge_run(run, expected=cell.expected, answer_kind=cell.suite.manifest.answer, known_wrong=cell.known_wrong)
+    cell.status, cell.detail = v.status, v.detail
+    if v.status in (Status.OK, Status.WRONG):
+        cell.answer = v.answer
 
 
 def env_for(cell: Cell) -> dict:

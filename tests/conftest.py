@@ -29,9 +29,10 @@ class IoraceResult:
         return [r for r in rows if all(r.get(k) == v for k, v in match.items())]
 
 
-def run_iorace(args: list[str], tmp_path: Path, timeout: float = 1800, export: bool = True) -> IoraceResult:
-    """Run `python -m iorace ARGS` with a private database (and, for `run`, a JSON export)."""
-    env = dict(os.environ)
+def run_iorace(args: list[str], tmp_path: Path, timeout: float = 1800, export: bool = True,
+               env: dict | None = None) -> IoraceResult:
+    """Run `python -m iorace ARGS` with a private database (and, for `run`, a JSON export); env: extra variables."""
+    env = {**os.environ, **(env or {})}
     env.setdefault("IORACE_CACHE", str(REPO / ".cache"))  # builds/data shared between tests
     cmd = [sys.executable, "-m", "iorace", *args]
     json_path = tmp_path / "export.json"

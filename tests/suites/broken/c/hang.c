@@ -2,8 +2,11 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "pidfile.h"
+
 int main(void) {
   signal(SIGTERM, SIG_IGN);
   fork();
+  note_pid("hang", getpid());
   for (;;) pause();
 }
