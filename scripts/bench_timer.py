@@ -44,7 +44,8 @@ def hyperfine(command: str, runs: int, warmup: int, export: Path) -> dict:
 def commands(tmp: Path, iterations: int) -> dict[str, str]:
     """Each program's command line, as iorace runs it (built and verified by a --check-only run)."""
     doc = iorace(["--check-only", "--param", f"iterations={iterations}"], tmp / "check.sqlite", tmp / "check.json")
-    return {r["variant"]: r["command"] for r in doc["results"]}
+    # a --check-only session times nothing: its cells are in iorace_unmeasured, not hyperfine's results
+    return {r["variant"]: r["command"] for r in doc["results"] + doc.get("iorace_unmeasured", [])}
 
 
 def main() -> None:

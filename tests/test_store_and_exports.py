@@ -152,3 +152,25 @@ def test_database_of_an_older_schema_is_migrated(tmp_path):
     assert "instructions" not in {r[1] for r in old.execute("PRAGMA table_info(cells)")}
     Store(path)
     assert {"instructions", "instructions_note"} <= {r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(cells)")}
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_a_real_session_reads_in_a_terminal_of_80_and_120_columns(tmp_path, width):
+    """Every toolchain and every status of a real session is in the compact view, and no line is longer
+    than the terminal (a ratio is never cut)."""
+    import io
+
+    from rich.console import Console
+
+    from iorace.report import print_session
+    from iorace.store import Store
+    result = run_iorace(["run", "readbytes", "--size", "tiny", "--variant", "c/read-64k", "--variant", "c/getc-unlocked",
+                         "--toolchain", "gcc", "--toolchain", "clang", "--param", "mode=count", "--runs", "3"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = io.StringIO()
+    print_session(Store(tmp_path / "iorace.sqlite").load(), Console(file=out, width=width, color_system=None), wide=False)
+    text = out.getvalue()
+    assert max(len(line) for line in text.splitlines()) <= width
+    for cell in result.cells():
+        assert cell["toolchain"] in text and cell["status"] in text
+        assert f"{cell['ratio']:.2f}x" in text  # the ratio is there whole
