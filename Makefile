@@ -2,10 +2,11 @@
 IORACE := .venv/bin/iorace
 PYTEST := .venv/bin/pytest
 
-# make bench's suites, in the order their tables print (readbytes, the first seed, last), and sizes:
+# make bench's suites, in the order their tables print (readbytes, the first seed, last), sizes and runs:
 # quick data everywhere, and rdb also on its seed-like RDB 6 dump, the one the peers can read.
-SUITES ?= lines rdb readexact readbytes
+SUITES ?= capnp serialize lines rdb readexact readbytes
 SIZES ?= --size quick --size rdb=quick --size rdb=seed
+RUNS ?= 5
 
 # make fuzz: each fuzzer of the rdb parsers (cargo fuzz, libFuzzer, go test -fuzz) for FUZZ_SECONDS, then the
 # differential driver (every parser on each mutant) as long; installs cargo-fuzz and nightly Rust if missing.
@@ -19,7 +20,7 @@ setup:
 # The main job: verified, measured, stored in the session database, reported, and written to results.md.
 bench: setup
 	$(IORACE) doctor
-	$(IORACE) run $(SUITES) $(SIZES) --export-markdown results.md
+	$(IORACE) run $(SUITES) $(SIZES) --runs $(RUNS) --export-markdown results.md --export-html results.html
 
 test: setup
 	$(PYTEST) -q
