@@ -65,3 +65,25 @@ def iorace(tmp_path):
     def _run(args, **kw):
         return run_iorace(list(args), tmp_path, **kw)
     return _run
+
+
+@dataclass
+class Out:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def iorace_inprocess(capsys, monkeypatch):
+    """In-process, for the fast tier (no subprocess: start-up imports cost seconds on a loaded machine):
+    `iorace_inprocess("compare", "1", "2", "--db", path)` -> Out."""
+    def run(*args: str) -> Out:
+        monkeypatch.setattr(sys, "argv", ["iorace", *args])
+        capsys.readouterr()
+        from iorace.cli import main
+        with pytest.raises(SystemExit) as exit_:
+            main()
+        out = capsys.readouterr()
+        return Out(exit_.value.code or 0, out.out, out.err)
+    return run

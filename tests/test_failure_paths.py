@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TEST_SUITES
+from conftest import TEST_SUITES, run_iorace
 
 # End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
 pytestmark = pytest.mark.slow
@@ -12,7 +12,6 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def broken(tmp_path_factory):
-    from conftest import run_iorace
     tmp = tmp_path_factory.mktemp("broken")
     pidfile = tmp / "pids"  # the hang and daemon variants append the pid of every process they start
     result = run_iorace(["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--runs", "3",

@@ -35,8 +35,8 @@ def db(tmp_path):
     return path
 
 
-def test_a_significant_slowdown_beyond_the_threshold_fails_the_comparison(iorace, db):
-    out = iorace("compare", "1", "2", "--db", str(db))
+def test_a_significant_slowdown_beyond_the_threshold_fails_the_comparison(iorace_inprocess, db):
+    out = iorace_inprocess("compare", "1", "2", "--db", str(db))
     assert out.returncode == 1, out.stderr
     lines = {line.split("│")[1].strip(): line for line in out.stdout.splitlines() if line.count("│") > 3}
     a = lines["demo tiny c/a@gcc:release[passes=1]"]
@@ -49,18 +49,18 @@ def test_a_significant_slowdown_beyond_the_threshold_fails_the_comparison(iorace
     assert "regressed: demo tiny c/d@gcc:release[passes=1]: ok -> failed" in out.stderr
 
 
-def test_within_the_threshold_or_faster_passes(iorace, db):
-    out = iorace("compare", "1", "3", "--db", str(db))
+def test_within_the_threshold_or_faster_passes(iorace_inprocess, db):
+    out = iorace_inprocess("compare", "1", "3", "--db", str(db))
     assert out.returncode == 0, out.stdout + out.stderr
     assert "improved" in out.stdout and "-20.0%" in out.stdout
     assert "1 improved" in out.stdout
     # session 2 is 20% slower for a, and d broke: a 25% threshold forgives a, never d
-    out = iorace("compare", "1", "2", "--db", str(db), "--threshold", "25%")
+    out = iorace_inprocess("compare", "1", "2", "--db", str(db), "--threshold", "25%")
     assert out.returncode == 1 and "c/a@" not in out.stderr and "c/d@" in out.stderr
 
 
-def test_markdown_for_a_pull_request(iorace, db):
-    out = iorace("compare", "1", "2", "--db", str(db), "--markdown")
+def test_markdown_for_a_pull_request(iorace_inprocess, db):
+    out = iorace_inprocess("compare", "1", "2", "--db", str(db), "--markdown")
     assert out.returncode == 1
     text = out.stdout
     assert text.startswith("### iorace compare: **regressed**\n")
@@ -70,31 +70,31 @@ def test_markdown_for_a_pull_request(iorace, db):
     assert "- status changed: demo tiny c/d@gcc:release[passes=1]: ok -> failed" in text
 
 
-def test_json_exports_compare_like_the_sessions(iorace, db, tmp_path):
+def test_json_exports_compare_like_the_sessions(iorace_inprocess, db, tmp_path):
     from iorace.store import Store
     store = Store(db)
     write_json(store.load(1), tmp_path / "a.json")
     write_json(store.load(2), tmp_path / "b.json")
-    out = iorace("compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
+    out = iorace_inprocess("compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
     assert out.returncode == 1, out.stderr
     assert "regressed: demo tiny c/a@gcc:release[passes=1]: +20.0%" in out.stderr
     assert "c/d@gcc:release[passes=1]: ok -> failed" in out.stdout  # found in iorace_unmeasured
 
 
-def test_git_revision_picks_the_latest_session_made_there(iorace, db, tmp_path):
-    out = iorace("compare", "git:1111111", "2", "--db", str(db))
+def test_git_revision_picks_the_latest_session_made_there(iorace_inprocess, db, tmp_path):
+    out = iorace_inprocess("compare", "git:1111111", "2", "--db", str(db))
     assert out.returncode == 1 and "A = session 1 (git 1111111)" in out.stdout
-    out = iorace("compare", "1", "git:33333", "--db", str(db))
+    out = iorace_inprocess("compare", "1", "git:33333", "--db", str(db))
     assert out.returncode == 0 and "B = session 3 (git 33333)" in out.stdout
 
 
-def test_instruction_counts_are_compared_exactly(iorace, tmp_path):
+def test_instruction_counts_are_compared_exactly(iorace_inprocess, tmp_path):
     path = tmp_path / "db.sqlite"
     save(path, session([cell("a", BASE, instructions=1_000_000)]))
     save(path, session([cell("a", BASE, instructions=1_002_000)]))
-    out = iorace("compare", "1", "2", "--db", str(path))
+    out = iorace_inprocess("compare", "1", "2", "--db", str(path))
     assert out.returncode == 0 and "+0.20%" in out.stdout  # shown, but within the 5% threshold
-    out = iorace("compare", "1", "2", "--db", str(path), "--threshold", "0.1%")
+    out = iorace_inprocess("compare", "1", "2", "--db", str(path), "--threshold", "0.1%")
     assert out.returncode == 1 and "instructions +0.20%" in out.stderr
 
 
@@ -104,25 +104,25 @@ def test_instruction_counts_are_compared_exactly(iorace, tmp_path):
     (["1", "git:abcdef9"], "git:abcdef9: no stored session was made at that revision"),
     (["1", "2", "--threshold", "lots"], "--threshold lots: not a percentage"),
 ])
-def test_bad_input_is_one_line_and_exit_2(iorace, db, args, message):
-    out = iorace("compare", *args, "--db", str(db))
+def test_bad_input_is_one_line_and_exit_2(iorace_inprocess, db, args, message):
+    out = iorace_inprocess("compare", *args, "--db", str(db))
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr.count("\n") == 1 and message in out.stderr, out.stderr
 
 
-def test_a_file_that_is_not_an_iorace_export_and_other_suites_are_refused(iorace, db, tmp_path):
+def test_a_file_that_is_not_an_iorace_export_and_other_suites_are_refused(iorace_inprocess, db, tmp_path):
     (tmp_path / "hyperfine.json").write_text('{"results": [{"command": "sleep 1", "times": [1.0]}]}')
     (tmp_path / "broken.json").write_text("{not json")
     for name, message in (("hyperfine.json", "not an iorace JSON export"), ("broken.json", "not JSON")):
-        out = iorace("compare", "1", str(tmp_path / name), "--db", str(db))
+        out = iorace_inprocess("compare", "1", str(tmp_path / name), "--db", str(db))
         assert out.returncode == 2 and out.stderr.count("\n") == 1 and message in out.stderr, out.stderr
     save(db, session([cell("a", BASE, suite="other")]))
-    out = iorace("compare", "1", "4", "--db", str(db))
+    out = iorace_inprocess("compare", "1", "4", "--db", str(db))
     assert out.returncode == 2 and "no suite in common (demo vs other)" in out.stderr, out.stderr
 
 
-def test_history_flags_the_sessions_where_a_cell_changed(iorace, db):
-    out = iorace("history", "demo", "--variant", "a", "--variant", "c/d", "--db", str(db))
+def test_history_flags_the_sessions_where_a_cell_changed(iorace_inprocess, db):
+    out = iorace_inprocess("history", "demo", "--variant", "a", "--variant", "c/d", "--db", str(db))
     assert out.returncode == 0, out.stderr
     rows = {line.split("│")[1].strip(): line for line in out.stdout.splitlines() if line.count("│") > 2}
     a = rows["tiny c/a@gcc:release[passes=1]"]
@@ -130,5 +130,5 @@ def test_history_flags_the_sessions_where_a_cell_changed(iorace, db):
     assert "failed" in rows["tiny c/d@gcc:release[passes=1]"]
     assert not any("c/b@" in r for r in rows)
     assert "2 cells, 3 sessions; 2 significant changes beyond 5% flagged" in out.stdout
-    out = iorace("history", "nosuch", "--db", str(db))
+    out = iorace_inprocess("history", "nosuch", "--db", str(db))
     assert out.returncode == 2 and "nosuch: no stored session has this suite (stored: demo)" in out.stderr

@@ -76,13 +76,13 @@ def test_several_sessions_add_a_history_chart():
     assert "history" not in visible_text(render(sessions[-1], sessions[-1:]))
 
 
-def test_report_command_errors_are_one_line(iorace, tmp_path):
-    out = iorace("report", "--db", str(tmp_path / "none.sqlite"), "--html", str(tmp_path / "r.html"))
+def test_report_command_errors_are_one_line(iorace_inprocess, tmp_path):
+    out = iorace_inprocess("report", "--db", str(tmp_path / "none.sqlite"), "--html", str(tmp_path / "r.html"))
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "no database yet" in out.stderr
     sessions.save(tmp_path / "db.sqlite", demo())
-    out = iorace("report", "--db", str(tmp_path / "db.sqlite"), "--html", str(tmp_path / "no" / "r.html"))
+    out = iorace_inprocess("report", "--db", str(tmp_path / "db.sqlite"), "--html", str(tmp_path / "no" / "r.html"))
     assert out.returncode == 2 and "--html" in out.stderr and "does not exist" in out.stderr
-    out = iorace("report", "4", "--db", str(tmp_path / "db.sqlite"), "--html", str(tmp_path / "r.html"))
+    out = iorace_inprocess("report", "4", "--db", str(tmp_path / "db.sqlite"), "--html", str(tmp_path / "r.html"))
     assert out.returncode == 2 and "no session 4" in out.stderr
 
 
