@@ -76,40 +76,13 @@ def problems(session: SessionData) -> list[str]:
 
 # Counters of one extra run per cell (run --counters: perf stat; --instructions: cachegrind), the rdb seed's
 # `perf stat` table. A separate block for now; the columns are named by counters.py's keys.
-COUNTER_COLUMNS = [  # (header, key or "ipc", digits after the point)
-    ("task-clock ms", "perf:task-clock", 2), ("ctx switches", "perf:context-switches", 0),
-    ("page faults", "perf:page-faults", 0), ("cycles", "perf:cycles", 0), ("instructions", "perf:instructions", 0),
-    ("IPC", "ipc", 2), ("branches", "perf:branches", 0), ("branch misses", "perf:branch-misses", 0),
-    ("cg branches", "cachegrind:branches", 0), ("cg branch misses", "cachegrind:branch-misses", 0),
-]
-
-
-def counters_block(session: SessionData) -> tuple[Table | None, list[str]]:
-    """The counters table (only columns some cell has) and one line per reason a counter is missing."""
-    from iorace.counters import ipc  # counters.py imports the runner; the report only needs this
-
-    cells = [c for c in session.cells if getattr(c, "counters", None)]
+def counter_notes(session: SessionData) -> list[str]:
+    """One line per reason some counter has no value (no PMU on this VM, perf not installed, ...)."""
     reasons: dict[str, set[str]] = {}
     for c in session.cells:
-        for key, why in getattr(c, "counter_notes", {}).items():
+        for key, why in c.counter_notes.items():
             reasons.setdefault(why, set()).add(key)
-    lines = [f"counters not recorded: {', '.join(sorted(keys))}: {why}" for why, keys in reasons.items()]
-    if not cells:
-        return None, lines
-
-    def value(c, key):
-        return ipc(c.counters) if key == "ipc" else c.counters.get(key)
-
-    cols = [(h, k, d) for h, k, d in COUNTER_COLUMNS if any(value(c, k) is not None for c in cells)]
-    t = Table(title="counters of one run per cell (perf stat; cg: cachegrind's simulation)", title_justify="left",
-              header_style="bold")
-    t.add_column("cell")
-    for h, _, _ in cols:
-        t.add_column(h, justify="right")
-    for c in cells:
-        t.add_row(escape(f"{c.suite} {c.dataset} {c.label}"),
-                  *("-" if (v := value(c, k)) is None else f"{v:,.{d}f}" for _, k, d in cols))
-    return t, lines
+    return [f"counters not recorded: {', '.join(sorted(keys))}: {why}" for why, keys in reasons.items()]
 
 
 def print_session(session: SessionData, console: Console, wide: bool = True) -> None:
@@ -128,11 +101,10 @@ def print_session(session: SessionData, console: Console, wide: bool = True) -> 
         console.print(rich_table(table))
         console.print(escape(table.caption), style="dim", highlight=False)
         console.print()
-    counters_table, counter_lines = counters_block(session)
-    if counters_table is not None:
-        console.print(counters_table)
+    if (counters := tables.counters_table(session)) is not None:
+        console.print(rich_table(counters))
         console.print()
-    for line in problems(session) + counter_lines:
+    for line in problems(session) + counter_notes(session):
         console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
     counts: dict[str, int] = {}
     for c in session.cells:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from iorace import fmt
 from iorace.analysis import GridTable, Group, Row, answer_text, params_text
+from iorace.store import SessionData
 
 
 @dataclass(frozen=True)
@@ -176,3 +177,29 @@ def grid_table(grid: GridTable) -> Table:
         rows.append(row)
     return Table(grid.title, "Each entry is the cell's median time (the metric of the per-configuration tables).",
                  columns, rows)
+
+
+COUNTER_COLUMNS = [  # (header, key or "ipc", digits after the point)
+    ("task-clock ms", "perf:task-clock", 2), ("ctx switches", "perf:context-switches", 0),
+    ("page faults", "perf:page-faults", 0), ("cycles", "perf:cycles", 0), ("instructions", "perf:instructions", 0),
+    ("IPC", "ipc", 2), ("branches", "perf:branches", 0), ("branch misses", "perf:branch-misses", 0),
+    ("cg branches", "cachegrind:branches", 0), ("cg branch misses", "cachegrind:branch-misses", 0),
+]
+
+
+def counters_table(session: SessionData) -> Table | None:
+    """Counters of one extra run per cell (run --counters / --instructions): only the columns some cell has."""
+    from iorace.counters import ipc  # counters.py imports the runner; the tables only need this
+
+    cells = [c for c in session.cells if c.counters]
+    if not cells:
+        return None
+
+    def value(c, key):
+        return ipc(c.counters) if key == "ipc" else c.counters.get(key)
+
+    cols = [(h, k, d) for h, k, d in COUNTER_COLUMNS if any(value(c, k) is not None for c in cells)]
+    rows = [[f"{c.suite} {c.dataset} {c.label}",
+             *("-" if (v := value(c, k)) is None else f"{v:,.{d}f}" for _, k, d in cols)] for c in cells]
+    return Table("counters of one run per cell (perf stat; cg: cachegrind's simulation)", "",
+                 [Column("cell", "left", compact=True, wrap=True)] + [Column(h, compact=True) for h, _, _ in cols], rows)

@@ -31,6 +31,8 @@ def render(session: SessionData) -> str:
     for grid in grids(session, groups):
         table = tables.grid_table(grid)
         out += [f"## {table.title}", "", table.caption, "", _table(table), ""]
+    if (counters := tables.counters_table(session)) is not None:
+        out += [f"## {counters.title}", "", _table(counters), ""]
     return "\n".join(out)
 
 
