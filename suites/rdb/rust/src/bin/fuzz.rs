@@ -1,4 +1,4 @@
-// Not a variant: a deterministic mutation fuzzer for the parser (cargo fuzz needs nightly, which this machine cannot reach).
+// Not a variant: a deterministic mutation fuzzer for the parser, on stable Rust (cargo fuzz, in fuzz/, needs nightly).
 //! `fuzz FILE SECONDS [SEED]`: mutate FILE (byte flips, special length bytes, truncation,
 //! insertion, deletion) with a fixed xorshift sequence, parse each mutant in memory and fail
 //! on any panic or on a parse slower than one second. Build it in the debug profile so
