@@ -273,3 +273,55 @@ def _ordered(values: set, manifest_order: list | None) -> list:
     """Values in the manifest's order (the seed's), unknown ones after, sorted."""
     known = [v for v in (manifest_order or []) if v in values]
     return known + sorted((v for v in values if v not in known), key=str)
+
+
+@dataclass
+class SeedRow:
+    test: str                   # language/variant
+    row: Row | None             # None: the cell was not run (or not in this toolchain/profile)
+    vs_baseline: Ratio | None   # our time over the baseline test's, with its 95% interval
+    seed_seconds: float | None  # the seed's own figure
+    seed_vs_baseline: float | None
+
+
+@dataclass
+class SeedTableData:
+    """One of a manifest's seed tables for one group (dataset x parameters) and one toolchain x profile."""
+
+    title: str
+    suite: str
+    dataset: str
+    setup: str                  # "gdc release" (+ the group's parameters)
+    baseline: str
+    source: str
+    rows: list[SeedRow]
+
+
+def seed_tables(session: SessionData, groups: list[Group] | None = None) -> list[SeedTableData]:
+    """The manifests' seed tables (dcat's tests in its order), from the analysed groups: one per group and
+    toolchain x profile that measured at least two of the tests."""
+    groups = groups if groups is not None else analyse(session)
+    out: list[SeedTableData] = []
+    for g in groups:
+        for spec in session.suite_setting(g.suite, "seed_tables", []) or []:
+            mine = [r for r in g.rows if r.cell.key in spec["rows"]]
+            figures = spec.get("seed_figures") or {}
+            seed_base = figures.get(spec["baseline"])
+            for toolchain, profile in dict.fromkeys((r.cell.toolchain, r.cell.profile) for r in mine):
+                by_key = {r.cell.key: r for r in mine if (r.cell.toolchain, r.cell.profile) == (toolchain, profile)}
+                if sum(r.ok for r in by_key.values()) < 2:  # e.g. a toolchain not installed: every cell skipped
+                    continue
+                base = by_key.get(spec["baseline"])
+                rows = []
+                for i, key in enumerate(spec["rows"]):
+                    r = by_key.get(key)
+                    ratio = None
+                    if r is not None and r.ok and base is not None and base.ok:
+                        ratio = median_ratio(r.cost_values(), base.cost_values(), seed=i)
+                    seconds = figures.get(key)
+                    rows.append(SeedRow(key, r, ratio, seconds,
+                                        seconds / seed_base if seconds is not None and seed_base else None))
+                setup = f"{toolchain} {profile}" + (f" · {params_text(g.params)}" if g.params else "")
+                out.append(SeedTableData(f"{spec['title']} · {g.suite} · {g.dataset} · {setup}", g.suite, g.dataset,
+                                         setup, spec["baseline"], spec.get("seed_figures_source", ""), rows))
+    return out

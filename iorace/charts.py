@@ -12,7 +12,7 @@ from typing import Any
 
 import altair as alt
 
-from iorace.analysis import GridTable, Group, Row
+from iorace.analysis import GridTable, Group, Row, SeedTableData
 from iorace.store import SessionData
 
 ROW_PX = 16          # height of one cell's row in the per-cell charts
@@ -159,6 +159,39 @@ def grid_chart(grid: GridTable) -> alt.Chart | None:
         xOffset=alt.XOffset("column:N", sort=grid.columns),
         y=alt.Y("median:Q", title="median, seconds", axis=alt.Axis(format="~s")),
         color=column).properties(width=max(200, 40 * len(data)), height=220, title=grid.title)
+
+
+def seed_chart(t: SeedTableData) -> alt.Chart | None:
+    """A seed's tests in its order: each test's time over the baseline test's, this session's (with its 95%
+    interval) beside the seed's own published ratio where it gave one."""
+    ours = "this session"
+    data: list[dict[str, Any]] = []
+    for sr in t.rows:
+        test = sr.test.split("/", 1)[-1]
+        if sr.vs_baseline is not None:
+            r = sr.vs_baseline
+            data.append({"test": test, "source": ours, "ratio": r.value,
+                         "low": r.low if r.low is not None else r.value,
+                         "high": r.high if r.high is not None else r.value})
+        if sr.seed_vs_baseline is not None and sr.vs_baseline is not None:  # side by side with ours only
+            data.append({"test": test, "source": "the seed", "ratio": sr.seed_vs_baseline,
+                         "low": sr.seed_vs_baseline, "high": sr.seed_vs_baseline})
+    if not data:
+        return None
+    tests = [sr.test.split("/", 1)[-1] for sr in t.rows]
+    lo, hi = min(d["low"] for d in data), max(d["high"] for d in data)
+    scale = alt.Scale(type="log") if _log_needed(lo, hi) else alt.Scale(zero=True)
+    base_name = t.baseline.split("/", 1)[-1]
+    x = alt.X("test:N", sort=tests, title=None, axis=alt.Axis(labelAngle=-35, labelLimit=220, labelOverlap=False))
+    offset = alt.XOffset("source:N", sort=[ours, "the seed"])
+    y = alt.Y("ratio:Q", scale=scale, title=f"time / {base_name}'s")
+    colour = alt.Color("source:N", sort=[ours, "the seed"], scale=alt.Scale(scheme="tableau10"),
+                       legend=alt.Legend(title=None))
+    base = alt.Chart(alt.Data(values=data))
+    # Dots, not bars: a bar has no base on the log scale a wide spread needs.
+    dots = base.mark_point(filled=True, size=70).encode(x=x, xOffset=offset, y=y, color=colour)
+    whiskers = base.mark_rule().encode(x=x, xOffset=offset, y=alt.Y("low:Q", scale=scale), y2="high:Q", color=colour)
+    return (whiskers + dots).properties(width=max(240, 60 * len(tests)), height=240, title=t.title)
 
 
 def languages(session: SessionData) -> list[str]:

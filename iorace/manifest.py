@@ -120,6 +120,28 @@ class Grid(Strict):
         return v
 
 
+class SeedTable(Strict):
+    """The seed's own table of named tests (dcat: its ten tests, in its order, each column's median as its
+    tsv-summarize printed), per toolchain and profile, with each test's time over a baseline test's, ours
+    beside the seed's own published figures where it gave some (ratios travel between machines; seconds do
+    not)."""
+
+    title: str
+    rows: list[str]                                         # cells as language/variant, in the seed's order
+    baseline: str                                           # one of `rows`: the "x baseline" column divides by it
+    seed_figures: dict[str, float] = Field(default_factory=dict)  # language/variant -> the seed's seconds
+    seed_figures_source: str = ""                           # where those figures come from (machine, runs)
+
+    @model_validator(mode="after")
+    def _baseline_is_a_row(self) -> SeedTable:
+        if self.baseline not in self.rows:
+            raise ValueError(f"baseline {self.baseline!r} is not one of rows")
+        unknown = [k for k in self.seed_figures if k not in self.rows]
+        if unknown:
+            raise ValueError(f"seed_figures names {unknown[0]!r}, which is not one of rows")
+        return self
+
+
 class SuiteManifest(Strict):
     name: str
     title: str
@@ -135,6 +157,7 @@ class SuiteManifest(Strict):
     scale_params: list[str] = Field(default_factory=list)
     same_language_reference: SameLanguageReference | None = None  # "x in-memory" (rdb)
     grids: list[Grid] = Field(default_factory=list)  # the seed's own tables (capnp: configurations x implementations)
+    seed_tables: list[SeedTable] = Field(default_factory=list)  # the seed's own tables of named tests (dcat)
     default_profiles: list[str] | None = None
     params: dict[str, ParamValue | list[ParamValue]] = Field(default_factory=dict)
     datasets: dict[str, Dataset]
@@ -149,6 +172,7 @@ class SuiteManifest(Strict):
                 "same_language_reference": self.same_language_reference.model_dump()
                 if self.same_language_reference else None,
                 "grids": [g.model_dump() for g in self.grids],
+                "seed_tables": [t.model_dump() for t in self.seed_tables],
                 "param_order": {k: v for k, v in self.params.items() if isinstance(v, list)}}
 
     @model_validator(mode="before")
@@ -178,6 +202,10 @@ class SuiteManifest(Strict):
             seen.add(v.key)
         if not self.datasets:
             raise ValueError("declares no dataset")
+        for t in self.seed_tables:
+            for key in t.rows:
+                if key not in seen:
+                    raise ValueError(f"seed_tables {t.title!r}: {key} is not a declared variant")
         return self
 
 

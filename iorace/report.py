@@ -7,7 +7,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from iorace import tables
-from iorace.analysis import analyse, grids
+from iorace.analysis import analyse, grids, seed_tables
 from iorace.cells import Status
 from iorace.store import SessionData
 
@@ -99,6 +99,11 @@ def print_session(session: SessionData, console: Console, wide: bool = True) -> 
     for grid in grids(session, groups):  # the seed's own view, where the manifest declares one
         table = tables.grid_table(grid)
         console.print(rich_table(table))
+        console.print(escape(table.caption), style="dim", highlight=False)
+        console.print()
+    for seed in seed_tables(session, groups):  # the seed's tests in its order (dcat)
+        table = tables.seed_table(seed)
+        console.print(rich_table(table.view(wide) if wide else fit(table.view(wide), console.width)))
         console.print(escape(table.caption), style="dim", highlight=False)
         console.print()
     if (counters := tables.counters_table(session)) is not None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from iorace import fmt
-from iorace.analysis import GridTable, Group, Row, answer_text, params_text
+from iorace.analysis import GridTable, Group, Row, SeedTableData, answer_text, params_text
 from iorace.store import SessionData
 
 
@@ -177,6 +177,36 @@ def grid_table(grid: GridTable) -> Table:
         rows.append(row)
     return Table(grid.title, "Each entry is the cell's median time (the metric of the per-configuration tables).",
                  columns, rows)
+
+
+def seed_table(t: SeedTableData) -> Table:
+    """A seed's own table of named tests, in its order: the median of each column as the seed summarised its
+    runs (dcat: elapsed, user, system, mem), each test over the baseline test, and the seed's own figures."""
+    base = t.baseline.split("/", 1)[-1]
+    columns = [Column("test", "left", compact=True), Column("status", "left", compact=True),
+               Column("median", compact=True), Column("user"), Column("sys"), Column("max RSS"), Column(f"x {base} [95% CI]", compact=True)]
+    has_seed = any(r.seed_seconds is not None for r in t.rows)
+    if has_seed:
+        columns += [Column("seed's median", compact=True), Column(f"seed's x {base}", compact=True)]
+    rows, statuses = [], []
+    for sr in t.rows:
+        r = sr.row
+        row = [sr.test.split("/", 1)[-1], r.cell.status if r is not None else "not run"]
+        if r is not None and r.ok:
+            row += [fmt.seconds(r.cost), fmt.seconds(r.user.median if r.user else None),
+                    fmt.seconds(r.system.median if r.system else None), fmt.rss(r.max_rss_kb)]
+        else:
+            row += ["-"] * 4
+        row.append(fmt.ratio(sr.vs_baseline))
+        if has_seed:
+            row += [fmt.seconds(sr.seed_seconds), _x(sr.seed_vs_baseline)]
+        rows.append(row)
+        statuses.append(r.cell.status if r is not None else "skipped")
+    caption = (f"The seed's tests in the seed's order; each column is the median of the runs (the metric of the "
+               f"per-dataset table), x {base} divides by that test's median.")
+    if has_seed:
+        caption += f" The seed's figures: {t.source or 'as published'}; compare the ratios, not the seconds."
+    return Table(t.title, caption, columns, rows, statuses, 1)
 
 
 COUNTER_COLUMNS = [  # (header, key or "ipc", digits after the point)

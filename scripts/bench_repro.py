@@ -1,6 +1,8 @@
 """Two back-to-back `iorace run` sessions of the same cells (scripts/bench-repro): does each cell's ratio to the
 fastest cell of its table reproduce? Prints both ratios per cell, their disagreement (second / first - 1), the
-largest one, and how busy the machine was (load average) around each session."""
+largest one, whether the second ratio lies inside the first session's 95% interval (what the report promises
+on a noisy machine: the interval, not the point, is the claim), and how busy the machine was (load average)
+around each session."""
 from __future__ import annotations
 
 import json
@@ -16,7 +18,10 @@ DEFAULT = ["readbytes", "--size", "seed", "--variant", "cpp/*", "--variant", "c/
            "--toolchain", "gcc", "--runs", "5"]
 
 
-def session(args: list[str], tmp: Path, n: int) -> tuple[dict[str, float], float, float]:
+Ratio = tuple[float, tuple[float, float] | None]  # the ratio to the fastest and its 95% interval
+
+
+def session(args: list[str], tmp: Path, n: int) -> tuple[dict[str, Ratio], float, float]:
     export = tmp / f"s{n}.json"
     load_before = os.getloadavg()[0]
     proc = subprocess.run([sys.executable, "-m", "iorace", "run", *args, "--db", str(tmp / "db.sqlite"),
@@ -29,7 +34,8 @@ def session(args: list[str], tmp: Path, n: int) -> tuple[dict[str, float], float
     ratios = {}
     for r in json.loads(export.read_text())["results"]:
         if r.get("status") == "ok" and r.get("ratio") is not None:
-            ratios[f"{r['label']} {r['dataset']}"] = r["ratio"]
+            ci = r.get("ratio_ci95")
+            ratios[f"{r['label']} {r['dataset']}"] = (r["ratio"], tuple(ci) if ci else None)
     return ratios, load_before, os.getloadavg()[0]
 
 
@@ -40,16 +46,23 @@ def main() -> None:
         tmp = Path(t)
         first, l0, l1 = session(args, tmp, 1)
         second, l2, l3 = session(args, tmp, 2)
-    print(f"{'cell':60} {'ratio 1':>8} {'ratio 2':>8} {'2/1 - 1':>8}")
+    print(f"{'cell':64} {'ratio 1 [95% CI]':>22} {'ratio 2':>8} {'2/1 - 1':>8}  in CI 1")
     worst = (0.0, "")
-    for label in sorted(first, key=first.get):
-        if label not in second:
-            print(f"{label:60} {first[label]:>7.3f}x {'-':>8}")
+    inside = compared = 0
+    for label in sorted(first, key=lambda k: first[k][0]):
+        (r1, ci), r2 = first[label], second.get(label, (None, None))[0]
+        ci_text = f"[{ci[0]:.2f}-{ci[1]:.2f}]" if ci else ""
+        if r2 is None:
+            print(f"{label:64} {r1:>7.3f}x {ci_text:>13} {'-':>8}")
             continue
-        d = second[label] / first[label] - 1
+        d = r2 / r1 - 1
         worst = max(worst, (abs(d), label))
-        print(f"{label:60} {first[label]:>7.3f}x {second[label]:>7.3f}x {d * 100:>+7.1f}%")
+        within = ci is not None and ci[0] <= r2 <= ci[1]
+        inside += within
+        compared += ci is not None
+        print(f"{label:64} {r1:>7.3f}x {ci_text:>13} {r2:>7.3f}x {d * 100:>+7.1f}%  {'yes' if within else 'NO'}")
     print(f"largest disagreement: {worst[0] * 100:.1f}% ({worst[1]})")
+    print(f"second ratio inside the first session's 95% interval: {inside} of {compared} cells")
     print(f"load average (1 min) before/after: session 1 {l0:.2f}/{l1:.2f}, session 2 {l2:.2f}/{l3:.2f} "
           f"on {os.cpu_count()} cores")
     print(f"command: iorace run {shlex.join(args)} (twice)")

@@ -68,3 +68,34 @@ def test_a_real_session_renders_in_chromium(tmp_path):
     assert shown == ["c/simd-limit", "c/simd-limit"]  # one per group (count, sum)
     assert none_shown == 0
     assert (tmp_path / "report.png").stat().st_size > 10_000
+
+
+@pytest.mark.slow
+def test_dcats_tests_in_the_seeds_order_are_drawn(tmp_path):
+    """lines declares the seed's own table (dcat's tests in its order, beside the seed's figures): a real
+    session draws it as a chart of dots, ours and the seed's, in that order."""
+    from playwright.sync_api import sync_playwright
+
+    page_path = tmp_path / "lines.html"
+    result = run_iorace(["run", "lines", "--size", "tiny", "--variant", "d/byLine*", "--variant", "d/iopipeByLineInBufOut",
+                         "--toolchain", "gdc", "--runs", "2", "--warmup", "0", "--export-html", str(page_path)],
+                        tmp_path, export=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    with sync_playwright() as p:
+        browser = p.chromium.launch_persistent_context(
+            tempfile.mkdtemp(prefix="iorace-chromium-"), executable_path="/usr/bin/chromium", headless=True,
+            args=BROWSER_ARGS, viewport={"width": 1400, "height": 1000})
+        try:
+            page = browser.new_page()
+            page.goto(page_path.as_uri())
+            page.wait_for_selector("body[data-ready='1']", timeout=30_000)
+            section = page.locator("section#seed0")
+            assert "dcat's tests in the seed's order · lines · tiny · gdc release" in section.locator("h2").inner_text()
+            tests = section.locator("table tbody tr td:first-child").all_inner_texts()
+            assert tests[:5] == ["byLineInRawOut", "byLineInBufOut", "bufferedByLineInBufOut", "iopipeByLineInRawOut",
+                                 "iopipeByLineInBufOut"]  # the seed's order, whatever ran fastest
+            dots = section.locator("figure svg [aria-roledescription='point']").count()
+            assert dots == 3 + 3  # three tests measured, and the seed's figures for those three
+            section.screenshot(path=str(tmp_path / "seed-table.png"))
+        finally:
+            browser.close()

@@ -19,7 +19,7 @@ import shlex
 from pathlib import Path
 
 from iorace import tables
-from iorace.analysis import Group, analyse, grids, params_text
+from iorace.analysis import Group, analyse, grids, params_text, seed_tables
 from iorace.store import SessionData
 
 CSS = """
@@ -162,6 +162,15 @@ def _grid_section(grid, index: int) -> str:
             f'<div class="charts">{_figure(charts.grid_chart(grid))}</div>{_table(table, "sortable grid")}</section>')
 
 
+def _seed_section(seed, index: int) -> str:
+    """The seed's tests in its order (dcat), ours beside the seed's own ratios."""
+    from iorace import charts
+
+    table = tables.seed_table(seed)
+    return (f'<section id="seed{index}"><h2>{esc(table.title)}</h2><p class="caption">{esc(table.caption)}</p>'
+            f'<div class="charts">{_figure(charts.seed_chart(seed))}</div>{_table(table, "sortable seed")}</section>')
+
+
 def _filters(session: SessionData) -> str:
     out = ['<div class="filters">']
     for name in FILTERS:
@@ -241,6 +250,7 @@ def render(session: SessionData, history: list[SessionData] | None = None) -> st
             _filters(session)]
     body += [_group_section(g, i, languages) for i, g in enumerate(groups)]
     body += [_grid_section(grid, i) for i, grid in enumerate(grids(session, groups))]
+    body += [_seed_section(seed, i) for i, seed in enumerate(seed_tables(session, groups))]
     if history and len(history) > 1:
         body.append(_history(history, languages))
     body.append(_meta(session))

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from iorace import tables
-from iorace.analysis import analyse, grids
+from iorace.analysis import analyse, grids, seed_tables
 from iorace.store import SessionData
 
 
@@ -30,6 +30,9 @@ def render(session: SessionData) -> str:
             out += ["Best strategy per language and toolchain:", "", _table(best.view(wide=True)), ""]
     for grid in grids(session, groups):
         table = tables.grid_table(grid)
+        out += [f"## {table.title}", "", table.caption, "", _table(table), ""]
+    for seed in seed_tables(session, groups):
+        table = tables.seed_table(seed)
         out += [f"## {table.title}", "", table.caption, "", _table(table), ""]
     if (counters := tables.counters_table(session)) is not None:
         out += [f"## {counters.title}", "", _table(counters), ""]

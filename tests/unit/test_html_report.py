@@ -104,3 +104,13 @@ def test_a_manifest_grid_gets_its_table_and_chart():
     assert sorted(bars) == [("bytes", "cpp/capnp@g++:release"), ("bytes", "rust/capnp@cargo:release"),
                             ("object", "cpp/capnp@g++:release"), ("object", "rust/capnp@cargo:release")]
     assert ">1.40x [" in sections[0] and ">1.50x [" in sections[0]  # the table's ratio column
+
+
+def test_a_seed_table_gets_its_table_and_chart():
+    from test_report_views import seed_table_session
+    page = render(seed_table_session())
+    sections = re.findall(r'<section id="seed\d">.*?</section>', page, re.S)
+    assert len(sections) == 2 and "dcat&#x27;s tests · lines · tiny · gdc release" in sections[0]
+    assert all(sec.count("<svg") == 1 for sec in sections)
+    dots = re.findall(r'aria-label="test: (\w+); [^"]*source: ([^;"]+)', sections[0])
+    assert ("bufOut", "the seed") in dots and ("chunk", "this session") in dots and ("chunk", "the seed") not in dots

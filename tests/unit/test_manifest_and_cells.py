@@ -119,6 +119,8 @@ def test_bad_selections_are_usage_errors(tmp_path, args, needle):
     (lambda t: t.replace('metric = "inner"', 'metric = "fastest"'), "metric"),
     (lambda t: t + "[[variants]\n", "not valid TOML"),
     (lambda t: t.replace('name = "fast"', 'name = "c/fast"'), "without '/'"),
+    (lambda t: t + '[[seed_tables]]\ntitle = "t"\nrows = ["c/fast"]\nbaseline = "c/slow"\n', "baseline 'c/slow' is not one of rows"),
+    (lambda t: t + '[[seed_tables]]\ntitle = "t"\nrows = ["c/fast", "c/gone"]\nbaseline = "c/fast"\n', "c/gone is not a declared variant"),
 ])
 def test_manifest_errors_name_the_file_and_field(tmp_path, edit, needle):
     with pytest.raises(UsageError) as e:

@@ -91,6 +91,32 @@ def test_a_manifest_grid_is_drawn_as_the_seed_drew_it():
     assert "| object | 10.0 ms | 14.0 ms | 1.40x [" in md and "| bytes | 20.0 ms | 30.0 ms | 1.50x [" in md
 
 
+def seed_table_session():
+    """dcat-like: three tests in the seed's order (not the speed order), one not run, on two compilers."""
+    from sessions import cell, session
+    cells = [cell(name, "d", tc, wall=[w * k] * 3, params={}, suite="lines", metric="wall")
+             for tc, k in (("gdc", 1), ("ldc2", 2)) for name, w in (("rawOut", 20), ("bufOut", 10), ("chunk", 5))]
+    cells.append(cell("unbuilt", "d", "dmd", status="skipped", params={}, suite="lines", metric="wall"))
+    spec = {"title": "dcat's tests", "rows": ["d/rawOut", "d/bufOut", "d/unbuilt", "d/chunk"],
+            "baseline": "d/rawOut", "seed_figures": {"d/rawOut": 22.41, "d/bufOut": 9.32},
+            "seed_figures_source": "MacOS, 5 runs"}
+    return session(cells, suites={"lines": {"seed_tables": [spec]}})
+
+
+def test_a_seed_table_keeps_the_seeds_order_and_its_figures():
+    from iorace.analysis import seed_tables
+    got = seed_tables(seed_table_session())
+    assert [t.setup for t in got] == ["gdc release · mode=count", "ldc2 release · mode=count"]  # dmd: nothing measured, no table
+    rows = got[0].rows
+    assert [r.test for r in rows] == ["d/rawOut", "d/bufOut", "d/unbuilt", "d/chunk"]  # the seed's order
+    assert rows[1].vs_baseline.value == pytest.approx(0.5) and rows[3].vs_baseline.value == pytest.approx(0.25)
+    assert rows[2].row is None and rows[2].vs_baseline is None
+    assert rows[1].seed_vs_baseline == pytest.approx(9.32 / 22.41) and rows[3].seed_seconds is None
+    md = render(seed_table_session())
+    assert "## dcat's tests · lines · tiny · gdc release · mode=count" in md
+    assert "| bufOut | ok | 10.0 ms |" in md and "| 9.32 s | 0.42x |" in md and "| unbuilt | not run |" in md
+
+
 def test_problems_fold_cells_that_fail_alike():
     from sessions import cell, session
 
