@@ -298,16 +298,21 @@ class SeedTableData:
 
 
 def seed_tables(session: SessionData, groups: list[Group] | None = None) -> list[SeedTableData]:
-    """The manifests' seed tables (dcat's tests in its order), from the analysed groups: one per group and
+    """The manifests' seed tables (dcat's tests in its order; Cerealed's designs), from the analysed groups: one per group and
     toolchain x profile that measured at least two of the tests."""
     groups = groups if groups is not None else analyse(session)
     out: list[SeedTableData] = []
     for g in groups:
         for spec in session.suite_setting(g.suite, "seed_tables", []) or []:
             mine = [r for r in g.rows if r.cell.key in spec["rows"]]
-            figures = spec.get("seed_figures") or {}
-            seed_base = figures.get(spec["baseline"])
             for toolchain, profile in dict.fromkeys((r.cell.toolchain, r.cell.profile) for r in mine):
+                source = spec.get("seed_figures_source", "")
+                figures = (spec.get("seed_figures_by_toolchain") or {}).get(toolchain)
+                if figures:
+                    source += f" ({toolchain}'s)"
+                else:
+                    figures = spec.get("seed_figures") or {}
+                seed_base = figures.get(spec["baseline"])
                 by_key = {r.cell.key: r for r in mine if (r.cell.toolchain, r.cell.profile) == (toolchain, profile)}
                 if sum(r.ok for r in by_key.values()) < 2:  # e.g. a toolchain not installed: every cell skipped
                     continue
@@ -323,5 +328,5 @@ def seed_tables(session: SessionData, groups: list[Group] | None = None) -> list
                                         seconds / seed_base if seconds is not None and seed_base else None))
                 setup = f"{toolchain} {profile}" + (f" · {params_text(g.params)}" if g.params else "")
                 out.append(SeedTableData(f"{spec['title']} · {g.suite} · {g.dataset} · {setup}", g.suite, g.dataset,
-                                         setup, spec["baseline"], spec.get("seed_figures_source", ""), rows))
+                                         setup, spec["baseline"], source, rows))
     return out

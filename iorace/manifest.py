@@ -130,15 +130,19 @@ class SeedTable(Strict):
     rows: list[str]                                         # cells as language/variant, in the seed's order
     baseline: str                                           # one of `rows`: the "x baseline" column divides by it
     seed_figures: dict[str, float] = Field(default_factory=dict)  # language/variant -> the seed's seconds
+    # where the seed timed several compilers (serialize: dmd and gdc): toolchain -> its figures, used for
+    # that toolchain's table in place of seed_figures
+    seed_figures_by_toolchain: dict[str, dict[str, float]] = Field(default_factory=dict)
     seed_figures_source: str = ""                           # where those figures come from (machine, runs)
 
     @model_validator(mode="after")
     def _baseline_is_a_row(self) -> SeedTable:
         if self.baseline not in self.rows:
             raise ValueError(f"baseline {self.baseline!r} is not one of rows")
-        unknown = [k for k in self.seed_figures if k not in self.rows]
-        if unknown:
-            raise ValueError(f"seed_figures names {unknown[0]!r}, which is not one of rows")
+        for figures in [self.seed_figures, *self.seed_figures_by_toolchain.values()]:
+            unknown = [k for k in figures if k not in self.rows]
+            if unknown:
+                raise ValueError(f"seed figures name {unknown[0]!r}, which is not one of rows")
         return self
 
 

@@ -127,3 +127,16 @@ def test_problems_fold_cells_that_fail_alike():
     assert len(lines) == 2
     assert lines[0].startswith("30 cells failed (c/v0@gcc:release, ") and lines[0].endswith("No module named 'capnp'")
     assert "c/other@gcc:release[mode=count]: wrong: answered 2, expected 1" in lines[1]
+
+
+def test_a_seed_table_takes_the_figures_of_its_own_compiler():
+    """serialize: the seed timed gdc and dmd; gdc's table shows gdc's figures, ldc2's none."""
+    from iorace.analysis import seed_tables
+    s = seed_table_session()
+    spec = s.suites["lines"]["seed_tables"][0]
+    spec["seed_figures"] = {}
+    spec["seed_figures_by_toolchain"] = {"gdc": {"d/rawOut": 16.1, "d/chunk": 4.5}, "dmd": {"d/rawOut": 22.8}}
+    gdc, ldc2 = seed_tables(s)
+    assert gdc.rows[3].seed_vs_baseline == pytest.approx(4.5 / 16.1) and "(gdc's)" in gdc.source
+    assert all(r.seed_seconds is None for r in ldc2.rows)
+    assert "seed's median" not in tables.seed_table(ldc2).columns[-1].header
