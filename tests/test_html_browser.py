@@ -1,6 +1,7 @@
 """The HTML report of a real session, rendered by a real headless Chromium (Debian's, driven by Playwright):
 the charts are drawn, no script error occurs, nothing is fetched, the filters work; a screenshot is kept
 in the test's temporary folder."""
+import contextlib
 import subprocess
 import sys
 import tempfile
@@ -13,37 +14,43 @@ BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networkin
                 "--disable-sync", "--no-first-run"]
 
 
-def open_in_chromium(path, screenshot):
-    """Load the page in Debian's headless chromium: (number of SVG charts, drawn marks, script errors,
-    URLs requested)."""
+@contextlib.contextmanager
+def chromium_page():
+    """A fresh page of Debian's headless chromium (its own profile folder), closed afterwards."""
     from playwright.sync_api import sync_playwright
 
-    errors, requests = [], []
     with sync_playwright() as p:
         browser = p.chromium.launch_persistent_context(
             tempfile.mkdtemp(prefix="iorace-chromium-"), executable_path="/usr/bin/chromium", headless=True,
             args=BROWSER_ARGS, viewport={"width": 1400, "height": 1000})
         try:
-            page = browser.new_page()
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.on("request", lambda r: requests.append(r.url))
-            page.goto(path.as_uri())
-            page.wait_for_selector("body[data-ready='1']", timeout=30_000)
-            charts = page.locator("figure svg").count()
-            marks = page.locator("figure svg path, figure svg line").count()
-            page.screenshot(path=str(screenshot))
-            # the filters hide the rows that do not match
-            page.select_option("select[name=status]", "ok")
-            page.fill("#filter-text", "simd-limit")
-            shown = page.eval_on_selector_all("table.cells tbody tr", "rows => rows.filter(r => "
-                                              "r.style.display !== 'none').map(r => r.cells[0].textContent)")
-            page.select_option("select[name=language]", "c")
-            page.fill("#filter-text", "no such cell")
-            none_shown = page.eval_on_selector_all("table.cells tbody tr", "rows => rows.filter(r => "
-                                                     "r.style.display !== 'none').length")
+            yield browser.new_page()
         finally:
             browser.close()
+
+
+def open_in_chromium(path, screenshot):
+    """Load the page in Debian's headless chromium: (number of SVG charts, drawn marks, script errors,
+    URLs requested)."""
+    errors, requests = [], []
+    with chromium_page() as page:
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(path.as_uri())
+        page.wait_for_selector("body[data-ready='1']", timeout=30_000)
+        charts = page.locator("figure svg").count()
+        marks = page.locator("figure svg path, figure svg line").count()
+        page.screenshot(path=str(screenshot))
+        # the filters hide the rows that do not match
+        page.select_option("select[name=status]", "ok")
+        page.fill("#filter-text", "simd-limit")
+        shown = page.eval_on_selector_all("table.cells tbody tr", "rows => rows.filter(r => "
+                                          "r.style.display !== 'none').map(r => r.cells[0].textContent)")
+        page.select_option("select[name=language]", "c")
+        page.fill("#filter-text", "no such cell")
+        none_shown = page.eval_on_selector_all("table.cells tbody tr", "rows => rows.filter(r => "
+                                                 "r.style.display !== 'none').length")
     return charts, marks, shown, none_shown, errors, requests
 
 
@@ -74,28 +81,19 @@ def test_a_real_session_renders_in_chromium(tmp_path):
 def test_dcats_tests_in_the_seeds_order_are_drawn(tmp_path):
     """lines declares the seed's own table (dcat's tests in its order, beside the seed's figures): a real
     session draws it as a chart of dots, ours and the seed's, in that order."""
-    from playwright.sync_api import sync_playwright
-
     page_path = tmp_path / "lines.html"
     result = run_iorace(["run", "lines", "--size", "tiny", "--variant", "d/byLine*", "--variant", "d/iopipeByLineInBufOut",
                          "--toolchain", "gdc", "--runs", "2", "--warmup", "0", "--export-html", str(page_path)],
                         tmp_path, export=False)
     assert result.returncode == 0, result.stderr[-2000:]
-    with sync_playwright() as p:
-        browser = p.chromium.launch_persistent_context(
-            tempfile.mkdtemp(prefix="iorace-chromium-"), executable_path="/usr/bin/chromium", headless=True,
-            args=BROWSER_ARGS, viewport={"width": 1400, "height": 1000})
-        try:
-            page = browser.new_page()
-            page.goto(page_path.as_uri())
-            page.wait_for_selector("body[data-ready='1']", timeout=30_000)
-            section = page.locator("section#seed0")
-            assert "dcat's tests in the seed's order · lines · tiny · gdc release" in section.locator("h2").inner_text()
-            tests = section.locator("table tbody tr td:first-child").all_inner_texts()
-            assert tests[:5] == ["byLineInRawOut", "byLineInBufOut", "bufferedByLineInBufOut", "iopipeByLineInRawOut",
-                                 "iopipeByLineInBufOut"]  # the seed's order, whatever ran fastest
-            dots = section.locator("figure svg [aria-roledescription='point']").count()
-            assert dots == 3 + 3  # three tests measured, and the seed's figures for those three
-            section.screenshot(path=str(tmp_path / "seed-table.png"))
-        finally:
-            browser.close()
+    with chromium_page() as page:
+        page.goto(page_path.as_uri())
+        page.wait_for_selector("body[data-ready='1']", timeout=30_000)
+        section = page.locator("section#seed0")
+        assert "dcat's tests in the seed's order · lines · tiny · gdc release" in section.locator("h2").inner_text()
+        tests = section.locator("table tbody tr td:first-child").all_inner_texts()
+        assert tests[:5] == ["byLineInRawOut", "byLineInBufOut", "bufferedByLineInBufOut", "iopipeByLineInRawOut",
+                             "iopipeByLineInBufOut"]  # the seed's order, whatever ran fastest
+        dots = section.locator("figure svg [aria-roledescription='point']").count()
+        assert dots == 3 + 3  # three tests measured, and the seed's figures for those three
+        section.screenshot(path=str(tmp_path / "seed-table.png"))
