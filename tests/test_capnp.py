@@ -19,8 +19,8 @@ SUITE = REPO / "suites" / "capnp"
 CONFIGS = ["object-reuse", "object", "bytes-reuse", "bytes", "bytes-packed-reuse", "bytes-packed",
            "pipe-reuse", "pipe", "pipe-packed-reuse", "pipe-packed"]
 # per case x config: cpp/capnp, cpp/protobuf, cpp/null with g++ and clang++ (release);
-# rust/capnp, capnp-flat, capnp-no-utf8, prost in release and debug; python/pycapnp
-CELLS_PER_PARAMS = 3 * 2 + 4 * 2 + 1
+# rust/capnp, capnp-flat, capnp-no-utf8, prost in release (debug on request); python/pycapnp
+CELLS_PER_PARAMS = 3 * 2 + 4 + 1
 
 
 def _suite():
@@ -98,8 +98,26 @@ def test_tiny_every_cell_ok(tiny_run):
     bad = [(r["label"], r["status"], r["detail"]) for r in rows if r["status"] != "ok"]
     assert not bad, bad[:20]
     assert len(rows) == 3 * len(CONFIGS) * CELLS_PER_PARAMS, len(rows)
-    assert {r["profile"] for r in rows if r["language"] == "rust"} == {"release", "debug"}
+    assert {r["profile"] for r in rows if r["language"] == "rust"} == {"release"}
     assert tiny_run.returncode == 0, tiny_run.stderr[-2000:]
+
+
+@pytest.fixture(scope="module")
+def tiny_debug_run(tmp_path_factory):
+    """The Rust cells built with --profile debug (not a default profile): overflow checks on."""
+    return run_iorace(["run", "capnp", "--size", "tiny", "--check-only", "--variant", "rust/*", "--profile", "debug"],
+                      tmp_path_factory.mktemp("tiny-debug"))
+
+
+@pytest.mark.slow
+def test_tiny_rust_debug_builds_answer_right(tiny_debug_run):
+    """Debug builds panic on integer overflow: every Rust cell, built with --profile debug, still answers right."""
+    res = tiny_debug_run
+    rows = res.cells(suite="capnp")
+    bad = [(r["label"], r["status"], r["detail"]) for r in rows if r["status"] != "ok"]
+    assert not bad, bad[:20]
+    assert len(rows) == 3 * len(CONFIGS) * 4 and {r["profile"] for r in rows} == {"debug"}
+    assert res.returncode == 0, res.stderr[-2000:]
 
 
 def _programs(tiny_run) -> dict[str, list[str]]:
@@ -128,12 +146,14 @@ def _run(argv, env=None, timeout=60):
 
 
 @pytest.mark.slow
-def test_spoiled_messages_end_with_one_line(tiny_run, tmp_path):
+def test_spoiled_messages_end_with_one_line(tiny_run, tiny_debug_run, tmp_path):
     """CAPNP_BENCH_FAULT spoils the first request (truncated to half, or its first word overwritten with
-    0xff) in the bytes path and on the pipe: every serializing program ends with one line and exit 1."""
+    0xff) in the bytes path and on the pipe: every serializing program (Rust's debug builds too) ends with
+    one line and exit 1."""
     iters = tmp_path / "iters.txt"
     iters.write_text("carsales 5\ncatrank 3\neval 50\n")
-    progs = {k: v for k, v in _programs(tiny_run).items() if not k.startswith("cpp/null@")}
+    progs = {k: v for k, v in {**_programs(tiny_run), **_programs(tiny_debug_run)}.items()
+             if not k.startswith("cpp/null@")}
     assert len(progs) == 2 * 2 + 4 * 2 + 1, sorted(progs)
     problems = []
     for name, prog in sorted(progs.items()):
