@@ -11,6 +11,14 @@ use std::time::Instant;
 /// How the parser gets bytes: fill `buf` completely or fail.
 pub trait Source {
     fn read_exact(&mut self, buf: &mut [u8]) -> io::Result<()>;
+
+    /// The whole file, when the source holds it in memory (a Vec, a mapping). The parser then checks
+    /// the trailer's CRC-64 in one slicing-by-8 pass over the body when it reaches the end, instead
+    /// of piece by piece as each field is read: the same check, with no per-read cost. Streaming
+    /// sources keep the default (None) and the per-read CRC.
+    fn whole_file(&self) -> Option<&[u8]> {
+        None
+    }
 }
 
 #[derive(Debug)]
@@ -97,6 +105,56 @@ fn crc64_sliced(mut crc: u64, data: &[u8]) -> u64 {
     crc
 }
 
+/// A CRC-64 fed in many small pieces (the parser's 1-8 byte reads, the digest's 4-byte length
+/// prefixes): the pieces are staged in a small buffer and hashed with slicing-by-8 when it fills,
+/// instead of one table step per byte, a chain of dependent loads that was the parser's largest
+/// cost. `value()` equals `crc64` over all the pieces in order.
+pub struct Crc64Stream {
+    crc: u64,
+    n: usize,
+    stage: [u8; CRC_STAGE],
+}
+
+const CRC_STAGE: usize = 256;
+
+impl Default for Crc64Stream {
+    fn default() -> Self {
+        Crc64Stream {
+            crc: 0,
+            n: 0,
+            stage: [0; CRC_STAGE],
+        }
+    }
+}
+
+impl Crc64Stream {
+    #[inline]
+    pub fn update(&mut self, data: &[u8]) {
+        if data.len() <= CRC_STAGE - self.n {
+            self.stage[self.n..self.n + data.len()].copy_from_slice(data);
+            self.n += data.len();
+        } else {
+            self.update_long(data);
+        }
+    }
+
+    #[inline(never)]
+    fn update_long(&mut self, data: &[u8]) {
+        self.crc = crc64(self.crc, &self.stage[..self.n]);
+        self.n = 0;
+        if data.len() >= CRC_STAGE {
+            self.crc = crc64_sliced(self.crc, data);
+        } else {
+            self.stage[..data.len()].copy_from_slice(data);
+            self.n = data.len();
+        }
+    }
+
+    pub fn value(&self) -> u64 {
+        crc64(self.crc, &self.stage[..self.n])
+    }
+}
+
 // --- RDB type codes and opcodes: Redis's own names (src/rdb.h) --------------------------
 
 pub const RDB_TYPE_STRING: u8 = 0;
@@ -176,54 +234,34 @@ pub struct Summary {
     pub types: [u64; 7],
     pub field_expires: u64,
     pub module_aux: u64,
-    pub digest: u64,
-}
-
-fn fmt_i64(v: i64, buf: &mut [u8; 24]) -> &[u8] {
-    let mut i = buf.len();
-    let neg = v < 0;
-    let mut u = v.unsigned_abs();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (u % 10) as u8;
-        u /= 10;
-        if u == 0 {
-            break;
-        }
-    }
-    if neg {
-        i -= 1;
-        buf[i] = b'-';
-    }
-    &buf[i..]
-}
-
-fn fmt_u64(mut u: u64, buf: &mut [u8; 24]) -> &[u8] {
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (u % 10) as u8;
-        u /= 10;
-        if u == 0 {
-            break;
-        }
-    }
-    &buf[i..]
+    pub digest: Crc64Stream,
 }
 
 /// The 16 lowercase hex digits of the double's IEEE-754 bits (every NaN as 7ff8000000000000).
 pub fn score_hex(x: f64) -> [u8; 16] {
     let bits = if x.is_nan() {
-        0x7ff8_0000_0000_0000
+        0x7ff8_0000_0000_0000u64
     } else {
         x.to_bits()
     };
     let mut out = [0u8; 16];
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = b"0123456789abcdef"[((bits >> (60 - 4 * i)) & 0xF) as usize];
+    for (pair, byte) in out.chunks_exact_mut(2).zip(bits.to_be_bytes()) {
+        pair.copy_from_slice(&HEX_PAIRS[byte as usize]);
     }
     out
 }
+
+/// Each byte's two lowercase hex digits.
+static HEX_PAIRS: [[u8; 2]; 256] = {
+    let digits = b"0123456789abcdef";
+    let mut t = [[0u8; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = [digits[i >> 4], digits[i & 15]];
+        i += 1;
+    }
+    t
+};
 
 /// A zset score written as text (v1 scores, ziplist/listpack entries): the whole field must be what C's
 /// strtod reads, as Redis loads it: optional sign, then a decimal float, a hex float (0x, optional p
@@ -261,7 +299,10 @@ pub fn parse_score(s: &[u8]) -> Option<f64> {
     } else {
         scan_float(body, u8::is_ascii_digit, b'e')?;
         // validated decimal (std's grammar is a superset): correctly rounded, overflow to inf
-        std::str::from_utf8(body).ok()?.parse::<f64>().ok()?
+        // SAFETY: scan_float accepted only ASCII digits, '.', 'e'/'E' and signs: valid UTF-8.
+        unsafe { std::str::from_utf8_unchecked(body) }
+            .parse::<f64>()
+            .ok()?
     };
     Some(if neg { -x } else { x })
 }
@@ -401,18 +442,14 @@ fn parse_hex_float(mant: &[u8], exp: i64) -> f64 {
 impl Summary {
     #[inline]
     pub fn field(&mut self, b: &[u8]) {
-        self.digest = crc64(self.digest, &(b.len() as u32).to_le_bytes());
-        self.digest = crc64(self.digest, b);
+        self.digest.update(&(b.len() as u32).to_le_bytes());
+        self.digest.update(b);
     }
     pub fn int_field(&mut self, v: i64) {
-        let mut buf = [0u8; 24];
-        let s = fmt_i64(v, &mut buf);
-        self.field(s);
+        self.field(itoa::Buffer::new().format(v).as_bytes());
     }
     pub fn uint_field(&mut self, v: u64) {
-        let mut buf = [0u8; 24];
-        let s = fmt_u64(v, &mut buf);
-        self.field(s);
+        self.field(itoa::Buffer::new().format(v).as_bytes());
     }
     pub fn score_field(&mut self, x: f64) {
         self.field(&score_hex(x));
@@ -465,7 +502,7 @@ impl Summary {
             types.join(", "),
             self.field_expires,
             self.module_aux,
-            self.digest
+            self.digest.value()
         )
     }
 }
@@ -503,11 +540,18 @@ fn elem_score(e: &Elem, at: u64) -> Res<f64> {
     }
 }
 
+#[inline(always)]
 fn need(blob: &[u8], i: usize, n: usize, what: &str, at: u64) -> Res<()> {
     if i.checked_add(n).map_or(true, |e| e > blob.len()) {
-        return err(at, format!("corrupt {} (entry past its end)", what));
+        return past_end(what, at);
     }
     Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn past_end(what: &str, at: u64) -> Res<()> {
+    err(at, format!("corrupt {} (entry past its end)", what))
 }
 
 fn le_u32(b: &[u8], i: usize) -> u32 {
@@ -912,20 +956,25 @@ pub struct Parser<S: Source> {
     src: S,
     pos: u64,
     size: u64,
-    crc: u64,
+    crc: Crc64Stream,
+    crc_at_end: bool, // the source holds the whole file: one CRC pass at the end (Source::whole_file)
     pub sum: Summary,
     lzf: Vec<u8>,
+    value_buf: Vec<u8>,
 }
 
 impl<S: Source> Parser<S> {
     pub fn new(src: S, size: u64) -> Self {
+        let crc_at_end = src.whole_file().is_some();
         Parser {
+            crc_at_end,
             src,
             pos: 0,
             size,
-            crc: 0,
+            crc: Crc64Stream::default(),
             sum: Summary::default(),
             lzf: Vec::new(),
+            value_buf: Vec::new(),
         }
     }
 
@@ -933,7 +982,7 @@ impl<S: Source> Parser<S> {
         self.size - self.pos
     }
 
-    #[inline]
+    #[inline(always)]
     fn read(&mut self, buf: &mut [u8]) -> Res<()> {
         let n = buf.len() as u64;
         if n > self.left() {
@@ -949,7 +998,9 @@ impl<S: Source> Parser<S> {
         if let Err(e) = self.src.read_exact(buf) {
             return err(self.pos, format!("read failed: {}", e));
         }
-        self.crc = crc64(self.crc, buf);
+        if !self.crc_at_end {
+            self.crc.update(buf);
+        }
         self.pos += n;
         Ok(())
     }
@@ -1063,9 +1114,8 @@ impl<S: Source> Parser<S> {
             }
             _ => return err(at, format!("unknown string encoding {}", v)),
         };
-        let mut buf = [0u8; 24];
         out.clear();
-        out.extend_from_slice(fmt_i64(num, &mut buf));
+        out.extend_from_slice(itoa::Buffer::new().format(num).as_bytes());
         Ok(())
     }
 
@@ -1165,7 +1215,10 @@ impl<S: Source> Parser<S> {
         }
         if version >= 5 {
             let body_end = self.pos;
-            let crc = self.crc;
+            let crc = match self.src.whole_file() {
+                Some(file) => crc64(0, &file[..body_end as usize]),
+                None => self.crc.value(),
+            };
             let stored = u64::from_le_bytes(self.arr()?);
             if stored != 0 && stored != crc {
                 return err(
@@ -1276,7 +1329,7 @@ impl<S: Source> Parser<S> {
             None => return err(at, format!("unknown value type {}", t)),
         };
         self.sum.begin(db, logical, key, expiry);
-        let mut s = Vec::new();
+        let mut s = std::mem::take(&mut self.value_buf); // reused across keys: no allocation per key
         let n: u64 = match t {
             RDB_TYPE_STRING => {
                 self.string_into(&mut s)?;
@@ -1433,6 +1486,7 @@ impl<S: Source> Parser<S> {
             _ => unreachable!(),
         };
         self.sum.end(n);
+        self.value_buf = s;
         Ok(())
     }
 

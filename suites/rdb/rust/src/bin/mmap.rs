@@ -1,4 +1,4 @@
-// The file mapped with memmap2 (mmap(2)), then a cursor copies each field out of the mapping.
+// The file mapped with memmap2 (mmap(2)), a cursor copies each field out; the CRC-64 in one pass at the end.
 use memmap2::Mmap;
 use rdbparse::{run, Source};
 use std::fs::File;
@@ -10,6 +10,7 @@ struct MapCursor {
 }
 
 impl Source for MapCursor {
+    #[inline(always)]
     fn read_exact(&mut self, buf: &mut [u8]) -> io::Result<()> {
         let end = self.pos + buf.len();
         if end > self.map.len() {
@@ -21,6 +22,10 @@ impl Source for MapCursor {
         buf.copy_from_slice(&self.map[self.pos..end]);
         self.pos = end;
         Ok(())
+    }
+
+    fn whole_file(&self) -> Option<&[u8]> {
+        Some(&self.map)
     }
 }
 

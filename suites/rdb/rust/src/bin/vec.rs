@@ -1,4 +1,4 @@
-// The whole file read into a Vec<u8> with std::fs::read, then a cursor copies each field out of the slice.
+// The whole file read into a Vec<u8> with std::fs::read, a cursor copies each field out; the CRC-64 in one pass at the end.
 use rdbparse::{run, Source};
 use std::io;
 
@@ -8,6 +8,7 @@ struct SliceCursor {
 }
 
 impl Source for SliceCursor {
+    #[inline(always)]
     fn read_exact(&mut self, buf: &mut [u8]) -> io::Result<()> {
         let end = self.pos + buf.len();
         if end > self.data.len() {
@@ -19,6 +20,10 @@ impl Source for SliceCursor {
         buf.copy_from_slice(&self.data[self.pos..end]);
         self.pos = end;
         Ok(())
+    }
+
+    fn whole_file(&self) -> Option<&[u8]> {
+        Some(&self.data)
     }
 }
 

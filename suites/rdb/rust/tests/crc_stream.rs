@@ -1,0 +1,26 @@
+// The staged CRC (Crc64Stream: small pieces buffered, hashed 8 bytes at a time) equals crc64 over the whole.
+use rdbparse::{crc64, Crc64Stream};
+
+#[test]
+fn pieces_of_every_size_give_the_crc_of_their_concatenation() {
+    let data: Vec<u8> = (0..20_000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    // piece sizes cycle through 0..600: below, at and above the 256-byte stage
+    for stride in [1usize, 7, 61, 255, 256, 257, 599] {
+        let mut stream = Crc64Stream::default();
+        let (mut at, mut k) = (0, 0);
+        while at < data.len() {
+            let n = ((k * stride) % 600).min(data.len() - at);
+            stream.update(&data[at..at + n]);
+            at += n;
+            k += 1;
+        }
+        assert_eq!(stream.value(), crc64(0, &data), "stride {}", stride);
+    }
+    // the check value of CRC-64/Jones as Redis uses it (src/crc64.c's test)
+    let mut stream = Crc64Stream::default();
+    stream.update(b"1234");
+    stream.update(b"56789");
+    assert_eq!(stream.value(), 0xe9c6_d914_c4b8_d9ca);
+}
