@@ -1,5 +1,5 @@
 // The staged CRC (Crc64Stream: small pieces buffered, hashed 8 bytes at a time) equals crc64 over the whole.
-use rdbparse::{crc64, Crc64Stream};
+use rdbparse::{crc64, crc64_sliced, Crc64Stream};
 
 #[test]
 fn pieces_of_every_size_give_the_crc_of_their_concatenation() {
@@ -23,4 +23,22 @@ fn pieces_of_every_size_give_the_crc_of_their_concatenation() {
     stream.update(b"1234");
     stream.update(b"56789");
     assert_eq!(stream.value(), 0xe9c6_d914_c4b8_d9ca);
+}
+
+#[test]
+fn the_simd_crc_equals_the_table_crc_at_every_length_and_start() {
+    let data: Vec<u8> = (0..5_000u32)
+        .map(|i| (i.wrapping_mul(2_246_822_519) >> 11) as u8)
+        .collect();
+    for len in (0..300).chain([511, 512, 513, 4096, 5_000]) {
+        for start in [0u64, 1, 0xdead_beef_cafe_f00d] {
+            assert_eq!(
+                crc64(start, &data[..len]),
+                crc64_sliced(start, &data[..len]),
+                "len {} start {:x}",
+                len,
+                start
+            );
+        }
+    }
 }
