@@ -3,15 +3,15 @@ use rdbparse::{crc64, crc64_sliced, Crc64Stream};
 
 #[test]
 fn pieces_of_every_size_give_the_crc_of_their_concatenation() {
-    let data: Vec<u8> = (0..20_000u32)
+    let data: Vec<u8> = (0..60_000u32)
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect();
-    // piece sizes cycle through 0..600: below, at and above the 256-byte stage
-    for stride in [1usize, 7, 61, 255, 256, 257, 599] {
+    // piece sizes cycle through 0..6000: below, at and above the 4 KiB stage
+    for stride in [1usize, 7, 61, 255, 4095, 4096, 4097, 5999] {
         let mut stream = Crc64Stream::default();
         let (mut at, mut k) = (0, 0);
         while at < data.len() {
-            let n = ((k * stride) % 600).min(data.len() - at);
+            let n = ((k * stride) % 6000).min(data.len() - at);
             stream.update(&data[at..at + n]);
             at += n;
             k += 1;
