@@ -1104,19 +1104,32 @@ impl<S: Source> Parser<S> {
         self.size - self.pos
     }
 
+    /// `n` more bytes must be in the file: past its end is a truncated file or a corrupt length.
+    #[inline(always)]
+    fn have(&self, n: u64) -> Res<()> {
+        if n > self.left() {
+            return self.truncated(n);
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn truncated(&self, n: u64) -> Res<()> {
+        err(
+            self.pos,
+            format!(
+                "need {} bytes but only {} remain (truncated file or bad length)",
+                n,
+                self.left()
+            ),
+        )
+    }
+
     #[inline(always)]
     fn read(&mut self, buf: &mut [u8]) -> Res<()> {
         let n = buf.len() as u64;
-        if n > self.left() {
-            return err(
-                self.pos,
-                format!(
-                    "need {} bytes but only {} remain (truncated file or bad length)",
-                    n,
-                    self.left()
-                ),
-            );
-        }
+        self.have(n)?;
         if self.in_place {
             let p = self.pos as usize;
             buf.copy_from_slice(&mapped!(self)[p..p + buf.len()]);
@@ -1194,16 +1207,7 @@ impl<S: Source> Parser<S> {
     }
 
     fn read_into(&mut self, n: u64, out: &mut Vec<u8>) -> Res<()> {
-        if n > self.left() {
-            return err(
-                self.pos,
-                format!(
-                    "need {} bytes but only {} remain (truncated file or bad length)",
-                    n,
-                    self.left()
-                ),
-            );
-        }
+        self.have(n)?;
         // every byte is overwritten by the read: only grow (zeroed), never clear and refill
         let n = n as usize;
         if out.len() < n {
@@ -1252,16 +1256,7 @@ impl<S: Source> Parser<S> {
 
     /// In place: step over `n` bytes of the file and return their range.
     fn skip(&mut self, n: u64) -> Res<Range<usize>> {
-        if n > self.left() {
-            return err(
-                self.pos,
-                format!(
-                    "need {} bytes but only {} remain (truncated file or bad length)",
-                    n,
-                    self.left()
-                ),
-            );
-        }
+        self.have(n)?;
         let p = self.pos as usize;
         self.pos += n;
         Ok(p..p + n as usize)
