@@ -164,7 +164,8 @@ static CRC_TABLES: [[u64; 256]; 8] = make_tables();
 
 /// CRC-64 of `data` continuing `crc`. Pieces under 8 bytes (the parser's many small reads) take the
 /// table a byte at a time, inline; longer data goes to crc-fast, which folds 128 bits at a time with
-/// carry-less multiplication (PCLMULQDQ) where the CPU has it: ten times the table's speed here.
+/// carry-less multiplication (PCLMULQDQ) where the CPU has it: the limit row's CRC of the 40 MB seed
+/// dump took 0.15 G instructions with slicing-by-8 and takes 13.7 M (session 7, suites/rdb/README.md).
 #[inline]
 pub fn crc64(crc: u64, data: &[u8]) -> u64 {
     if data.len() < 8 {
