@@ -219,9 +219,9 @@ pub struct Crc64Stream {
 }
 
 const CRC_STAGE: usize = 4096; // 256 took 14% more instructions (more calls into crc-fast)
-// Room past the stage, so that a short piece (a field's 4-byte length and up to 32 bytes) is
-// always copied at `n` without asking whether it fits; the stage is hashed once `n` reaches
-// CRC_STAGE.
+                               // Room past the stage, so that a short piece (a field's 4-byte length and up to 32 bytes) is
+                               // always copied at `n` without asking whether it fits; the stage is hashed once `n` reaches
+                               // CRC_STAGE.
 const CRC_SLACK: usize = 64;
 
 impl Default for Crc64Stream {

@@ -61,13 +61,20 @@ fn decimal_texts_follow_strtods_grammar() {
         let got = parse_score(&s);
         assert_eq!(got.is_some(), strtod_decimal(&s), "{text:?}");
         if let Some(v) = got {
-            assert_eq!(v.to_bits(), text.parse::<f64>().unwrap().to_bits(), "{text:?}");
+            assert_eq!(
+                v.to_bits(),
+                text.parse::<f64>().unwrap().to_bits(),
+                "{text:?}"
+            );
             accepted += 1;
         } else {
             refused += 1;
         }
     }
-    assert!(accepted > 10_000 && refused > 10_000, "{accepted} {refused}");
+    assert!(
+        accepted > 10_000 && refused > 10_000,
+        "{accepted} {refused}"
+    );
 }
 
 #[test]
@@ -81,11 +88,17 @@ fn long_and_odd_decimals() {
         ("1e400", f64::INFINITY),
         ("1e-400", 0.0),
     ] {
-        assert_eq!(parse_score(text.as_bytes()).map(f64::to_bits), Some(want.to_bits()), "{text}");
+        assert_eq!(
+            parse_score(text.as_bytes()).map(f64::to_bits),
+            Some(want.to_bits()),
+            "{text}"
+        );
     }
     let long = format!("{}1e400", "0".repeat(396));
     assert_eq!(parse_score(long.as_bytes()), Some(f64::INFINITY));
-    for bad in ["", ".", "+", "-.", "1e", "1e+", "--1", "+-1", "1..2", "1 ", " 1", "1x", "\u{e9}1"] {
+    for bad in [
+        "", ".", "+", "-.", "1e", "1e+", "--1", "+-1", "1..2", "1 ", " 1", "1x", "\u{e9}1",
+    ] {
         assert_eq!(parse_score(bad.as_bytes()), None, "{bad:?}");
     }
 }
