@@ -22,13 +22,12 @@ pub trait Source {
     }
 
     /// True when the parser may read the fields in place in `whole_file()`: plain strings and compact
-    /// blobs are then borrowed from it, never copied, and `read_exact` is not called.
-    fn in_place(&self) -> bool {
-        false
-    }
+    /// blobs are then borrowed from it, never copied, and `read_exact` is not called. A constant, so
+    /// that each parser build keeps only its own read path (no per-read test of a flag).
+    const IN_PLACE: bool = false;
 }
 
-/// The whole file of an in-place source (empty for any other: `Parser::in_place` is false for them).
+/// The whole file of an in-place source (empty for any other: `S::IN_PLACE` is false for them).
 macro_rules! mapped {
     ($parser:expr) => {
         $parser.src.whole_file().unwrap_or(&[])
@@ -48,30 +47,24 @@ macro_rules! bytes_of {
 /// A file already in memory, for the tests and the fuzzers: `copied` hands out fields through
 /// `read_exact` (the streaming path: per-read CRC), `in_place` lets the parser read it in place (the
 /// whole-file path: borrowed fields, one CRC pass at the end). Both must give the same verdict.
-pub struct MemSource<'a> {
+pub struct MemSource<'a, const IN_PLACE: bool> {
     data: &'a [u8],
     pos: usize,
-    in_place: bool,
 }
 
-impl<'a> MemSource<'a> {
+impl<'a> MemSource<'a, false> {
     pub fn copied(data: &'a [u8]) -> Self {
-        MemSource {
-            data,
-            pos: 0,
-            in_place: false,
-        }
-    }
-    pub fn in_place(data: &'a [u8]) -> Self {
-        MemSource {
-            data,
-            pos: 0,
-            in_place: true,
-        }
+        MemSource { data, pos: 0 }
     }
 }
 
-impl Source for MemSource<'_> {
+impl<'a> MemSource<'a, true> {
+    pub fn in_place(data: &'a [u8]) -> Self {
+        MemSource { data, pos: 0 }
+    }
+}
+
+impl<const IN_PLACE: bool> Source for MemSource<'_, IN_PLACE> {
     fn read_exact(&mut self, buf: &mut [u8]) -> io::Result<()> {
         let end = self.pos + buf.len();
         if end > self.data.len() {
@@ -85,11 +78,9 @@ impl Source for MemSource<'_> {
         Ok(())
     }
     fn whole_file(&self) -> Option<&[u8]> {
-        self.in_place.then_some(self.data)
+        IN_PLACE.then_some(self.data)
     }
-    fn in_place(&self) -> bool {
-        self.in_place
-    }
+    const IN_PLACE: bool = IN_PLACE;
 }
 
 /// Parse `data` both ways (copied field by field, and in place): the verdict, and the summary when
@@ -248,7 +239,7 @@ impl Crc64Stream {
 
     /// A digest field: `data`'s length as 4 bytes little-endian, then `data`, staged in one step
     /// when `data` is short (most keys, field names and small values).
-    #[inline]
+    #[inline(always)]
     pub fn field(&mut self, data: &[u8]) {
         let (n, len) = (self.n, data.len());
         if len <= 32 {
@@ -257,9 +248,14 @@ impl Crc64Stream {
             copy_short(&mut dst[4..], data);
             self.advance(n + 4 + len);
         } else {
-            self.update(&(len as u32).to_le_bytes());
-            self.update_long(data);
+            self.long_field(data);
         }
+    }
+
+    #[inline(never)]
+    fn long_field(&mut self, data: &[u8]) {
+        self.update(&(data.len() as u32).to_le_bytes());
+        self.update_long(data);
     }
 
     #[inline(always)]
@@ -1130,7 +1126,6 @@ pub struct Parser<S: Source> {
     size: u64,
     crc: Crc64Stream,
     crc_at_end: bool, // the source holds the whole file: one CRC pass at the end (Source::whole_file)
-    in_place: bool,   // ... and lets the parser read it in place (Source::in_place)
     pub sum: Summary,
     lzf: Vec<u8>,
     value_buf: Vec<u8>,
@@ -1139,10 +1134,12 @@ pub struct Parser<S: Source> {
 impl<S: Source> Parser<S> {
     pub fn new(src: S, size: u64) -> Self {
         let crc_at_end = src.whole_file().is_some();
-        let in_place = crc_at_end && src.in_place();
+        assert!(
+            crc_at_end || !S::IN_PLACE,
+            "an in-place source must hold the whole file"
+        );
         Parser {
             crc_at_end,
-            in_place,
             src,
             pos: 0,
             size,
@@ -1183,13 +1180,13 @@ impl<S: Source> Parser<S> {
     fn read(&mut self, buf: &mut [u8]) -> Res<()> {
         let n = buf.len() as u64;
         self.have(n)?;
-        if self.in_place {
+        if S::IN_PLACE {
             let p = self.pos as usize;
             buf.copy_from_slice(&mapped!(self)[p..p + buf.len()]);
         } else if let Err(e) = self.src.read_exact(buf) {
             return err(self.pos, format!("read failed: {}", e));
         }
-        if !self.crc_at_end {
+        if !S::IN_PLACE && !self.crc_at_end {
             self.crc.update(buf);
         }
         self.pos += n;
@@ -1198,7 +1195,7 @@ impl<S: Source> Parser<S> {
 
     #[inline(always)]
     fn u8(&mut self) -> Res<u8> {
-        if self.in_place && self.pos < self.size {
+        if S::IN_PLACE && self.pos < self.size {
             let b = mapped!(self)[self.pos as usize];
             self.pos += 1;
             return Ok(b);
@@ -1281,12 +1278,35 @@ impl<S: Source> Parser<S> {
         self.encoded_string(at, v, out)
     }
 
-    /// Read an RDB string. In place (`Source::in_place`), a plain string stays where it is and its
+    /// Read an RDB string. In place (`Source::IN_PLACE`), a plain string stays where it is and its
     /// range in the file is returned; otherwise (streaming sources, int and LZF strings) it is read
     /// into `out` and the answer is None. `bytes_of!` turns either into the bytes.
-    #[inline]
+    #[inline(always)]
     fn string_at(&mut self, out: &mut Vec<u8>) -> Res<Option<Range<usize>>> {
-        if !self.in_place {
+        if S::IN_PLACE {
+            // the common case inline: a plain string with a 6- or 14-bit length, in the file
+            let (p, map) = (self.pos as usize, mapped!(self));
+            if let Some(&b) = map.get(p) {
+                let (n, at) = match b >> 6 {
+                    0 => ((b & 0x3F) as usize, p + 1),
+                    1 if p + 1 < map.len() => {
+                        ((((b & 0x3F) as usize) << 8) | map[p + 1] as usize, p + 2)
+                    }
+                    _ => (usize::MAX, 0),
+                };
+                if n <= map.len() - at {
+                    self.pos = (at + n) as u64;
+                    return Ok(Some(at..at + n));
+                }
+            }
+        }
+        self.any_string_at(out)
+    }
+
+    /// `string_at` for any string: every length encoding, int and LZF strings, streaming sources.
+    #[inline(never)]
+    fn any_string_at(&mut self, out: &mut Vec<u8>) -> Res<Option<Range<usize>>> {
+        if !S::IN_PLACE {
             self.string_into(out)?;
             return Ok(None);
         }
@@ -1333,7 +1353,7 @@ impl<S: Source> Parser<S> {
                         ),
                     );
                 }
-                if self.in_place {
+                if S::IN_PLACE {
                     let r = self.skip(clen)?;
                     return lzf_decompress(&mapped!(self)[r], ulen as usize, out, at);
                 }
@@ -1586,7 +1606,7 @@ impl<S: Source> Parser<S> {
                             255 => f64::NEG_INFINITY,
                             ln => {
                                 // the score's text: borrowed in place, else read into `s`
-                                let r = if self.in_place {
+                                let r = if S::IN_PLACE {
                                     Some(self.skip(ln as u64)?)
                                 } else {
                                     self.read_into(ln as u64, &mut s)?;

@@ -20,9 +20,7 @@ impl Source for InPlace {
         Some(&self.map)
     }
 
-    fn in_place(&self) -> bool {
-        true
-    }
+    const IN_PLACE: bool = true;
 }
 
 fn main() {
