@@ -435,7 +435,27 @@ pub fn parse_score(s: &[u8]) -> Option<f64> {
         _ => (false, s),
     };
     let lower = |t: &[u8], w: &[u8]| t.len() >= w.len() && t[..w.len()].eq_ignore_ascii_case(w);
-    let x = if lower(body, b"inf") {
+    let decimal = matches!(body.first(), Some(b'0'..=b'9' | b'.')) && !lower(body, b"0x");
+    let x = if decimal {
+        match short_decimal(body) {
+            Some(x) => x,
+            None => {
+                // From a digit or a point on, std's f64 grammar is strtod's decimal one: digits
+                // with an optional point (at least one digit), then an optional e/E, sign and at
+                // least one digit, to the end; its sign, inf and nan cannot start here. Correctly
+                // rounded, overflow to inf, no length limit. (A separate validating pass cost 15%
+                // of the parse on the seed dump's 17-digit scores; tests/score_grammar.rs holds
+                // this branch to a hand-written strtod grammar.)
+                if !body.is_ascii() {
+                    return None;
+                }
+                // SAFETY: ASCII is valid UTF-8 (from_utf8's own check cost a third of the parse).
+                unsafe { std::str::from_utf8_unchecked(body) }
+                    .parse::<f64>()
+                    .ok()?
+            }
+        }
+    } else if lower(body, b"inf") {
         if body.len() != 3 && !(body.len() == 8 && lower(body, b"infinity")) {
             return None;
         }
@@ -455,55 +475,88 @@ pub fn parse_score(s: &[u8]) -> Option<f64> {
     } else if lower(body, b"0x") {
         let (mant, exp) = scan_float(&body[2..], u8::is_ascii_hexdigit, b'p')?;
         parse_hex_float(mant, exp)
-    } else if let Some(x) = short_decimal(body) {
-        x
-    } else if matches!(body.first(), Some(b'0'..=b'9' | b'.')) {
-        // From a digit or a point on, std's f64 grammar is strtod's decimal one: digits with an
-        // optional point (at least one digit), then an optional e/E, sign and at least one digit, to
-        // the end; its sign, inf and nan cannot start here. Correctly rounded, overflow to inf, no
-        // length limit. (A separate validating pass cost 15% of the parse on the seed dump's
-        // 17-digit scores; tests/score_grammar.rs holds this branch to the hand scanner.)
-        if !body.is_ascii() {
-            return None;
-        }
-        // SAFETY: ASCII is valid UTF-8 (from_utf8's own check cost a third of the parse here).
-        unsafe { std::str::from_utf8_unchecked(body) }
-            .parse::<f64>()
-            .ok()?
     } else {
         return None;
     };
     Some(if neg { -x } else { x })
 }
 
-/// The common score text, `digits[.digits]` with at most 15 digits in all and no exponent, exactly:
-/// the digits as an integer (< 2^53, exact) divided by a power of ten up to 10^15 (exact) is one
-/// correctly rounded IEEE division, the value strtod gives (Clinger's fast path). None otherwise:
-/// the caller's full grammar decides.
+/// The common score text, `digits[.digits]` with at most 19 digits in all and no exponent, rounded
+/// exactly: the digits m (< 10^19 < 2^64) over 10^k. Clinger's fast path when both are exact in a
+/// double (m < 2^53, k <= 15: one correctly rounded IEEE division), else `nearest_quotient`. The
+/// seed dump's `%.17g` scores take the second path: the full parse cost four times as much. None
+/// for any other text: the caller's full grammar decides. tests/score_fast_path.rs holds it to std.
 #[inline]
 fn short_decimal(s: &[u8]) -> Option<f64> {
     const POW10: [f64; 16] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
     ];
-    if s.is_empty() || s.len() > 16 {
-        return None;
-    }
-    let (mut m, mut digits, mut frac, mut dot) = (0u64, 0usize, 0usize, false);
-    for (i, &c) in s.iter().enumerate() {
-        if c.is_ascii_digit() {
-            m = m * 10 + (c - b'0') as u64;
-            digits += 1;
-            frac += dot as usize;
-        } else if c == b'.' && !dot && i > 0 && i + 1 < s.len() {
-            dot = true;
-        } else {
-            return None;
+    // one tight loop per run of digits (a loop over every character with a state for the point cost
+    // more than std's whole parse); wrapping: more than 19 digits are refused below
+    let digits = |mut i: usize, m: &mut u64| {
+        while let Some(&c) = s.get(i) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            *m = m.wrapping_mul(10).wrapping_add(d as u64);
+            i += 1;
         }
-    }
-    if digits > 15 {
+        i
+    };
+    let mut m = 0u64;
+    let int_end = digits(0, &mut m);
+    let (end, frac) = match s.get(int_end) {
+        Some(b'.') => {
+            let end = digits(int_end + 1, &mut m);
+            (end, end - int_end - 1)
+        }
+        _ => (int_end, 0),
+    };
+    let point = end > int_end;
+    if int_end == 0 || (point && frac == 0) || end != s.len() || int_end + frac > 19 {
         return None;
     }
-    Some(m as f64 / POW10[frac])
+    if frac == 0 {
+        return Some(m as f64); // an integer: `as` rounds to nearest, ties to even
+    }
+    if m < 1 << 53 && frac <= 15 {
+        return Some(m as f64 / POW10[frac]);
+    }
+    Some(nearest_quotient(m, POW10_U64[frac]))
+}
+
+/// 10^0 ..= 10^19, every power of ten below 2^64 (a table: `u64::pow` loops).
+const POW10_U64: [u64; 20] = {
+    let mut t = [1u64; 20];
+    let mut i = 1;
+    while i < 20 {
+        t[i] = t[i - 1] * 10;
+        i += 1;
+    }
+    t
+};
+
+/// The double nearest to m / d (ties to even), for 0 < d < 2^64 and m / d between 2^-64 and 2^64 (no
+/// overflow or subnormal): q = m * 2^s / d in 128-bit integers, with s chosen so that q has 55 or
+/// more bits; its top 53 bits are the mantissa, the bits below them and the remainder decide the
+/// rounding.
+fn nearest_quotient(m: u64, d: u64) -> f64 {
+    if m == 0 {
+        return 0.0;
+    }
+    let (bm, bd) = (64 - m.leading_zeros() as i32, 64 - d.leading_zeros() as i32);
+    let s = (55 + bd - bm).max(0); // m * 2^s / d >= 2^54
+    let n = (m as u128) << s;
+    let (q, r) = (n / d as u128, n % d as u128);
+    let drop = 128 - q.leading_zeros() as i32 - 53; // q's bits below the mantissa: 2 or more
+    let mut mant = (q >> drop) as u64;
+    let (low, half) = (q & ((1u128 << drop) - 1), 1u128 << (drop - 1));
+    if low > half || (low == half && (r != 0 || mant & 1 == 1)) {
+        mant += 1; // 2^53 at most: still exact as a double
+    }
+    let pow2 = f64::from_bits(((1023 + drop - s) as u64) << 52); // 2^(drop - s), a normal double
+    mant as f64 * pow2 // exact: a power of two times an integer below 2^54, in range
 }
 
 /// digits [. digits] (at least one digit) then an optional exponent letter, sign and decimal digits, to the end.
