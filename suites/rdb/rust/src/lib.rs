@@ -14,7 +14,7 @@ pub trait Source {
     fn read_exact(&mut self, buf: &mut [u8]) -> io::Result<()>;
 
     /// The whole file, when the source holds it in memory (a Vec, a mapping). The parser then checks
-    /// the trailer's CRC-64 in one pass over the body when it reaches the end, instead
+    /// the trailer's CRC-64 from the file itself, 64 KiB behind the parse (`Parser::crc_behind`), instead
     /// of piece by piece as each field is read: the same check, with no per-read cost. Streaming
     /// sources keep the default (None) and the per-read CRC.
     fn whole_file(&self) -> Option<&[u8]> {
@@ -46,7 +46,7 @@ macro_rules! bytes_of {
 
 /// A file already in memory, for the tests and the fuzzers: `copied` hands out fields through
 /// `read_exact` (the streaming path: per-read CRC), `in_place` lets the parser read it in place (the
-/// whole-file path: borrowed fields, one CRC pass at the end). Both must give the same verdict.
+/// whole-file path: borrowed fields, the CRC from the file). Both must give the same verdict.
 pub struct MemSource<'a, const IN_PLACE: bool> {
     data: &'a [u8],
     pos: usize,
