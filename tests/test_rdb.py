@@ -84,6 +84,24 @@ def test_legacy_encodings(tmp_path):
     assert crate["status"] == "wrong" and crate["known_wrong"], crate
 
 
+def test_digest_floor_script_writes_the_digests_serialization(tmp_path):
+    # scripts/rdb-digest-floor times the CRC of the digest's serialization: what it writes must be
+    # exactly the bytes the digest is the CRC of, and a file that is not a dump must end in one line.
+    spec = importlib.util.spec_from_file_location("rdb_digest_floor", REPO / "scripts" / "rdb_digest_floor.py")
+    floor = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(floor)
+    dump, ser = tmp_path / "tiny.rdb", tmp_path / "ser"
+    _suite_module().generate("tiny", dump)
+    written, digest = floor.write_serialization(dump, ser)
+    assert written == ser.stat().st_size > dump.stat().st_size // 2
+    assert f"{rdb_parse.crc64(0, ser.read_bytes()):016x}" == digest == rdb_parse.parse_file(dump)["digest"]
+    junk = tmp_path / "junk"
+    junk.write_bytes(b"not a dump at all")
+    proc = subprocess.run([sys.executable, str(REPO / "scripts" / "rdb_digest_floor.py"), str(junk), "1"],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 1 and proc.stderr.count("\n") == 1 and "rdb-digest-floor:" in proc.stderr, proc.stderr
+
+
 def test_reference_summary_shape(tmp_path):
     path = tmp_path / "tiny.rdb"
     _suite_module().generate("tiny", path)
