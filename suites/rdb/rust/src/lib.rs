@@ -1552,15 +1552,19 @@ impl<S: Source> Parser<S> {
                         "pre-release module value type 6 cannot be skipped without its module",
                     )
                 }
-                _ if logical_type(op).is_some() => {
-                    self.string_into(&mut key)?;
-                    self.value(op, at, db, &key, expiry)?;
+                _ => {
+                    let Some(logical) = logical_type(op) else {
+                        return err(at, format!("unknown opcode or value type {}", op));
+                    };
+                    // the key: borrowed from the file when parsed in place
+                    let r = self.string_at(&mut key)?;
+                    self.sum.begin(db, logical, bytes_of!(self, r, key), expiry);
+                    self.value(op, at)?;
                     expiry = None;
                     if self.crc_at_end && self.pos as usize - self.crc_upto >= FILE_CRC_STEP {
                         self.crc_behind();
                     }
                 }
-                _ => return err(at, format!("unknown opcode or value type {}", op)),
             }
         }
         if version >= 5 {
@@ -1672,12 +1676,8 @@ impl<S: Source> Parser<S> {
         Ok(idx / 3)
     }
 
-    fn value(&mut self, t: u8, at: u64, db: u64, key: &[u8], expiry: Option<i64>) -> Res<()> {
-        let logical = match logical_type(t) {
-            Some(l) => l,
-            None => return err(at, format!("unknown value type {}", t)),
-        };
-        self.sum.begin(db, logical, key, expiry);
+    /// A key's value, of type `t` (a known type: `logical_type(t)` is Some), after `Summary::begin`.
+    fn value(&mut self, t: u8, at: u64) -> Res<()> {
         let mut s = std::mem::take(&mut self.value_buf); // reused across keys: no allocation per key
         let n: u64 = match t {
             RDB_TYPE_STRING => {
