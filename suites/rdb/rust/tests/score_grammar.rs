@@ -102,3 +102,22 @@ fn long_and_odd_decimals() {
         assert_eq!(parse_score(bad.as_bytes()), None, "{bad:?}");
     }
 }
+
+#[test]
+fn score_hex_is_the_bits_in_lowercase_hex() {
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..100_000 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let v = f64::from_bits(x);
+        let want = if v.is_nan() {
+            "7ff8000000000000".to_string()
+        } else {
+            format!("{x:016x}")
+        };
+        assert_eq!(std::str::from_utf8(&rdbparse::score_hex(v)).unwrap(), want);
+    }
+    assert_eq!(&rdbparse::score_hex(1.5), b"3ff8000000000000");
+    assert_eq!(&rdbparse::score_hex(-0.0), b"8000000000000000");
+}
