@@ -411,11 +411,21 @@ pub const T_MODULE: usize = 6;
 pub struct Summary {
     pub keys: u64,
     pub expires: u64,
-    pub dbs: BTreeMap<u64, u64>,
+    dbs: BTreeMap<u64, u64>, // keys per database, but those of the current run of keys (`db`)
+    db: CurrentDb,
     pub types: [u64; 7],
     pub field_expires: u64,
     pub module_aux: u64,
     pub digest: Crc64Stream,
+}
+
+/// The database of the latest keys: its number as decimal text and its keys since it began, so
+/// that a run of keys in one database costs neither a decimal conversion nor a map update per key.
+#[derive(Default)]
+struct CurrentDb {
+    db: u64,
+    keys: u64, // 0: no key yet
+    text: Vec<u8>,
 }
 
 /// The 16 lowercase hex digits of the double's IEEE-754 bits (every NaN as 7ff8000000000000).
@@ -733,7 +743,11 @@ impl Summary {
     }
     /// Start a key's record: db, logical type, key, expiry (ms, or empty).
     pub fn begin(&mut self, db: u64, t: usize, key: &[u8], expiry: Option<i64>) {
-        self.uint_field(db);
+        if self.db.keys == 0 || self.db.db != db {
+            self.switch_db(db);
+        }
+        self.db.keys += 1;
+        self.digest.field(&self.db.text);
         self.field(TYPE_NAMES[t].as_bytes());
         self.field(key);
         match expiry {
@@ -742,10 +756,28 @@ impl Summary {
         }
         self.keys += 1;
         self.types[t] += 1;
-        *self.dbs.entry(db).or_insert(0) += 1;
         if expiry.is_some() {
             self.expires += 1;
         }
+    }
+    #[cold]
+    fn switch_db(&mut self, db: u64) {
+        if self.db.keys > 0 {
+            *self.dbs.entry(self.db.db).or_insert(0) += self.db.keys;
+        }
+        self.db = CurrentDb {
+            db,
+            keys: 0,
+            text: itoa::Buffer::new().format(db).as_bytes().to_vec(),
+        };
+    }
+    /// Keys per database, ascending.
+    pub fn dbs(&self) -> BTreeMap<u64, u64> {
+        let mut dbs = self.dbs.clone();
+        if self.db.keys > 0 {
+            *dbs.entry(self.db.db).or_insert(0) += self.db.keys;
+        }
+        dbs
     }
     /// A hash field's absolute expiry in ms (0 = none, an empty field), counted in `field_expires`.
     pub fn field_ttl(&mut self, expire_at: u64) {
@@ -762,7 +794,7 @@ impl Summary {
     }
     pub fn to_json(&self) -> String {
         let dbs: Vec<String> = self
-            .dbs
+            .dbs()
             .iter()
             .map(|(d, n)| format!("\"{}\": {}", d, n))
             .collect();
