@@ -1,4 +1,4 @@
-"""The floor under any rdb parser that answers with the suite's digest (scripts/rdb-digest-floor).
+"""The floor under a one-thread rdb parser that answers with the suite's digest (scripts/rdb-digest-floor).
 
 The rdb suite's limit row (rust/limit-crc64) maps the dump and computes its CRC-64: the work no parser
 can avoid. A parser that answers with the canonical summary also computes the CRC-64 of the digest's
@@ -6,7 +6,7 @@ serialization (every key, value, score and count as a length-prefixed field, sui
 which it cannot avoid either. This script writes that serialization out with the reference parser
 (once, untimed; its CRC must equal the reference's digest), then times the limit binary over the dump
 and over the serialization, interleaved, and prints both medians and what their sum is in units of
-the limit: the floor of any parser that keeps the digest, before it decodes a single length.
+the limit: the floor of a one-thread parser that keeps the digest, before it decodes a single length.
 Nothing is asserted: the times are the machine's.
 """
 from __future__ import annotations
@@ -57,8 +57,13 @@ def write_serialization(dump: Path, out_path: Path) -> tuple[int, str]:
 def build_limit(target: Path) -> Path:
     cmd = ["cargo", "build", "--quiet", "--release", "--bin", "limit_crc64",
            "--manifest-path", str(RUST / "Cargo.toml"), "--target-dir", str(target)]
-    if subprocess.run(cmd, check=False).returncode != 0:
-        sys.exit("rdb-digest-floor: cargo build of limit_crc64 failed")
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    except FileNotFoundError:
+        sys.exit("rdb-digest-floor: cargo is not installed (make setup installs it)")
+    if proc.returncode != 0:
+        last = proc.stderr.strip().splitlines()[-1:] or ["no message"]
+        sys.exit(f"rdb-digest-floor: cargo build of limit_crc64 failed: {last[0]}")
     return target / "release" / "limit_crc64"
 
 
@@ -75,6 +80,8 @@ def main() -> int:
     ap.add_argument("file", type=Path, help="an RDB dump")
     ap.add_argument("runs", type=int, nargs="?", default=15, help="timed runs of each (default 15)")
     args = ap.parse_args()
+    if args.runs < 1:
+        sys.exit(f"rdb-digest-floor: RUNS must be 1 or more, not {args.runs}")
     if not args.file.is_file() or not os.access(args.file, os.R_OK):
         sys.exit(f"rdb-digest-floor: {args.file}: not a readable file")
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "iorace" / "rdb-digest-floor"
@@ -82,7 +89,7 @@ def main() -> int:
         ser = Path(tmp) / "serialization"
         try:
             ser_bytes, digest = write_serialization(args.file, ser)
-        except rdb_parse.RdbError as e:
+        except (rdb_parse.RdbError, OSError) as e:
             sys.exit(f"rdb-digest-floor: {args.file}: {e}")
         binary = build_limit(cache / "target")
         dump_bytes = args.file.stat().st_size
@@ -95,7 +102,7 @@ def main() -> int:
     print(f"dump           {dump_bytes:>12,} bytes  CRC-64 (the limit row) {t_dump:7.2f} ms median of {args.runs}")
     print(f"serialization  {ser_bytes:>12,} bytes  CRC-64                 {t_ser:7.2f} ms median of {args.runs}"
           f"  (digest {digest}, {ser_bytes / dump_bytes:.2f}x the dump)")
-    print(f"floor          both CRCs, nothing decoded: {t_dump + t_ser:.2f} ms = {(t_dump + t_ser) / t_dump:.2f}x the limit")
+    print(f"floor          both CRCs on one thread, nothing decoded: {t_dump + t_ser:.2f} ms = {(t_dump + t_ser) / t_dump:.2f}x the limit")
     return 0
 
 

@@ -100,6 +100,10 @@ def test_digest_floor_script_writes_the_digests_serialization(tmp_path):
     proc = subprocess.run([sys.executable, str(REPO / "scripts" / "rdb_digest_floor.py"), str(junk), "1"],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 1 and proc.stderr.count("\n") == 1 and "rdb-digest-floor:" in proc.stderr, proc.stderr
+    for bad_args in ([str(dump), "0"], [str(tmp_path / "missing")]):
+        proc = subprocess.run([sys.executable, str(REPO / "scripts" / "rdb_digest_floor.py"), *bad_args],
+                              capture_output=True, text=True, check=False)
+        assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
 
 
 def test_reference_summary_shape(tmp_path):

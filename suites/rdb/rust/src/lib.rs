@@ -14,7 +14,8 @@ pub trait Source {
     fn read_exact(&mut self, buf: &mut [u8]) -> io::Result<()>;
 
     /// The whole file, when the source holds it in memory (a Vec, a mapping). The parser then checks
-    /// the trailer's CRC-64 from the file itself, 64 KiB behind the parse (`Parser::crc_behind`), instead
+    /// the trailer's CRC-64 from the file itself, catching up after a key once 64 KiB behind
+    /// (`Parser::crc_behind`), instead
     /// of piece by piece as each field is read: the same check, with no per-read cost. Streaming
     /// sources keep the default (None) and the per-read CRC.
     fn whole_file(&self) -> Option<&[u8]> {
@@ -209,13 +210,16 @@ pub struct Crc64Stream {
     stage: [u8; CRC_STAGE + CRC_SLACK],
 }
 
-/// How far a whole-file source's CRC trails the parse (`Parser::crc_behind`): well inside L2.
+/// How far a whole-file source's CRC may fall behind the parse before it catches up, after the
+/// current key (`Parser::crc_behind`): well inside L2. A single value larger than that (a big
+/// string) is hashed after it is parsed, from wherever it then is.
 const FILE_CRC_STEP: usize = 64 << 10;
 
-const CRC_STAGE: usize = 4096; // 256 took 14% more instructions (more calls into crc-fast)
-                               // Room past the stage, so that a short piece (a field's 4-byte length and up to 32 bytes) is
-                               // always copied at `n` without asking whether it fits; the stage is hashed once `n` reaches
-                               // CRC_STAGE.
+/// 256 took 14% more instructions (more calls into crc-fast).
+const CRC_STAGE: usize = 4096;
+/// Room past the stage, so that a short piece (a field's 4-byte length and up to 32 bytes) is
+/// always copied at `n` without asking whether it fits; the stage is hashed once `n` reaches
+/// CRC_STAGE.
 const CRC_SLACK: usize = 64;
 
 impl Default for Crc64Stream {
@@ -1296,7 +1300,7 @@ impl<S: Source> Parser<S> {
     }
 
     /// A source holding the whole file: fold the bytes parsed since the last call into the file's
-    /// CRC-64 while they are still in the cache. (One pass over the whole file at the end read it
+    /// CRC-64 while they are still in the cache (called after a key once FILE_CRC_STEP behind). (One pass over the whole file at the end read it
     /// back from memory: on the seed dump that pass was about a tenth of the parse.)
     #[inline(never)]
     fn crc_behind(&mut self) {

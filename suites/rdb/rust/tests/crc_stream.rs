@@ -49,6 +49,29 @@ fn fields_give_the_crc_of_their_length_prefixed_concatenation() {
 }
 
 #[test]
+fn fields_in_a_larger_buffer_equal_fields() {
+    // field_in stages 32 bytes from the piece's start when the buffer has them (one fixed copy),
+    // else falls back to field: pieces of 0..40 bytes everywhere, up to the buffer's very end
+    let whole: Vec<u8> = (0..5_000u32)
+        .map(|i| (i.wrapping_mul(40_503) >> 7) as u8)
+        .collect();
+    let (mut a, mut b) = (Crc64Stream::default(), Crc64Stream::default());
+    let mut pieces = 0;
+    for start in (0..whole.len())
+        .step_by(37)
+        .chain(whole.len() - 40..whole.len())
+    {
+        for len in 0..=40.min(whole.len() - start) {
+            a.field_in(&whole, start..start + len);
+            b.field(&whole[start..start + len]);
+            pieces += 1;
+        }
+    }
+    assert!(pieces > 5_000);
+    assert_eq!(a.value(), b.value());
+}
+
+#[test]
 fn the_simd_crc_equals_the_table_crc_at_every_length_and_start() {
     let data: Vec<u8> = (0..5_000u32)
         .map(|i| (i.wrapping_mul(2_246_822_519) >> 11) as u8)

@@ -43,7 +43,7 @@ fn short_decimals_match_the_correctly_rounded_parse() {
 #[test]
 fn halfway_cases_round_to_even() {
     // Exact midpoints between two neighbouring doubles that fit in 19 digits: odd / 2^(j+1) for an
-    // odd numerator just above 2^(53+j)... written in decimal, j+1 digits after the point. Half of
+    // odd numerator just above 2^53... written in decimal, j+1 digits after the point. Half of
     // them round down (even below) and half up; one wrong tie rule fails them.
     let mut compared = 0;
     for j in 0..3u32 {

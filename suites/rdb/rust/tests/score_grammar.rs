@@ -101,6 +101,10 @@ fn long_and_odd_decimals() {
     ] {
         assert_eq!(parse_score(bad.as_bytes()), None, "{bad:?}");
     }
+    // not ASCII after a digit: refused before the text is handed to std as a str
+    for bad in [&b"1\xe9"[..], b"12345678901234567890\xff", b"1.5\x80"] {
+        assert_eq!(parse_score(bad), None, "{bad:?}");
+    }
 }
 
 #[test]

@@ -1,4 +1,4 @@
-// The file mapped with memmap2 and parsed in place: strings and compact blobs are borrowed from the mapping, never copied; the CRC-64 from the file, trailing the parse by 64 KiB.
+// The file mapped with memmap2 and parsed in place: strings and compact blobs are borrowed from the mapping, never copied; the CRC-64 from the file, caught up after a key once 64 KiB behind.
 use memmap2::Mmap;
 use rdbparse::{run, Source};
 use std::fs::File;

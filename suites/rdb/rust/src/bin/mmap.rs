@@ -1,4 +1,4 @@
-// The file mapped with memmap2 (mmap(2)), a cursor copies each field out; the CRC-64 from the file, trailing the parse by 64 KiB.
+// The file mapped with memmap2 (mmap(2)), a cursor copies each field out; the CRC-64 from the file, caught up after a key once 64 KiB behind.
 use memmap2::Mmap;
 use rdbparse::{run, Source};
 use std::fs::File;

@@ -1,4 +1,4 @@
-// The whole file read into a Vec<u8> with std::fs::read, a cursor copies each field out; the CRC-64 from the file, trailing the parse by 64 KiB.
+// The whole file read into a Vec<u8> with std::fs::read, a cursor copies each field out; the CRC-64 from the file, caught up after a key once 64 KiB behind.
 use rdbparse::{run, Source};
 use std::io;
 
