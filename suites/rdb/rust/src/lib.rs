@@ -15,9 +15,8 @@ pub trait Source {
 
     /// The whole file, when the source holds it in memory (a Vec, a mapping). The parser then checks
     /// the trailer's CRC-64 from the file itself, catching up after a key once 64 KiB behind
-    /// (`Parser::crc_behind`), instead
-    /// of piece by piece as each field is read: the same check, with no per-read cost. Streaming
-    /// sources keep the default (None) and the per-read CRC.
+    /// (`Parser::crc_behind`), instead of piece by piece as each field is read: the same check,
+    /// with no per-read cost. Streaming sources keep the default (None) and the per-read CRC.
     fn whole_file(&self) -> Option<&[u8]> {
         None
     }
@@ -415,7 +414,7 @@ pub const T_MODULE: usize = 6;
 pub struct Summary {
     pub keys: u64,
     pub expires: u64,
-    dbs: BTreeMap<u64, u64>, // keys per database, but those of the current run of keys (`db`)
+    dbs: BTreeMap<u64, u64>, // keys per database, not yet counting the current run (`db`)
     db: CurrentDb,
     pub types: [u64; 7],
     pub field_expires: u64,
@@ -1270,8 +1269,8 @@ pub struct Parser<S: Source> {
     pos: u64,
     size: u64,
     crc: Crc64Stream,
-    crc_at_end: bool, // the source holds the whole file: its CRC from the file, not per read (Source::whole_file)
-    file_crc: u64,    // ... the CRC-64 of the file's first `crc_upto` bytes
+    crc_from_file: bool, // the source holds the whole file: the CRC from it, not per read (Source::whole_file)
+    file_crc: u64,       // ... the CRC-64 of the file's first `crc_upto` bytes
     crc_upto: usize,
     pub sum: Summary,
     lzf: Vec<u8>,
@@ -1280,13 +1279,13 @@ pub struct Parser<S: Source> {
 
 impl<S: Source> Parser<S> {
     pub fn new(src: S, size: u64) -> Self {
-        let crc_at_end = src.whole_file().is_some();
+        let crc_from_file = src.whole_file().is_some();
         assert!(
-            crc_at_end || !S::IN_PLACE,
+            crc_from_file || !S::IN_PLACE,
             "an in-place source must hold the whole file"
         );
         Parser {
-            crc_at_end,
+            crc_from_file,
             file_crc: 0,
             crc_upto: 0,
             src,
@@ -1300,8 +1299,8 @@ impl<S: Source> Parser<S> {
     }
 
     /// A source holding the whole file: fold the bytes parsed since the last call into the file's
-    /// CRC-64 while they are still in the cache (called after a key once FILE_CRC_STEP behind). (One pass over the whole file at the end read it
-    /// back from memory: on the seed dump that pass was about a tenth of the parse.)
+    /// CRC-64 while they are still in the cache (called after a key once FILE_CRC_STEP behind).
+    /// One pass over the whole file at the end read it back from memory.
     #[inline(never)]
     fn crc_behind(&mut self) {
         let upto = self.pos as usize;
@@ -1347,7 +1346,7 @@ impl<S: Source> Parser<S> {
         } else if let Err(e) = self.src.read_exact(buf) {
             return err(self.pos, format!("read failed: {}", e));
         }
-        if !S::IN_PLACE && !self.crc_at_end {
+        if !S::IN_PLACE && !self.crc_from_file {
             self.crc.update(buf);
         }
         self.pos += n;
@@ -1628,7 +1627,7 @@ impl<S: Source> Parser<S> {
                     self.sum.begin(db, logical, bytes_of!(self, r, key), expiry);
                     self.value(op, at)?;
                     expiry = None;
-                    if self.crc_at_end && self.pos as usize - self.crc_upto >= FILE_CRC_STEP {
+                    if self.crc_from_file && self.pos as usize - self.crc_upto >= FILE_CRC_STEP {
                         self.crc_behind();
                     }
                 }
