@@ -505,7 +505,7 @@ GOOD_SCORES = [b"0x10", b"nan(1)", b"0X1p4", b"0" * 396 + b"1e400", b"inf", b"-i
                b".5", b"+3e2", b"-0", b"1e-400", b"0x1p-1074", b"0x1.fffffffffffff8p1023", b"0x1.00000000000008p0",
                b"0x1.000000000000080001p0", b"0x1.00000000000018p0", b"0x3p-1076", b"0x1.8p-1075", b"-0x.8P+1",
                b"0x1p99999999999999999999", b"2.2250738585072011e-308", b"4.9406564584124654e-324",
-               # the plain decimal fast paths (Rust, Java): exact up to 15 digits, the full parse beyond
+               # the plain decimal fast paths: Rust's exact up to 19 digits, Java's up to 15; the full parse beyond
                b"-12.5", b"007.250", b"-0.0", b"123456789012345", b"9007199254740993", b"123456.78901234567", b"7236830840615796.5",
                b"0.1000000000000000055511151231257827"]
 BAD_SCORES = [b"", b" 1", b"1 ", b"0x", b"1e", b"1e+", b"0x1p", b"nan(", b"nan(1-)", b"infin", b"1_0", b".", b"e5",
