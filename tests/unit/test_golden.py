@@ -1,0 +1,140 @@
+"""Whole-output golden files: every report format of one hand-built session that has every part a report
+can have (groups with limit, peer and bulk rows, scaled cells, a same-language reference, instructions,
+extra figures, a grid, a seed table, counters, failures), and compare/history of two stored sessions.
+
+A change to any output shows up here as a diff against `tests/unit/golden/`. After a change that is meant
+to alter an output, regenerate with `IORACE_UPDATE_GOLDEN=1 pytest tests/unit/test_golden.py` and read the
+diff before committing it (hyperfine's export tests compare whole texts the same way).
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from sessions import cell, save, session
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+UPDATE = bool(os.environ.get("IORACE_UPDATE_GOLDEN"))
+
+
+def check(name: str, text: str) -> None:
+    """The whole text equals the golden file (written anew with IORACE_UPDATE_GOLDEN=1)."""
+    path = GOLDEN / name
+    if UPDATE:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text)
+    assert path.exists(), f"no golden file {path} (run once with IORACE_UPDATE_GOLDEN=1)"
+    assert text == path.read_text(), f"{name} differs from its golden file"
+
+
+def full_session(sid: int = 7, factor: float = 1.0, git: str = "abc123"):
+    """Every part a report can draw. `factor` scales the slow gcc cell (for compare and history)."""
+    cells = [
+        cell("fast", inner=[10, 10, 11, 10, 10], instructions=4000),
+        cell("slow", inner=[30 * factor, 31 * factor, 30 * factor, 29 * factor, 30 * factor], instructions=12000,
+             extra={"alloc_bytes_per_op": 48}),
+        cell("fast", toolchain="clang", inner=[20, 20, 21, 20, 19], instructions=7000),
+        cell("simd", kind="limit", inner=[2, 2, 2, 2, 2], instructions=500),
+        cell("tool", language="python", toolchain="python", kind="peer", inner=[90, 95, 91, 92, 90]),
+        cell("chunks", kind="bulk", inner=[5, 5, 6, 5, 5]),
+        cell("onepass", language="python", toolchain="python", inner=[4, 4, 4, 5, 4],
+             params={"mode": "count", "passes": 1}, units={"bytes": 100}),
+        cell("untimed", language="go", toolchain="go", wall=[40, 41, 40, 42, 40]),
+        cell("broken", status="wrong", detail="answered 1001, expected 1000"),
+        cell("crash", language="go", toolchain="go", status="failed", detail="exit code 2: panic"),
+        cell("nodmd", language="d", toolchain="dmd", status="skipped", detail="dmd is not installed"),
+    ]
+    for c in cells:
+        if c.variant != "onepass":
+            c.params = {"mode": "count", "passes": 10}
+    cells[0].counters = {"perf:task-clock": 10.5, "perf:context-switches": 2, "cachegrind:branches": 900}
+    cells[0].counter_notes = {"perf:cycles": "no hardware counters on this VM"}
+    cells[2].instructions_note = ""
+    cells[7].instructions_note = "valgrind cannot run go binaries here"
+    # capnp-like grid and dcat-like seed table in a second suite
+    for config, cpp, rust in (("object", [10, 10, 10], [14, 14, 14]), ("bytes", [20, 20, 20], [30, 30, 30])):
+        p = {"case": "carsales", "config": config}
+        cells += [cell("capnp", "cpp", "g++", inner=cpp, params=p, suite="grid"),
+                  cell("capnp", "rust", "cargo", inner=rust, params=p, suite="grid")]
+    for tc, k in (("gdc", 1), ("ldc2", 2)):
+        for name, w in (("rawOut", 20), ("bufOut", 10), ("chunk", 5)):
+            cells.append(cell(name, "d", tc, wall=[w * k] * 3, params={}, suite="lines", metric="wall"))
+    suites = {
+        "toy": {"baseline_languages": ["c"], "scale_params": ["passes"], "throughput": "bytes",
+                "same_language_reference": {"label": "in-memory", "variants": ["c/fast", "python/onepass"]}},
+        "grid": {"grids": [{"title": "capnp grid", "split": "case", "rows": "config",
+                            "columns": ["cpp/capnp@g++:release", "rust/capnp@cargo:release"],
+                            "ratio": ["rust/capnp@cargo:release", "cpp/capnp@g++:release"]}],
+                 "param_order": {"config": ["object", "bytes"]}},
+        "lines": {"seed_tables": [{"title": "dcat's tests", "rows": ["d/rawOut", "d/bufOut", "d/chunk"],
+                                   "baseline": "d/rawOut", "seed_figures": {"d/rawOut": 22.41, "d/bufOut": 9.32},
+                                   "seed_figures_source": "MacOS, 5 runs"}]},
+    }
+    return session(cells, suites=suites, sid=sid, git=git)
+
+
+def printed(width: int, wide: bool) -> str:
+    from iorace.report import print_session
+
+    out = io.StringIO()
+    print_session(full_session(), Console(file=out, width=width, color_system=None, highlight=False), wide=wide)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(("width", "wide"), [(80, False), (120, False), (260, True)])
+def test_terminal(width, wide):
+    check(f"terminal-{width}-{'wide' if wide else 'compact'}.txt", printed(width, wide))
+
+
+def test_markdown():
+    from iorace.export.markdown import render
+
+    check("report.md", render(full_session()))
+
+
+def test_json():
+    from iorace.export.json_export import document
+
+    check("report.json", json.dumps(document(full_session()), indent=2, sort_keys=True) + "\n")
+
+
+def test_tsv(tmp_path):
+    from iorace.export.tsv import write_tsv
+
+    write_tsv(full_session(), tmp_path / "runs.tsv")
+    check("runs.tsv", (tmp_path / "runs.tsv").read_text())
+
+
+def test_html_without_chart_drawings():
+    """The page less its SVG drawings (their ids depend on how many charts were drawn before)."""
+    from iorace.export.html import render
+
+    page = render(full_session())
+    charts = len(re.findall(r"<svg", page))
+    check("report.html", re.sub(r"<svg.*?</svg>", "<svg/>", page, flags=re.S) + f"\n<!-- {charts} charts -->\n")
+
+
+def stored(tmp_path) -> Path:
+    db = tmp_path / "s.sqlite"
+    save(db, full_session(sid=1, git="1111111"))
+    save(db, full_session(sid=2, factor=1.3, git="2222222"))
+    return db
+
+
+def test_compare_terminal_and_markdown(iorace_inprocess, tmp_path):
+    db = stored(tmp_path)
+    term = iorace_inprocess("compare", "1", "2", "--db", str(db))
+    md = iorace_inprocess("compare", "1", "2", "--db", str(db), "--markdown")
+    check("compare.txt", f"exit {term.returncode}\n{term.stdout}---stderr\n{term.stderr}")
+    check("compare.md", f"exit {md.returncode}\n{md.stdout}")
+
+
+def test_history_terminal(iorace_inprocess, tmp_path):
+    db = stored(tmp_path)
+    out = iorace_inprocess("history", "toy", "--db", str(db))
+    check("history.txt", f"exit {out.returncode}\n{out.stdout}---stderr\n{out.stderr}")
