@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from iorace.cells import Status
+from iorace.kind import Kind
 from iorace.stats import Ratio, Summary, median_ratio, summarize
+from iorace.status import Status
 from iorace.store import CellData, SessionData
 
 NS = 1e9
-NOT_COMPARED = {"limit", "bulk"}  # kinds that use another method: never "the fastest" a ratio refers to
 
 
 @dataclass
@@ -45,7 +45,11 @@ class Row:
 
     @property
     def ok(self) -> bool:
-        return self.cell.status == "ok" and self.primary is not None
+        return self.cell.status == Status.OK and self.primary is not None
+
+    @property
+    def kind(self) -> Kind:
+        return Kind.of(self.cell.kind)
 
     @property
     def noisy(self) -> bool:
@@ -81,14 +85,14 @@ class Group:
 
     @property
     def fastest_peer(self) -> Row | None:
-        peers = [r for r in self.rows if r.ok and r.cell.kind == "peer"]
+        peers = [r for r in self.rows if r.ok and r.kind is Kind.PEER]
         return min(peers, key=lambda r: r.cost) if peers else None
 
     @property
     def baseline(self) -> Row | None:
         """The fastest cell of the suite's baseline languages (e.g. C and C++), other than a limit row."""
         rows = [r for r in self.rows
-                if r.ok and r.cell.kind not in NOT_COMPARED and r.cell.language in self.baseline_languages]
+                if r.ok and r.kind.compared and r.cell.language in self.baseline_languages]
         return min(rows, key=lambda r: r.cost) if rows else None
 
     def vs_baseline(self, r: Row) -> float | None:
@@ -97,7 +101,7 @@ class Group:
 
     @property
     def fastest(self) -> Row | None:
-        candidates = [r for r in self.rows if r.ok and r.cell.kind not in NOT_COMPARED]
+        candidates = [r for r in self.rows if r.ok and r.kind.compared]
         return min(candidates, key=lambda r: r.cost) if candidates else None
 
     @property
@@ -116,7 +120,7 @@ class Group:
 
     @property
     def limit(self) -> Row | None:
-        limits = [r for r in self.rows if r.ok and r.cell.kind == "limit"]
+        limits = [r for r in self.rows if r.ok and r.kind is Kind.LIMIT]
         return min(limits, key=lambda r: r.cost) if limits else None
 
     def best_per_toolchain(self) -> list[Row]:
@@ -124,7 +128,7 @@ class Group:
         for which compiler" question."""
         best: dict[tuple, Row] = {}
         for r in self.rows:
-            if not r.ok or r.cell.kind in NOT_COMPARED:
+            if not r.ok or not r.kind.compared:
                 continue
             k = (r.cell.language, r.cell.toolchain, r.cell.profile)
             if k not in best or r.cost < best[k].cost:
@@ -143,9 +147,6 @@ def _row(cell: CellData, suite_metric: str) -> Row:
                user=summarize([r.user_ns / NS for r in runs]), system=summarize([r.sys_ns / NS for r in runs]),
                cpu_pct=summarize([100 * (r.user_ns + r.sys_ns) / r.wall_ns for r in runs if r.wall_ns > 0]),
                max_rss_kb=max((r.max_rss_kb for r in rss_runs), default=None))
-
-
-STATUS_ORDER = {s.value: s.order for s in Status}  # ok first, then the bad ones, then skipped (cells.Status)
 
 
 def _apply_scale(g: Group) -> None:
@@ -185,7 +186,7 @@ def analyse(session: SessionData) -> list[Group]:
         if g.language_ref:
             refs = {(r.cell.language, r.cell.toolchain, r.cell.profile): r for r in g.rows
                     if r.ok and r.cell.key in g.language_ref["variants"]}
-        counted = [r.cell.instructions for r in g.rows if r.cell.instructions and r.cell.kind not in NOT_COMPARED]
+        counted = [r.cell.instructions for r in g.rows if r.cell.instructions and r.kind.compared]
         fewest = min(counted) if counted else None
         for i, r in enumerate(g.rows):
             if not r.ok:
@@ -204,7 +205,7 @@ def analyse(session: SessionData) -> list[Group]:
                 r.instructions_per_unit = r.cell.instructions / r.cell.units[g.work_unit]
             if r.primary is not None and r.primary.median > 0:
                 r.rates = {unit: n / r.primary.median for unit, n in r.cell.units.items()}
-        g.rows.sort(key=lambda r: (STATUS_ORDER.get(r.cell.status, 9) if not r.ok else -1,
+        g.rows.sort(key=lambda r: (Status.sort_key(r.cell.status) if not r.ok else -1,
                                    r.cost if r.ok else 0, r.cell.label))
     return list(groups.values())
 

@@ -1,7 +1,6 @@
 """Expand suites into cells: suite x dataset x parameters x variant x toolchain x profile."""
 from __future__ import annotations
 
-import enum
 import fnmatch
 import itertools
 from dataclasses import dataclass, field
@@ -9,52 +8,14 @@ from pathlib import Path
 
 from iorace.errors import UsageError
 from iorace.manifest import ParamValue, Toolchain, Variant
+from iorace.status import BAD_STATES, Status
 from iorace.suites import Suite
 
-
-class Status(enum.StrEnum):
-    """A cell's status. A str (it equals its value: "ok", "wrong", ...), as stored and exported.
-
-    A cell starts `planned`; the manifest or a missing toolchain makes it `skipped`, the build
-    `build-failed`; its verification run (and each timed run) makes it `ok`, `wrong`, `failed` or
-    `timeout`. The member order is the order reports list cells that have no time.
-    """
-
-    OK = "ok"
-    WRONG = "wrong"
-    FAILED = "failed"
-    TIMEOUT = "timeout"
-    BUILD_FAILED = "build-failed"
-    SKIPPED = "skipped"
-    PLANNED = "planned"
-
-    @property
-    def order(self) -> int:
-        """Sort key of the status in tables: ok first, then the bad ones, then skipped and planned."""
-        return list(Status).index(self)
-
-    @property
-    def bad(self) -> bool:
-        """Whether the status makes `iorace run` exit 1 (unless the manifest expects the cell to be wrong)."""
-        return self in (Status.WRONG, Status.FAILED, Status.TIMEOUT, Status.BUILD_FAILED)
-
-    @property
-    def style(self) -> str:
-        """The status's colour in the terminal (rich style)."""
-        return "green" if self is Status.OK else "bold red" if self.bad else "yellow" if self is Status.SKIPPED else ""
-
-    @classmethod
-    def of(cls, value: str) -> Status | None:
-        """The Status of a stored string, None for one this version does not know."""
-        try:
-            return cls(value)
-        except ValueError:
-            return None
-
-
+# The states by name, for the pipeline's stages (iorace.status.Status is the one definition).
 PLANNED, SKIPPED, BUILD_FAILED, OK, WRONG, FAILED, TIMEOUT = (
     Status.PLANNED, Status.SKIPPED, Status.BUILD_FAILED, Status.OK, Status.WRONG, Status.FAILED, Status.TIMEOUT)
-BAD_STATES = frozenset(s for s in Status if s.bad)
+__all__ = ["BAD_STATES", "BUILD_FAILED", "FAILED", "OK", "PLANNED", "SKIPPED", "TIMEOUT", "WRONG", "Cell",
+           "DatasetRef", "Status", "cell_label", "dataset_refs", "expand", "sizes_for"]
 
 
 def cell_label(variant_key: str, toolchain: str, profile: str, params: dict) -> str:

@@ -13,13 +13,13 @@ from typing import Any
 import altair as alt
 
 from iorace.analysis import GridTable, Group, Row, SeedTableData
+from iorace.kind import Kind
 from iorace.store import SessionData
 
 ROW_PX = 16          # height of one cell's row in the per-cell charts
 WIDTH = 560
 MAX_POINTS = 4000    # above this, the distribution chart shows boxes only (a strip of every run gets heavy)
 FONT = "DejaVu Sans"  # Debian's fonts-dejavu-core, which chromium pulls in
-KIND_SHAPES = {"variant": "circle", "peer": "diamond", "limit": "triangle-up", "bulk": "square"}
 
 
 def cell_name(r: Row) -> str:
@@ -28,8 +28,8 @@ def cell_name(r: Row) -> str:
     name = f"{c.key} {c.toolchain} {c.profile}"
     if r.scale != 1.0:
         name += " (" + ", ".join(f"{k}={v}" for k, v in c.params.items()) + ")"
-    if c.kind in ("limit", "peer", "bulk"):
-        name += f" [{c.kind.upper() if c.kind == 'limit' else c.kind}]"
+    if r.kind.tag:
+        name += f" [{r.kind.tag}]"
     return name
 
 
@@ -66,7 +66,7 @@ def ratio_chart(g: Group, languages: list[str]) -> alt.Chart | None:
                                                               y=y, color=_colour(languages))
     points = base.mark_point(filled=True, size=50, opacity=1).encode(
         x=alt.X("ratio:Q", scale=scale), y=y, color=_colour(languages),
-        shape=alt.Shape("kind:N", scale=alt.Scale(domain=list(KIND_SHAPES), range=list(KIND_SHAPES.values())),
+        shape=alt.Shape("kind:N", scale=alt.Scale(domain=[k.value for k in Kind], range=[k.chart_shape for k in Kind]),
                         legend=alt.Legend(title="kind")))
     one = alt.Chart(alt.Data(values=[{"x": 1}])).mark_rule(color="#888", strokeDash=[4, 3]).encode(x="x:Q")
     return (bars + points + one).properties(width=WIDTH, height=ROW_PX * len(data),

@@ -21,10 +21,10 @@ from scipy import stats as sps
 from iorace.analysis import analyse
 from iorace.errors import UsageError
 from iorace.stats import Ratio, median_ratio
+from iorace.status import Status
 from iorace.store import SessionData, Store
 
 ALPHA = 0.05
-BROKEN = {"wrong", "failed", "timeout", "build-failed"}  # an ok cell that becomes one of these regressed
 
 
 @dataclass
@@ -94,13 +94,19 @@ class Comparison:
         """One line per cell that got significantly slower beyond the threshold, or broke."""
         out = [f"{c.a.name}: {describe(c)}" for c in self.changes if c.verdict == "regressed"]
         out += [f"{a.name}: {a.status} -> {b.status}" for a, b in self.status_changes
-                if a.status == "ok" and b.status in BROKEN]
+                if a.status == Status.OK and _broken(b.status)]
         return out
 
     @property
     def geomean(self) -> float | None:
         ratios = [c.ratio.value for c in self.changes if c.ratio is not None and c.ratio.value > 0]
         return math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else None
+
+
+def _broken(status: str) -> bool:
+    """An ok cell that becomes a bad status (Status.bad) regressed."""
+    known = Status.of(status)
+    return known is not None and known.bad
 
 
 # --- loading the two sides ------------------------------------------------------------------------
@@ -206,7 +212,7 @@ def compare(a: Side, b: Side, threshold: float = 0.05) -> Comparison:
             continue
         if ca.status != cb.status:
             result.status_changes.append((ca, cb))
-        if ca.status == cb.status == "ok":
+        if ca.status == cb.status == Status.OK:
             result.changes.append(_change(ca, cb, threshold, seed=i))
     result.appeared = [c for c in b.cells if c.ident not in as_]
     return result

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from iorace.analysis import Row
 from iorace.stats import Ratio, Summary
+from iorace.status import Status
 
 
 def seconds(value: float | None) -> str:
@@ -79,12 +80,8 @@ def rates(row: Row) -> str:
 
 def notes(row: Row) -> str:
     out = []
-    if row.cell.kind == "limit":
-        out.append("LIMIT (other method)")
-    if row.cell.kind == "peer":
-        out.append("peer")
-    if row.cell.kind == "bulk":
-        out.append("bulk: not the job's method, not compared")
+    if row.kind.note:
+        out.append(row.kind.note)
     if row.noisy and row.primary is not None:
         out.append(f"noisy (cv {row.primary.cv:.0%})")
     if row.ratio is not None and row.ratio.value != 1.0 and row.ratio.overlaps_one():
@@ -93,6 +90,6 @@ def notes(row: Row) -> str:
         out.append("wall: no inner time")
     if row.scale != 1.0:
         out.append("less work: compared per unit of work")
-    if row.cell.known_wrong and row.cell.status == "wrong":
+    if row.cell.known_wrong and row.cell.status == Status.WRONG:
         out.append("known wrong")
     return ", ".join(out)

@@ -13,6 +13,7 @@ import numpy as np
 
 from iorace.compare import CellSample, Change, _change, side_from_session
 from iorace.errors import UsageError
+from iorace.status import Status
 from iorace.store import SessionData, Store
 
 
@@ -79,7 +80,7 @@ def cell_series(sessions: list[SessionData], threshold: float = 0.05) -> list[Se
     for i, ser in enumerate(series.values()):
         previous = None
         for p in ser.points:
-            if p.cell.status == "ok" and p.cell.values:
+            if p.cell.status == Status.OK and p.cell.values:
                 if previous is not None:
                     p.change = _change(previous.cell, p.cell, threshold, seed=i)
                 previous = p

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from iorace.errors import UsageError
+from iorace.kind import Kind
 
 ParamValue = str | int | float | bool
 
@@ -57,10 +58,7 @@ class Variant(Strict):
     language: str
     description: str
     sources: list[str]
-    # variant: does the job the suite names; peer: someone else's tool doing it; bulk: part of the study but
-    # not the job's method (dcat's chunk copies: not line by line); limit: a different method on purpose,
-    # the physical limit. Ratios "x fastest" compare with the fastest variant or peer only.
-    kind: Literal["variant", "peer", "bulk", "limit"] = "variant"
+    kind: Kind = Kind.VARIANT  # how the row takes part in its table (iorace.kind)
     args: list[str] = Field(default_factory=list)
     deps: list[str] = Field(default_factory=list)
     toolchains: list[str] | None = None

@@ -8,11 +8,8 @@ from rich.table import Table
 
 from iorace import tables
 from iorace.analysis import analyse, grids, seed_tables
-from iorace.cells import Status
+from iorace.status import Status
 from iorace.store import SessionData
-
-STATUS_STYLE = {s.value: s.style for s in Status}  # the colour of each status, from cells.Status
-
 
 WRAP_MIN = 12  # the narrowest a label or notes column becomes before the table drops a column
 
@@ -50,7 +47,8 @@ def rich_table(table: tables.Table) -> Table:
         cells = [escape(c) for c in row]
         if table.status_column is not None and i < len(table.statuses):
             status = table.statuses[i]
-            cells[table.status_column] = f"[{STATUS_STYLE.get(status, '')}]{escape(status)}[/]"
+            known = Status.of(status)
+            cells[table.status_column] = f"[{known.style if known else ''}]{escape(status)}[/]"
         t.add_row(*cells)
     return t
 
@@ -61,7 +59,7 @@ def problems(session: SessionData) -> list[str]:
     out: list[str] = []
     alike: dict[tuple[str, str], list] = {}
     for c in session.cells:
-        if c.status != "ok" and c.detail:
+        if c.status != Status.OK and c.detail:
             alike.setdefault((c.status, c.detail), []).append(c)
     for (status, detail), cells in alike.items():
         if len(cells) == 1:

@@ -13,12 +13,13 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from iorace import __version__, build, counters, datasets, machine, reference
-from iorace.cells import BAD_STATES, OK, PLANNED, SKIPPED, Cell, dataset_refs, expand
+from iorace.cells import OK, PLANNED, SKIPPED, Cell, dataset_refs, expand
 from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
 from iorace.measure import measure
 from iorace.paths import REPO_SUITES, default_db
 from iorace.report import print_session
+from iorace.status import BAD_STATES, Status
 from iorace.store import Store
 from iorace.suites import load_suites
 from iorace.verify import verify
@@ -133,7 +134,7 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
     console.print(f"stored in {store.path} (iorace show {session_id})", highlight=False)
     if status == "interrupted":
         return EXIT_INTERRUPTED
-    bad = [c for c in cells if c.status in BAD_STATES and not (c.known_wrong and c.status == "wrong")]
+    bad = [c for c in cells if c.status in BAD_STATES and not (c.known_wrong and c.status == Status.WRONG)]
     return EXIT_CELLS_FAILED if bad else EXIT_OK
 
 

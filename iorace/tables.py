@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from iorace import fmt
 from iorace.analysis import GridTable, Group, Row, SeedTableData, answer_text, params_text
+from iorace.status import Status
 from iorace.store import SessionData
 
 
@@ -201,7 +202,7 @@ def seed_table(t: SeedTableData) -> Table:
         if has_seed:
             row += [fmt.seconds(sr.seed_seconds), _x(sr.seed_vs_baseline)]
         rows.append(row)
-        statuses.append(r.cell.status if r is not None else "skipped")
+        statuses.append(r.cell.status if r is not None else Status.SKIPPED)
     caption = (f"The seed's tests in the seed's order; each column is the median of the runs (the metric of the "
                f"per-dataset table), x {base} divides by that test's median.")
     if has_seed:

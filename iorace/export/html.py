@@ -20,6 +20,8 @@ from pathlib import Path
 
 from iorace import tables
 from iorace.analysis import Group, analyse, grids, params_text, seed_tables
+from iorace.kind import Kind
+from iorace.status import Status
 from iorace.store import SessionData
 
 CSS = """
@@ -38,14 +40,26 @@ th { background: #f5f5f7; position: sticky; top: 0; text-align: left; }
 table.sortable th { cursor: pointer; user-select: none; } table.sortable th:hover { background: #e8e8ed; }
 th[aria-sort=ascending]::after { content: " ▲"; } th[aria-sort=descending]::after { content: " ▼"; }
 td.r { text-align: right; white-space: nowrap; } td.l { text-align: left; }
-td.s-ok { color: #1a7f37; } td.s-wrong, td.s-failed, td.s-timeout, td.s-build-failed { color: #c62828;
-font-weight: 600; } td.s-skipped { color: #9a6700; }
-tr.limit td, tr.peer td, tr.bulk td { background: #fafaf0; }
 .filters { position: sticky; top: 0; background: #fff; padding: 8px 0; z-index: 2; border-bottom: 1px solid #ddd; }
 .filters label { margin-right: 14px; } .filters select, .filters input { font: inherit; }
 .meta td:first-child { color: #555; } ul.problems li { margin: 4px 0; }
 details { margin: 6px 0; } summary { cursor: pointer; color: #0b57d0; }
 """
+
+
+def _closed_set_css() -> str:
+    """The status cells' colours (Status.css) and the shaded rows of limit, peer and bulk cells (Kind.marked):
+    a new status or kind needs no edit here."""
+    by_css: dict[str, list[str]] = {}
+    for s in Status:
+        if s.css:
+            by_css.setdefault(s.css, []).append(f"td.s-{s.value}")
+    rules = [f"{', '.join(selectors)} {{ {css} }}" for css, selectors in by_css.items()]
+    marked = ", ".join(f"tr.{k.value} td" for k in Kind if k.marked)
+    return "\n".join([*rules, f"{marked} {{ background: #fafaf0; }}"]) + "\n"
+
+
+CSS += _closed_set_css()
 
 # Sorting: numbers with their units (µs, ms, s, MB, x, %) compare as numbers, the rest as text.
 # Filtering: each row carries data-language/-toolchain/-profile/-status; a row shows when it matches all.
@@ -126,7 +140,7 @@ def _row_attrs(g: Group) -> list[str]:
     for r in g.rows:
         c = r.cell
         values = {"language": c.language, "toolchain": c.toolchain, "profile": c.profile, "status": c.status}
-        cls = f' class="{esc(c.kind)}"' if c.kind in ("limit", "peer", "bulk") else ""
+        cls = f' class="{esc(c.kind)}"' if r.kind.marked else ""
         out.append(cls + "".join(f' data-{k}="{esc(v)}"' for k, v in values.items()))
     return out
 
