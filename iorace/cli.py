@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from iorace import counters, machine
+from iorace import counters, document, machine
 from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
 from iorace.paths import default_db
@@ -178,9 +178,9 @@ def show(session, db, wide, **exports):
     path = db or default_db()
     if not path.exists():
         raise UsageError(f"{path}: no database yet (run `iorace run` first, or pass --db)")
-    data = Store(path).load(session)
-    print_session(data, console, wide=wide_view(wide))
-    export_all(data, exports, lambda line: console.print(escape(line), highlight=False))
+    report = document.build(Store(path).load(session))  # analysed once, whatever is printed and exported
+    print_session(report, console, wide=wide_view(wide))
+    export_all(report, exports, lambda line: console.print(escape(line), highlight=False))
 
 
 @cli.command("report")
@@ -200,7 +200,7 @@ def report_cmd(sessions, html_path, db):
         raise UsageError(f"--html {html_path}: folder {html_path.resolve().parent} does not exist")
     store = Store(path)
     loaded = [store.load(s) for s in sessions] if sessions else [store.load(None)]
-    write_html(loaded[-1], html_path, loaded)
+    write_html(document.build(loaded[-1]), html_path, loaded)
     console.print(escape(f"wrote {html_path} ({html_path.stat().st_size / 1024:.0f} KB)"), highlight=False)
 
 

@@ -1,4 +1,4 @@
-"""The terminal report: one table per suite x dataset x parameter set, then problems, then the session line."""
+"""The terminal: draws the report document (iorace.document) with rich, fitted to the terminal's width."""
 from __future__ import annotations
 
 from rich import box
@@ -7,9 +7,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from iorace import tables
-from iorace.analysis import analyse, grids, seed_tables
+from iorace.document import Report
 from iorace.status import Status
-from iorace.store import SessionData
 
 WRAP_MIN = 12  # the narrowest a label or notes column becomes before the table drops a column
 
@@ -53,69 +52,36 @@ def rich_table(table: tables.Table) -> Table:
     return t
 
 
-def problems(session: SessionData) -> list[str]:
-    """One line per failed, wrong or timed-out cell; cells with the same status and the same evidence are
-    folded into one line (14 skipped dmd cells, 30 cells of one program failing alike: 1 line each)."""
-    out: list[str] = []
-    alike: dict[tuple[str, str], list] = {}
-    for c in session.cells:
-        if c.status != Status.OK and c.detail:
-            alike.setdefault((c.status, c.detail), []).append(c)
-    for (status, detail), cells in alike.items():
-        if len(cells) == 1:
-            out.append(f"{cells[0].suite} {cells[0].dataset} {cells[0].label}: {status}: {detail}")
+def _print_table(console: Console, table: tables.Table, wide: bool) -> None:
+    """A table in the wide view, or the compact one fitted to the terminal's width."""
+    view = table.view(wide)
+    console.print(rich_table(view if wide else fit(view, console.width)))
+
+
+def print_session(report: Report, console: Console, wide: bool = True) -> None:
+    """Every part of the report document in its order (a group's table, compact unless `wide`: the
+    terminal's default, with its best-per-toolchain table; the grids; the seed tables; the counters), then
+    the problems and the session line."""
+    for section in report.sections:
+        if section.kind == "grid":  # the seed's own view: every column, whatever the width
+            console.print(rich_table(section.table))
+        elif section.kind == "counters":
+            console.print(rich_table(section.table))
+            console.print()
+            continue
         else:
-            names = sorted({f"{c.key}@{c.toolchain}:{c.profile}" for c in cells})
-            shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
-            out.append(f"{len(cells)} cells {status} ({shown}): {detail}")
-    notes = {c.instructions_note for c in session.cells if c.instructions_note}
-    return out + [f"instructions not counted: {n}" for n in sorted(notes)]
-
-
-# Counters of one extra run per cell (run --counters: perf stat; --instructions: cachegrind), the rdb seed's
-# `perf stat` table. A separate block for now; the columns are named by counters.py's keys.
-def counter_notes(session: SessionData) -> list[str]:
-    """One line per reason some counter has no value (no PMU on this VM, perf not installed, ...)."""
-    reasons: dict[str, set[str]] = {}
-    for c in session.cells:
-        for key, why in c.counter_notes.items():
-            reasons.setdefault(why, set()).add(key)
-    return [f"counters not recorded: {', '.join(sorted(keys))}: {why}" for why, keys in reasons.items()]
-
-
-def print_session(session: SessionData, console: Console, wide: bool = True) -> None:
-    """Every group's table (compact unless `wide`: the terminal's default), its best-per-toolchain table,
-    the problems, and the session line."""
-    groups = analyse(session)
-    for g in groups:
-        table = tables.group_table(g)
-        console.print(rich_table(table.view(wide) if wide else fit(table.view(wide), console.width)))
-        console.print(escape(table.caption), style="dim", highlight=False)
-        if (b := tables.best_table(g)) is not None:
-            console.print(rich_table(b.view(wide) if wide else fit(b.view(wide), console.width)))
+            _print_table(console, section.table, wide)
+        console.print(escape(section.table.caption), style="dim", highlight=False)
+        if section.best is not None:
+            _print_table(console, section.best, wide)
         console.print()
-    for grid in grids(session, groups):  # the seed's own view, where the manifest declares one
-        table = tables.grid_table(grid)
-        console.print(rich_table(table))
-        console.print(escape(table.caption), style="dim", highlight=False)
-        console.print()
-    for seed in seed_tables(session, groups):  # the seed's tests in its order (dcat)
-        table = tables.seed_table(seed)
-        console.print(rich_table(table.view(wide) if wide else fit(table.view(wide), console.width)))
-        console.print(escape(table.caption), style="dim", highlight=False)
-        console.print()
-    if (counters := tables.counters_table(session)) is not None:
-        console.print(rich_table(counters))
-        console.print()
-    for line in problems(session) + counter_notes(session):
+    for line in report.problems + report.counter_notes:
         console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
-    counts: dict[str, int] = {}
-    for c in session.cells:
-        counts[c.status] = counts.get(c.status, 0) + 1
-    summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+    session = report.session
     sink = session.options.get("sink")
     extra = f"; timed stdout went to {'a pipe drained by iorace' if sink == 'pipe' else '/dev/null'}" if sink else ""
-    console.print(escape(f"session {session.id} ({session.status}, {session.started}): {summary or 'no cells'}"
+    console.print(escape(f"session {session.id} ({session.status}, {session.started}): "
+                         f"{report.summary}"
                          f"; runs per cell {session.options.get('runs', '-')}{extra}"), highlight=False)
     if session.status == "interrupted":
         console.print("[bold yellow]interrupted: the table shows the runs measured before Ctrl-C[/]")

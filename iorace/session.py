@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from iorace import __version__, build, counters, datasets, machine, reference
+from iorace import __version__, build, counters, datasets, document, machine, reference
 from iorace.cells import OK, PLANNED, SKIPPED, Cell, dataset_refs, expand
 from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
@@ -128,9 +128,9 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
         store.finish_session(session_id, _now(), status)
     if busy:  # one line: the machine was busy while measuring
         err.print(f"[yellow]warning:[/] {escape(busy)}", highlight=False, soft_wrap=True)
-    session = store.load(session_id)
-    print_session(session, console, wide=opts.wide)
-    export_all(session, opts.exports, lambda line: console.print(escape(line), highlight=False))
+    report = document.build(store.load(session_id))  # analysed once, whatever is printed and exported
+    print_session(report, console, wide=opts.wide)
+    export_all(report, opts.exports, lambda line: console.print(escape(line), highlight=False))
     console.print(f"stored in {store.path} (iorace show {session_id})", highlight=False)
     if status == "interrupted":
         return EXIT_INTERRUPTED

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, TEST_SUITES, run_iorace
+from iorace.document import build
 
 # End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
 pytestmark = pytest.mark.slow
@@ -168,7 +169,7 @@ def test_a_real_session_reads_in_a_terminal_of_80_and_120_columns(tmp_path, widt
                          "--toolchain", "gcc", "--toolchain", "clang", "--param", "mode=count", "--runs", "3"], tmp_path)
     assert result.returncode == 0, result.stderr
     out = io.StringIO()
-    print_session(Store(tmp_path / "iorace.sqlite").load(), Console(file=out, width=width, color_system=None), wide=False)
+    print_session(build(Store(tmp_path / "iorace.sqlite").load()), Console(file=out, width=width, color_system=None), wide=False)
     text = out.getvalue()
     assert max(len(line) for line in text.splitlines()) <= width
     for cell in result.cells():

@@ -6,18 +6,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from iorace.document import Report
 from iorace.export.html import write_html
 from iorace.export.json_export import write_json
 from iorace.export.markdown import write_markdown
 from iorace.export.tsv import write_tsv
-from iorace.store import SessionData
 
 
 @dataclass(frozen=True)
 class Exporter:
     name: str                                      # the option is --export-NAME
     help: str
-    write: Callable[[SessionData, Path], None]
+    write: Callable[[Report, Path], None]   # draws the report document (iorace.document) into a file
 
     @property
     def option(self) -> str:
@@ -38,11 +38,12 @@ EXPORTERS = [
 ]
 
 
-def export_all(session: SessionData, paths: dict[str, Path | None], say: Callable[[str], None]) -> None:
-    """Write every export that has a path (`paths` maps Exporter.dest -> path or None)."""
+def export_all(report: Report, paths: dict[str, Path | None], say: Callable[[str], None]) -> None:
+    """Write every export that has a path (`paths` maps Exporter.dest -> path or None), all from the one
+    analysed report document."""
     for e in EXPORTERS:
         if (path := paths.get(e.dest)) is not None:
-            e.write(session, path)
+            e.write(report, path)
             say(f"wrote {path}")
 
 

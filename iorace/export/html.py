@@ -19,7 +19,8 @@ import shlex
 from pathlib import Path
 
 from iorace import tables
-from iorace.analysis import Group, analyse, grids, params_text, seed_tables
+from iorace.analysis import GridTable, Group, SeedTableData, params_text
+from iorace.document import Report, Section
 from iorace.kind import Kind
 from iorace.status import Status
 from iorace.store import SessionData
@@ -151,15 +152,17 @@ def _figure(chart) -> str:
     return "" if chart is None else f"<figure>{charts.to_svg(chart)}</figure>"
 
 
-def _group_section(g: Group, index: int, languages: list[str]) -> str:
+def _group_section(section: Section, index: int, languages: list[str]) -> str:
     from iorace import charts
 
-    table = tables.group_table(g).view(wide=True)  # every column the terminal report has
+    g = section.source
+    assert isinstance(g, Group)
+    table = section.table.view(wide=True)  # every column the terminal report has
     out = [f'<section id="g{index}"><h2>{esc(table.title)}</h2>', f'<p class="caption">{esc(table.caption)}</p>',
            '<div class="charts">', _figure(charts.ratio_chart(g, languages)), _figure(charts.best_chart(g, languages)),
            _figure(charts.distribution_chart(g, languages)), "</div>",
            "<h3>cells</h3>", _table(table, "sortable cells", _row_attrs(g))]
-    if (best := tables.best_table(g)) is not None:
+    if (best := section.best) is not None:
         out += [f"<h3>{esc(best.title)}</h3>", _table(best.view(wide=True), "sortable best")]
     commands = [[r.cell.label, shlex.join(r.cell.command) if r.cell.command else "-"] for r in g.rows]
     out += [f"<details><summary>each cell's exact command ({len(commands)})</summary>",
@@ -167,20 +170,22 @@ def _group_section(g: Group, index: int, languages: list[str]) -> str:
     return "\n".join(out)
 
 
-def _grid_section(grid, index: int) -> str:
+def _grid_section(section: Section, index: int) -> str:
     """The seed's own view, where the manifest declares one (e.g. configurations x implementations)."""
     from iorace import charts
 
-    table = tables.grid_table(grid)
+    grid, table = section.source, section.table
+    assert isinstance(grid, GridTable)
     return (f'<section id="grid{index}"><h2>{esc(table.title)}</h2><p class="caption">{esc(table.caption)}</p>'
             f'<div class="charts">{_figure(charts.grid_chart(grid))}</div>{_table(table, "sortable grid")}</section>')
 
 
-def _seed_section(seed, index: int) -> str:
+def _seed_section(section: Section, index: int) -> str:
     """The seed's tests in its order (dcat), ours beside the seed's own ratios."""
     from iorace import charts
 
-    table = tables.seed_table(seed)
+    seed, table = section.source, section.table
+    assert isinstance(seed, SeedTableData)
     return (f'<section id="seed{index}"><h2>{esc(table.title)}</h2><p class="caption">{esc(table.caption)}</p>'
             f'<div class="charts">{_figure(charts.seed_chart(seed))}</div>{_table(table, "sortable seed")}</section>')
 
@@ -196,16 +201,15 @@ def _filters(session: SessionData) -> str:
     return "".join(out)
 
 
-def _meta(session: SessionData) -> str:
-    from iorace.report import problems
-
+def _meta(report: Report) -> str:
+    session = report.session
     m = session.machine
     facts = [["session", f"{session.id} ({session.status})"], ["started", session.started],
              ["finished", session.finished or "-"], ["git revision", session.git_revision],
              ["iorace", session.iorace_version]]
     facts += [[k, str(v)] for k, v in m.items()]
     facts += [[k, str(v)] for k, v in session.options.items() if not isinstance(v, dict)]
-    lines = problems(session)
+    lines = report.problems
     out = ['<section id="problems"><h2>problems</h2>']
     out.append('<ul class="problems">' + "".join(f"<li><code>{esc(line)}</code></li>" for line in lines) + "</ul>"
                if lines else "<p>none: every cell answered right.</p>")
@@ -244,16 +248,13 @@ def _history(sessions: list[SessionData], languages: list[str]) -> str:
     return "\n".join(out)
 
 
-def render(session: SessionData, history: list[SessionData] | None = None) -> str:
-    """The report of `session`; `history` (oldest first, `session` among them) adds the history charts."""
-    groups = analyse(session)
+def render(report: Report, history: list[SessionData] | None = None) -> str:
+    """The report's page; `history` (oldest first, the report's session among them) adds the history charts."""
+    session = report.session
     languages = sorted({c.language for s in (history or [session]) for c in s.cells})
-    counts: dict[str, int] = {}
-    for c in session.cells:
-        counts[c.status] = counts.get(c.status, 0) + 1
-    summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items(), key=lambda kv: -kv[1])) or "no cells"
+    summary = report.summary
     nav = " · ".join(f'<a href="#g{i}">{esc(g.suite)} {esc(g.dataset)} {esc(params_text(g.params))}</a>'
-                     for i, g in enumerate(groups))
+                     for i, g in enumerate(report.groups))
     body = [f"<h1>iorace session {session.id}</h1>",
             f"<p>{esc(session.started)} · {esc(session.machine.get('cpu_model', '?'))} · "
             f"{esc(session.machine.get('cores', '?'))} cores · {esc(summary)} · runs per cell "
@@ -262,18 +263,18 @@ def render(session: SessionData, history: list[SessionData] | None = None) -> st
             f'<p>{nav} · <a href="#problems">problems</a> · <a href="#machine">machine</a>'
             + (' · <a href="#history">history</a>' if history and len(history) > 1 else "") + "</p>",
             _filters(session)]
-    body += [_group_section(g, i, languages) for i, g in enumerate(groups)]
-    body += [_grid_section(grid, i) for i, grid in enumerate(grids(session, groups))]
-    body += [_seed_section(seed, i) for i, seed in enumerate(seed_tables(session, groups))]
+    body += [_group_section(s, i, languages) for i, s in enumerate(report.of_kind("group"))]
+    body += [_grid_section(s, i) for i, s in enumerate(report.of_kind("grid"))]
+    body += [_seed_section(s, i) for i, s in enumerate(report.of_kind("seed"))]
     if history and len(history) > 1:
         body.append(_history(history, languages))
-    body.append(_meta(session))
+    body.append(_meta(report))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>iorace session {session.id}"
             f"</title><style>{CSS}</style></head><body>\n" + "\n".join(body) +
             f"\n<script>{SCRIPT}</script>\n</body></html>\n")
 
 
-def write_html(session: SessionData, path: Path, history: list[SessionData] | None = None) -> None:
-    """The report of `session` (with the history of `history`, when given) into one self-contained file."""
-    path.write_text(render(session, history))
+def write_html(report: Report, path: Path, history: list[SessionData] | None = None) -> None:
+    """The report (with the history of `history`, when given) into one self-contained file."""
+    path.write_text(render(report, history))

@@ -13,8 +13,8 @@ import json
 import shlex
 from pathlib import Path
 
-from iorace.analysis import NS, Row, analyse
-from iorace.store import SessionData
+from iorace.analysis import NS, Row
+from iorace.document import Report
 
 
 def _stat(values: list[float], fn) -> float | None:
@@ -69,8 +69,9 @@ def result(row: Row) -> dict:
     }
 
 
-def document(session: SessionData) -> dict:
-    rows = [r for g in analyse(session) for r in g.rows]
+def document(report: Report) -> dict:
+    session = report.session
+    rows = [r for g in report.groups for r in g.rows]
     return {
         "results": [result(r) for r in rows if measured(r)],
         "iorace_unmeasured": [result(r) for r in rows if not measured(r)],
@@ -81,5 +82,5 @@ def document(session: SessionData) -> dict:
     }
 
 
-def write_json(session: SessionData, path: Path) -> None:
-    path.write_text(json.dumps(document(session), indent=2) + "\n")
+def write_json(report: Report, path: Path) -> None:
+    path.write_text(json.dumps(document(report), indent=2) + "\n")

@@ -4,8 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from iorace import tables
-from iorace.analysis import analyse, grids, seed_tables
-from iorace.store import SessionData
+from iorace.document import Report
 
 
 def _table(table: tables.Table) -> str:
@@ -17,27 +16,22 @@ def _table(table: tables.Table) -> str:
     return "\n".join(lines)
 
 
-def render(session: SessionData) -> str:
+def render(report: Report) -> str:
+    session = report.session
     m = session.machine
     out = [f"# iorace session {session.id}", "",
            f"{session.started} · {m.get('cpu_model', '?')} · {m.get('cores', '?')} cores · "
            f"kernel {m.get('kernel', '?')} · `{session.command_line}`", ""]
-    groups = analyse(session)
-    for g in groups:
-        table = tables.group_table(g).view(wide=True)
-        out += [f"## {table.title}", "", table.caption, "", _table(table), ""]
-        if (best := tables.best_table(g)) is not None:
-            out += ["Best strategy per language and toolchain:", "", _table(best.view(wide=True)), ""]
-    for grid in grids(session, groups):
-        table = tables.grid_table(grid)
-        out += [f"## {table.title}", "", table.caption, "", _table(table), ""]
-    for seed in seed_tables(session, groups):
-        table = tables.seed_table(seed)
-        out += [f"## {table.title}", "", table.caption, "", _table(table), ""]
-    if (counters := tables.counters_table(session)) is not None:
-        out += [f"## {counters.title}", "", _table(counters), ""]
+    for section in report.sections:
+        table = section.table.view(wide=True)
+        out += [f"## {table.title}", ""]
+        if section.kind != "counters":
+            out += [table.caption, ""]
+        out += [_table(table), ""]
+        if section.best is not None:
+            out += ["Best strategy per language and toolchain:", "", _table(section.best.view(wide=True)), ""]
     return "\n".join(out)
 
 
-def write_markdown(session: SessionData, path: Path) -> None:
-    path.write_text(render(session))
+def write_markdown(report: Report, path: Path) -> None:
+    path.write_text(render(report))

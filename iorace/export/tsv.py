@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+from iorace.document import Report
 from iorace.store import SessionData
 
 HEADER = ["test", "elapsed", "user", "system", "cpu_pct", "mem"]
@@ -20,8 +21,9 @@ def rows(session: SessionData):
             yield [test, f"{elapsed:.4f}", f"{user:.4f}", f"{system:.4f}", f"{cpu}%", str(r.max_rss_kb)]
 
 
-def write_tsv(session: SessionData, path: Path) -> None:
+def write_tsv(report: Report, path: Path) -> None:
+    """Every timed run of the report's session (runs, not statistics: nothing of the analysis is needed)."""
     with open(path, "w", newline="") as f:
         w = csv.writer(f, delimiter="\t", lineterminator="\n")
         w.writerow(HEADER)
-        w.writerows(rows(session))
+        w.writerows(rows(report.session))

@@ -7,6 +7,7 @@ import html
 import pytest
 from sessions import cell, session
 
+from iorace.document import build
 from iorace.export.html import CSS, render
 from iorace.kind import Kind
 from iorace.manifest import Variant
@@ -17,7 +18,7 @@ from iorace.status import BAD_STATES, Status
 def test_every_kind_is_accepted_noted_drawn_and_styled(kind):
     Variant(name="v", language="c", description="d", sources=["v.c"], kind=kind.value)  # the manifest takes it
     s = session([cell("ref", inner=[10, 10, 10]), cell("v", kind=kind.value, inner=[5, 5, 5])])
-    page = render(s)
+    page = render(build(s))
     row = next(line for line in page.splitlines() if 'data-language="c"' in line and ">c/v<" in line)
     assert (f'class="{kind.value}"' in row) == kind.marked
     assert (f"tr.{kind.value} td" in CSS) == kind.marked

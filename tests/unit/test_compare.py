@@ -4,6 +4,7 @@ import pytest
 import sessions
 from sessions import save, session
 
+from iorace.document import build
 from iorace.export.json_export import write_json
 
 BASE = [0.0100, 0.0101, 0.0099, 0.0102, 0.0098, 0.0100, 0.0101, 0.0099]
@@ -73,8 +74,8 @@ def test_markdown_for_a_pull_request(iorace_inprocess, db):
 def test_json_exports_compare_like_the_sessions(iorace_inprocess, db, tmp_path):
     from iorace.store import Store
     store = Store(db)
-    write_json(store.load(1), tmp_path / "a.json")
-    write_json(store.load(2), tmp_path / "b.json")
+    write_json(build(store.load(1)), tmp_path / "a.json")
+    write_json(build(store.load(2)), tmp_path / "b.json")
     out = iorace_inprocess("compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
     assert out.returncode == 1, out.stderr
     assert "regressed: demo tiny c/a@gcc:release[passes=1]: +20.0%" in out.stderr

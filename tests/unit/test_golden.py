@@ -18,6 +18,8 @@ import pytest
 from rich.console import Console
 from sessions import cell, save, session
 
+from iorace.document import build
+
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = bool(os.environ.get("IORACE_UPDATE_GOLDEN"))
 
@@ -82,7 +84,7 @@ def printed(width: int, wide: bool) -> str:
     from iorace.report import print_session
 
     out = io.StringIO()
-    print_session(full_session(), Console(file=out, width=width, color_system=None, highlight=False), wide=wide)
+    print_session(build(full_session()), Console(file=out, width=width, color_system=None, highlight=False), wide=wide)
     return out.getvalue()
 
 
@@ -94,19 +96,19 @@ def test_terminal(width, wide):
 def test_markdown():
     from iorace.export.markdown import render
 
-    check("report.md", render(full_session()))
+    check("report.md", render(build(full_session())))
 
 
 def test_json():
     from iorace.export.json_export import document
 
-    check("report.json", json.dumps(document(full_session()), indent=2, sort_keys=True) + "\n")
+    check("report.json", json.dumps(document(build(full_session())), indent=2, sort_keys=True) + "\n")
 
 
 def test_tsv(tmp_path):
     from iorace.export.tsv import write_tsv
 
-    write_tsv(full_session(), tmp_path / "runs.tsv")
+    write_tsv(build(full_session()), tmp_path / "runs.tsv")
     check("runs.tsv", (tmp_path / "runs.tsv").read_text())
 
 
@@ -114,7 +116,7 @@ def test_html_without_chart_drawings():
     """The page less its SVG drawings (their ids depend on how many charts were drawn before)."""
     from iorace.export.html import render
 
-    page = render(full_session())
+    page = render(build(full_session()))
     charts = len(re.findall(r"<svg", page))
     check("report.html", re.sub(r"<svg.*?</svg>", "<svg/>", page, flags=re.S) + f"\n<!-- {charts} charts -->\n")
 

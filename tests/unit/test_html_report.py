@@ -7,6 +7,7 @@ from sessions import session
 
 from iorace import tables
 from iorace.analysis import analyse
+from iorace.document import build
 from iorace.export.html import render
 
 TIMES = [0.010, 0.011, 0.012, 0.0105, 0.0102]
@@ -37,7 +38,7 @@ def visible_text(html: str) -> str:
 
 def test_report_is_self_contained_and_has_every_part():
     s = demo()
-    page = render(s)
+    page = render(build(s))
     # nothing to fetch: no external scripts, styles, images or fonts (SVG namespaces are not fetched)
     assert not re.search(r"<(script|link|img|iframe)[^>]*\b(src|href)=", page)
     assert "@import" not in page and "url(http" not in page
@@ -65,7 +66,7 @@ def test_report_is_self_contained_and_has_every_part():
 
 def test_several_sessions_add_a_history_chart():
     sessions = [demo(1), demo(2, 1.2, "2222222"), demo(3, 0.9, "3333333")]
-    page = render(sessions[-1], sessions)
+    page = render(build(sessions[-1]), sessions)
     assert "history across the given sessions" in page and page.count("<svg") == 4
     assert "#1 2026-11-21 1111111" in page and "#3 2026-11-23 3333333" in page  # session labels on the axis
     # the six cells made 20% slower in session 2 are flagged there, and as faster again in session 3;
@@ -73,7 +74,7 @@ def test_several_sessions_add_a_history_chart():
     slower = re.findall(r'aria-label="session: (#\d)[^"]*change: slower"', page)
     faster = re.findall(r'aria-label="session: (#\d)[^"]*change: faster"', page)
     assert slower == ["#2"] * 6 and faster == ["#3"] * 6
-    assert "history" not in visible_text(render(sessions[-1], sessions[-1:]))
+    assert "history" not in visible_text(render(build(sessions[-1]), sessions[-1:]))
 
 
 def test_report_command_errors_are_one_line(iorace_inprocess, tmp_path):
@@ -96,7 +97,7 @@ def test_a_manifest_grid_gets_its_table_and_chart():
     spec = {"title": "capnp grid", "split": "case", "rows": "config",
             "columns": ["cpp/capnp@g++:release", "rust/capnp@cargo:release"],
             "ratio": ["rust/capnp@cargo:release", "cpp/capnp@g++:release"]}
-    page = render(session(cells, suites={"toy": {"grids": [spec], "param_order": {"config": ["object", "bytes"]}}}))
+    page = render(build(session(cells, suites={"toy": {"grids": [spec], "param_order": {"config": ["object", "bytes"]}}})))
     sections = re.findall(r'<section id="grid\d">.*?</section>', page, re.S)
     assert len(sections) == 2 and "capnp grid · toy · tiny · case=carsales" in sections[0]
     assert all(sec.count("<svg") == 1 for sec in sections)
@@ -108,7 +109,7 @@ def test_a_manifest_grid_gets_its_table_and_chart():
 
 def test_a_seed_table_gets_its_table_and_chart():
     from test_report_views import seed_table_session
-    page = render(seed_table_session())
+    page = render(build(seed_table_session()))
     sections = re.findall(r'<section id="seed\d">.*?</section>', page, re.S)
     assert len(sections) == 2 and "dcat&#x27;s tests · lines · tiny · gdc release" in sections[0]
     assert all(sec.count("<svg") == 1 for sec in sections)

@@ -14,6 +14,7 @@ import numpy as np
 import sessions
 from sessions import session
 
+from iorace.document import build
 from iorace.export.json_export import document, write_json
 
 NUMBERS = ("mean", "median", "min", "max", "user", "system")
@@ -62,7 +63,7 @@ def check_hyperfine_structure(doc: dict) -> None:
 
 def test_results_hold_only_timed_cells_and_the_rest_is_kept_beside_them(tmp_path):
     path = tmp_path / "export.json"
-    write_json(mixed_session(), path)
+    write_json(build(mixed_session()), path)
     doc = json.loads(path.read_text())
     check_hyperfine_structure(doc)
     assert sorted(r["variant"] for r in doc["results"]) == ["fast", "once", "slow"]
@@ -73,14 +74,14 @@ def test_results_hold_only_timed_cells_and_the_rest_is_kept_beside_them(tmp_path
 
 
 def test_a_check_only_session_has_empty_results():
-    doc = document(session([cell("a", status="ok"), cell("b", status="failed", detail="exit code 1")]))
+    doc = document(build(session([cell("a", status="ok"), cell("b", status="failed", detail="exit code 1")])))
     assert doc["results"] == []  # hyperfine's scripts then have nothing to plot, rather than crashing
     assert [r["variant"] for r in doc["iorace_unmeasured"]] == ["a", "b"]
 
 
 def test_the_check_itself_rejects_the_old_layout():
     """The structure check must fail on what broke advanced_statistics.py: a failed cell in `results`."""
-    doc = document(mixed_session())
+    doc = document(build(mixed_session()))
     doc["results"] += doc["iorace_unmeasured"]
     try:
         check_hyperfine_structure(doc)

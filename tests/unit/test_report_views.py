@@ -8,13 +8,14 @@ from sessions import toy_session
 
 from iorace import tables
 from iorace.analysis import analyse
+from iorace.document import build
 from iorace.export.markdown import render
 from iorace.report import print_session
 
 
 def printed(width: int, wide: bool) -> str:
     out = io.StringIO()
-    print_session(toy_session(), Console(file=out, width=width, color_system=None, highlight=False), wide=wide)
+    print_session(build(toy_session()), Console(file=out, width=width, color_system=None, highlight=False), wide=wide)
     return out.getvalue()
 
 
@@ -32,7 +33,7 @@ def test_compact_view_wraps_long_labels_instead_of_cutting_them():
     s = toy_session()
     s.cells[0].variant = "a-very-long-variant-name-that-needs-wrapping"
     out = io.StringIO()
-    print_session(s, Console(file=out, width=80, color_system=None), wide=False)
+    print_session(build(s), Console(file=out, width=80, color_system=None), wide=False)
     text = out.getvalue().split("•")[0]
     first_column = "".join(line[:20].strip() for line in text.splitlines())
     assert "c/a-very-long-variant-name-that-needs-wrapping" in first_column.replace(" ", "")
@@ -60,7 +61,7 @@ GOLDEN_ROW = "| c/slow | gcc | release | ok | 1,000 | 30.0 ms (29.0 ms..31.0 ms)
 
 
 def test_markdown_is_the_wide_table():
-    md = render(toy_session())
+    md = render(build(toy_session()))
     assert "## toy · tiny · mode=count" in md
     assert "| variant | toolchain | profile | status | answer | inner median (min..max) |" in md
     assert GOLDEN_ROW in md
@@ -86,7 +87,7 @@ def test_a_manifest_grid_is_drawn_as_the_seed_drew_it():
     assert [g.split_value for g in got] == ["carsales", "eval"]
     assert [value for value, _, _ in got[0].rows] == ["object", "bytes"]  # the manifest's order
     assert got[0].rows[1][2].value == pytest.approx(1.5)
-    md = render(s)
+    md = render(build(s))
     assert "## capnp grid · toy · tiny · case=carsales" in md
     assert "| object | 10.0 ms | 14.0 ms | 1.40x [" in md and "| bytes | 20.0 ms | 30.0 ms | 1.50x [" in md
 
@@ -112,7 +113,7 @@ def test_a_seed_table_keeps_the_seeds_order_and_its_figures():
     assert rows[1].vs_baseline.value == pytest.approx(0.5) and rows[3].vs_baseline.value == pytest.approx(0.25)
     assert rows[2].row is None and rows[2].vs_baseline is None
     assert rows[1].seed_vs_baseline == pytest.approx(9.32 / 22.41) and rows[3].seed_seconds is None
-    md = render(seed_table_session())
+    md = render(build(seed_table_session()))
     assert "## dcat's tests · lines · tiny · gdc release · mode=count" in md
     assert "| bufOut | ok | 10.0 ms |" in md and "| 9.32 s | 0.42x |" in md and "| unbuilt | not run |" in md
 
@@ -120,7 +121,7 @@ def test_a_seed_table_keeps_the_seeds_order_and_its_figures():
 def test_problems_fold_cells_that_fail_alike():
     from sessions import cell, session
 
-    from iorace.report import problems
+    from iorace.document import problems
     same = [cell(f"v{i}", status="failed", detail="exit code 1: ModuleNotFoundError: No module named 'capnp'",
                  params={"config": str(i)}) for i in range(30)]
     lines = problems(session(same + [cell("other", status="wrong", detail="answered 2, expected 1")]))

@@ -7,6 +7,7 @@ import sqlite3
 import pytest
 from sessions import toy_session
 
+from iorace.document import build
 from iorace.export import EXPORTERS
 from iorace.export.json_export import document
 from iorace.export.tsv import HEADER, rows
@@ -68,7 +69,7 @@ def test_an_unopenable_database_is_a_usage_error(tmp_path):
 
 
 def test_json_export_is_hyperfine_shaped_with_iorace_fields():
-    doc = document(toy_session())
+    doc = document(build(toy_session()))
     slow = next(r for r in doc["results"] if r.get("variant") == "slow")
     assert slow["command"] == "/cache/slow/prog /data/tiny count"
     assert slow["times"] == pytest.approx([0.031, 0.032, 0.031, 0.030, 0.031])
@@ -90,7 +91,7 @@ def test_tsv_export_is_one_row_per_timed_run():
 def test_every_registered_exporter_writes_a_file(tmp_path):
     for e in EXPORTERS:
         path = tmp_path / f"out.{e.name}"
-        e.write(toy_session(), path)
+        e.write(build(toy_session()), path)
         assert path.stat().st_size > 100, e.name
     tsv = list(csv.reader(open(tmp_path / "out.tsv"), delimiter="\t"))
     assert tsv[0] == HEADER and len(tsv) == 21
@@ -101,3 +102,20 @@ def test_old_sessions_without_suite_settings_load(tmp_path):
     sid = store.begin_session("t", "iorace run", {"baseline_languages": {"toy": ["c"]}}, {}, {}, "", "0")
     assert store.load(sid).suite_setting("toy", "baseline_languages") == ["c"]
     sqlite3.connect(tmp_path / "s.sqlite").close()
+
+
+def test_show_analyses_a_session_once_whatever_it_exports(iorace_inprocess, tmp_path, monkeypatch):
+    """The terminal, Markdown, HTML and JSON all draw one report document: one analysis, not one per format."""
+    from sessions import save
+
+    from iorace import document
+
+    db = tmp_path / "s.sqlite"
+    save(db, toy_session())
+    calls = []
+    real = document.analyse
+    monkeypatch.setattr(document, "analyse", lambda s: calls.append(s.id) or real(s))
+    out = iorace_inprocess("show", "--db", str(db), *(a for e in EXPORTERS for a in (e.option, str(tmp_path / e.name))))
+    assert out.returncode == 0, out.stderr
+    assert all((tmp_path / e.name).stat().st_size > 100 for e in EXPORTERS)
+    assert len(calls) == 1
