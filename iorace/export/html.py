@@ -170,24 +170,26 @@ def _group_section(section: Section, index: int, languages: list[str]) -> str:
     return "\n".join(out)
 
 
-def _grid_section(section: Section, index: int) -> str:
-    """The seed's own view, where the manifest declares one (e.g. configurations x implementations)."""
+def _chart_of(section: Section):
+    """The chart of a grid (the seed's own view: configurations x implementations) or of a seed table (the
+    seed's tests in its order, ours beside the seed's ratios); other sections are drawn as tables only."""
     from iorace import charts
 
-    grid, table = section.source, section.table
-    assert isinstance(grid, GridTable)
-    return (f'<section id="grid{index}"><h2>{esc(table.title)}</h2><p class="caption">{esc(table.caption)}</p>'
-            f'<div class="charts">{_figure(charts.grid_chart(grid))}</div>{_table(table, "sortable grid")}</section>')
+    if isinstance(section.source, GridTable):
+        return charts.grid_chart(section.source)
+    if isinstance(section.source, SeedTableData):
+        return charts.seed_chart(section.source)
+    return None
 
 
-def _seed_section(section: Section, index: int) -> str:
-    """The seed's tests in its order (dcat), ours beside the seed's own ratios."""
-    from iorace import charts
-
-    seed, table = section.source, section.table
-    assert isinstance(seed, SeedTableData)
-    return (f'<section id="seed{index}"><h2>{esc(table.title)}</h2><p class="caption">{esc(table.caption)}</p>'
-            f'<div class="charts">{_figure(charts.seed_chart(seed))}</div>{_table(table, "sortable seed")}</section>')
+def _section(section: Section, index: int) -> str:
+    """Any part of the report but a group: its table, with its chart where it has one."""
+    table = section.table
+    caption = f'<p class="caption">{esc(table.caption)}</p>' if table.caption else ""
+    chart = _chart_of(section)
+    figures = f'<div class="charts">{_figure(chart)}</div>' if chart is not None else ""
+    return (f'<section id="{section.kind}{index}"><h2>{esc(table.title)}</h2>{caption}'
+            f'{figures}{_table(table, f"sortable {section.kind}")}</section>')
 
 
 def _filters(session: SessionData) -> str:
@@ -209,7 +211,7 @@ def _meta(report: Report) -> str:
              ["iorace", session.iorace_version]]
     facts += [[k, str(v)] for k, v in m.items()]
     facts += [[k, str(v)] for k, v in session.options.items() if not isinstance(v, dict)]
-    lines = report.problems
+    lines = report.problems + report.counter_notes
     out = ['<section id="problems"><h2>problems</h2>']
     out.append('<ul class="problems">' + "".join(f"<li><code>{esc(line)}</code></li>" for line in lines) + "</ul>"
                if lines else "<p>none: every cell answered right.</p>")
@@ -264,8 +266,11 @@ def render(report: Report, history: list[SessionData] | None = None) -> str:
             + (' · <a href="#history">history</a>' if history and len(history) > 1 else "") + "</p>",
             _filters(session)]
     body += [_group_section(s, i, languages) for i, s in enumerate(report.of_kind("group"))]
-    body += [_grid_section(s, i) for i, s in enumerate(report.of_kind("grid"))]
-    body += [_seed_section(s, i) for i, s in enumerate(report.of_kind("seed"))]
+    numbered: dict[str, int] = {}
+    for section in report.sections:
+        if section.kind != "group":
+            body.append(_section(section, numbered.setdefault(section.kind, 0)))
+            numbered[section.kind] += 1
     if history and len(history) > 1:
         body.append(_history(history, languages))
     body.append(_meta(report))
