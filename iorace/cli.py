@@ -13,9 +13,10 @@ from rich.table import Table
 from iorace import counters, document, machine
 from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
+from iorace.options import from_command, run_options
 from iorace.paths import default_db
 from iorace.report import print_session
-from iorace.session import RunOptions, run_session
+from iorace.session import run_session
 from iorace.store import Store
 from iorace.suites import base_toolchains, find_suite_dirs, load_suite, load_suites
 from iorace.toolchains import harness_python, probe
@@ -129,41 +130,15 @@ def doctor(suite_dirs):
 
 @cli.command()
 @click.argument("suites", nargs=-1)
-@click.option("--variant", "variants", multiple=True, metavar="GLOB",
-              help="Only variants whose name or language/name matches (e.g. 'cpp/*', 'mmap'). Repeatable.")
-@click.option("--toolchain", "toolchains", multiple=True, metavar="NAME", help="Only this toolchain. Repeatable.")
-@click.option("--profile", "profiles", multiple=True, metavar="NAME",
-              help="Build profile (release, debug, ...; 'all' for every one). Repeatable. "
-                   "Default: each variant's own default profiles.")
-@click.option("--param", "params", multiple=True, metavar="KEY=VALUE", help="Fix a parameter (e.g. mode=sum).")
-@click.option("--size", "sizes", multiple=True, metavar="NAME|SUITE=NAME",
-              help="Dataset: tiny, quick (default), seed, or any other a suite declares (big, edge, ...). "
-                   "Repeatable; SUITE=NAME applies to one suite only (--size quick --size rdb=seed).")
-@click.option("--input", "inputs", multiple=True, type=click.Path(path_type=Path), metavar="PATH",
-              help="Your own input file instead of generated data (the reference computes the answer). Repeatable.")
-@click.option("--runs", type=click.IntRange(1), default=10, show_default=True, help="Timed runs per cell.")
-@click.option("--warmup", type=click.IntRange(0), default=1, show_default=True, help="Untimed runs per cell first.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
-              metavar="SECONDS", help="Per run; the whole process group is killed after it.")
-@click.option("--sink", type=click.Choice(["null", "pipe"]), default="null", show_default=True,
-              help="Where timed runs write stdout: /dev/null, or a pipe drained by iorace.")
+@run_options
 @DB_OPTION
 @export_options
 @WIDE_OPTION
 @SUITE_DIR_OPTION
-@click.option("--check-only", is_flag=True, help="Build and verify every answer; measure nothing.")
-@click.option("--seed", type=int, default=None, help="Seed of the interleaving order (default: random, stored).")
-@click.option("--instructions", is_flag=True,
-              help="Also count each cell's instructions once under valgrind (repeatable on a noisy machine).")
-@click.option("--counters", is_flag=True,
-              help="Also record perf stat's counters of one run per cell (task-clock, context switches, page faults, "
-                   "and cycles, instructions, branches where the machine has hardware counters).")
 def run(suites, **kw):
     """Build, verify and measure the cells of SUITES (all suites when none is named)."""
     exports = {e.dest: kw.pop(e.dest) for e in EXPORTERS}
-    wide = wide_view(kw.pop("wide"))
-    options: dict = {k: list(v) if isinstance(v, tuple) else v for k, v in kw.items()}
-    opts = RunOptions(suites=list(suites), exports=exports, wide=wide, **options)
+    opts = from_command(suites, exports=exports, wide=wide_view(kw.pop("wide")), **kw)
     opts.db = opts.db or default_db()
     sys.exit(run_session(opts, console, err_console))
 

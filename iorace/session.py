@@ -5,8 +5,6 @@ import datetime as dt
 import random
 import shlex
 import sys
-from dataclasses import dataclass, field
-from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
@@ -17,6 +15,7 @@ from iorace.cells import OK, PLANNED, SKIPPED, Cell, dataset_refs, expand
 from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
 from iorace.measure import measure
+from iorace.options import RunOptions
 from iorace.paths import REPO_SUITES, default_db
 from iorace.report import print_session
 from iorace.status import BAD_STATES, Status
@@ -25,29 +24,6 @@ from iorace.suites import load_suites
 from iorace.verify import verify
 
 EXIT_OK, EXIT_CELLS_FAILED, EXIT_INTERRUPTED = 0, 1, 130
-
-
-@dataclass
-class RunOptions:
-    suites: list[str]
-    variants: list[str] = field(default_factory=list)
-    toolchains: list[str] = field(default_factory=list)
-    profiles: list[str] = field(default_factory=list)
-    params: list[str] = field(default_factory=list)
-    sizes: list[str] = field(default_factory=list)  # NAME or SUITE=NAME; none: quick
-    inputs: list[Path] = field(default_factory=list)
-    runs: int = 10
-    warmup: int = 1
-    timeout: float = 300.0
-    sink: str = "null"
-    db: Path | None = None
-    exports: dict[str, Path | None] = field(default_factory=dict)  # Exporter.dest -> file (iorace.export)
-    wide: bool = True  # every column in the printed report (the terminal's default is compact)
-    suite_dirs: list[Path] = field(default_factory=list)
-    check_only: bool = False
-    seed: int | None = None
-    instructions: bool = False
-    counters: bool = False
 
 
 def _now() -> str:
@@ -105,12 +81,7 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
     for w in machine.warnings(m, []):
         err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
     store = Store(opts.db or default_db())
-    options = {"sizes": opts.sizes or ["quick"], "runs": 0 if opts.check_only else opts.runs, "warmup": opts.warmup,
-               "timeout": opts.timeout, "sink": opts.sink, "check_only": opts.check_only, "seed": seed,
-               "inputs": [str(p) for p in opts.inputs], "variants": opts.variants, "toolchains": opts.toolchains,
-               "profiles": opts.profiles, "params": opts.params, "instructions": opts.instructions,
-               "counters": opts.counters}
-    session_id = store.begin_session(_now(), shlex.join(["iorace", *sys.argv[1:]]), options, m, {},
+    session_id = store.begin_session(_now(), shlex.join(["iorace", *sys.argv[1:]]), opts.stored(seed), m, {},
                                      machine.git_revision(REPO_SUITES.parent), __version__)
     for suite in {c.suite.name: c.suite for c in cells}.values():
         store.save_suite_settings(session_id, suite.name, suite.manifest.analysis_settings())

@@ -135,3 +135,20 @@ def test_suite_module_may_use_dataclasses_with_postponed_annotations(tmp_path):
                                 "def generate(name, path): path.write_bytes(b'x')\n"
                                 "def expected(path, params): return Record(1).n\n")
     assert load_suite(d).module().expected(None, {}) == 1
+
+
+def test_a_run_option_is_one_declaration(monkeypatch):
+    """`iorace run`'s options and the session's stored options come from RunOptions' fields alone."""
+    from dataclasses import fields
+
+    from iorace.cli import run
+    from iorace.options import RunOptions, flag, from_command
+
+    declared = {f.name for f in fields(RunOptions) if "click" in f.metadata}
+    assert declared <= {p.name for p in run.params}
+    opts = from_command(("readbytes",), sizes=("seed",), runs=7, check_only=False, inputs=(), variants=("c/*",))
+    stored = opts.stored(seed=42)
+    assert list(stored) == [f.name for f in fields(RunOptions) if f.metadata.get("stored")]
+    assert stored["sizes"] == ["seed"] and stored["runs"] == 7 and stored["seed"] == 42 and "db" not in stored
+    assert RunOptions(check_only=True).stored(1)["runs"] == 0 and RunOptions().stored(1)["sizes"] == ["quick"]
+    assert flag("--x", is_flag=True)["stored"]
