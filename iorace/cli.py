@@ -15,7 +15,7 @@ from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
 from iorace.options import from_command, run_options
 from iorace.paths import default_db
-from iorace.report import print_session
+from iorace.report import print_session, rich_table
 from iorace.session import run_session
 from iorace.store import Store
 from iorace.suites import base_toolchains, find_suite_dirs, load_suite, load_suites
@@ -202,13 +202,7 @@ def compare_cmd(a, b, db, threshold, as_markdown):
         click.echo(compare.markdown(cmp), nl=False)
     else:
         console.print(escape(compare.sides_text(cmp)), highlight=False)
-        t = Table(header_style="bold")
-        for col in compare.HEADER:
-            t.add_column(col, justify="left" if col in {"cell", "metric", "verdict"} else "right")
-        for row in compare.rows(cmp):
-            style = {"regressed": "bold red", "improved": "green"}.get(row[-1])
-            t.add_row(*map(escape, row), style=style)
-        console.print(t)
+        console.print(rich_table(compare.table(cmp)))
         console.print(escape(compare.summary(cmp)), highlight=False)
         for line in compare.other_lines(cmp):
             console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
@@ -229,45 +223,16 @@ def history_cmd(suite, variants, datasets, last, threshold, db):
     """Each cell's primary metric (median) across the stored sessions of SUITE, by date and git revision;
     a significant change from the cell's previous session is flagged (▲ slower, ▼ faster)."""
     from iorace import compare
-    from iorace.history import history
+    from iorace.history import history, history_table
 
     path = db or default_db()
     if not path.exists():
         raise UsageError(f"{path}: no database yet (run `iorace run` first, or pass --db)")
     sessions, series = history(Store(path), suite, list(variants), list(datasets), compare.parse_threshold(threshold))
-    shown = sessions[-last:]
-    t = Table(title=f"{suite}: median of the primary metric per session", title_justify="left", header_style="bold")
-    t.add_column("cell")
-    for sid, started, git in shown:
-        t.add_column(f"#{sid}\n{started[:16].replace('T', ' ')}\n{git[:9]}", justify="right")
-    for ser in series:
-        at = {p.session_id: p for p in ser.points}
-        cells = []
-        for sid, _, _ in shown:
-            p = at.get(sid)
-            if p is None:
-                cells.append("")
-            elif p.median is None:
-                cells.append(f"[yellow]{escape(p.cell.status)}[/]")
-            else:
-                text = escape(fmt_seconds(p.median))
-                if p.flag and p.change is not None:
-                    arrow = "▲" if p.flag == "slower" else "▼"
-                    colour = "red" if p.flag == "slower" else "green"
-                    change = (f"{p.change.ratio.value - 1:+.0%}" if p.change.ratio is not None
-                              else f"{p.change.instructions_change or 0:+.2%} instr")
-                    text += f" [{colour}]{arrow}{change}[/]"
-                cells.append(text)
-        t.add_row(escape(ser.name), *cells)
-    console.print(t)
+    console.print(rich_table(history_table(suite, sessions[-last:], series)))
     flagged = sum(1 for ser in series for p in ser.points if p.flag)
     console.print(f"{len(series)} cells, {len(sessions)} sessions; {flagged} significant changes beyond "
                   f"{threshold} flagged", highlight=False)
-
-
-def fmt_seconds(v: float) -> str:
-    from iorace.fmt import seconds
-    return seconds(v)
 
 
 def main() -> None:

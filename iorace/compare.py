@@ -20,9 +20,13 @@ from scipy import stats as sps
 
 from iorace.analysis import analyse
 from iorace.errors import UsageError
+from iorace.export.markdown import draw_table as draw_markdown
+from iorace.export.markdown import escape
 from iorace.stats import Ratio, median_ratio
 from iorace.status import Status
 from iorace.store import SessionData, Store
+from iorace.tables import Column, Table
+from iorace.verdict import Verdict
 
 ALPHA = 0.05
 
@@ -71,7 +75,7 @@ class Change:
     ratio: Ratio | None = None          # median B / median A, with its 95% interval
     p_value: float | None = None        # Mann-Whitney U, two-sided
     instructions_change: float | None = None  # B / A - 1, exact
-    verdict: str = "~"                  # regressed | improved | ~ (no significant change) | not timed
+    verdict: Verdict = Verdict.SAME
 
     @property
     def significant(self) -> bool:
@@ -92,7 +96,7 @@ class Comparison:
     @property
     def regressions(self) -> list[str]:
         """One line per cell that got significantly slower beyond the threshold, or broke."""
-        out = [f"{c.a.name}: {describe(c)}" for c in self.changes if c.verdict == "regressed"]
+        out = [f"{c.a.name}: {describe(c)}" for c in self.changes if c.verdict is Verdict.REGRESSED]
         out += [f"{a.name}: {a.status} -> {b.status}" for a, b in self.status_changes
                 if a.status == Status.OK and _broken(b.status)]
         return out
@@ -228,7 +232,7 @@ def _change(a: CellSample, b: CellSample, threshold: float, seed: int) -> Change
             ch.p_value = float(sps.mannwhitneyu(np.asarray(b.values), np.asarray(a.values),
                                                 alternative="two-sided").pvalue)
     if ch.ratio is None and ch.instructions_change is None:
-        ch.verdict = "not timed" if not (a.values and b.values) else "other metric"
+        ch.verdict = Verdict.NOT_TIMED if not (a.values and b.values) else Verdict.OTHER_METRIC
         return ch
     r = ch.ratio
     slower = r is not None and ch.significant and r.value > 1 + threshold
@@ -236,7 +240,7 @@ def _change(a: CellSample, b: CellSample, threshold: float, seed: int) -> Change
     if ch.instructions_change is not None:  # exact counts: any change is real, the threshold decides
         slower = slower or ch.instructions_change > threshold
         faster = faster or ch.instructions_change < -threshold
-    ch.verdict = "regressed" if slower else "improved" if faster else "~"
+    ch.verdict = Verdict.REGRESSED if slower else Verdict.IMPROVED if faster else Verdict.SAME
     return ch
 
 
@@ -263,25 +267,28 @@ def change_text(r: Ratio | None) -> str:
     return text + (f" [{r.low - 1:+.1%}, {r.high - 1:+.1%}]" if r.low is not None and r.high is not None else "")
 
 
-HEADER = ["cell", "metric", "A median", "B median", "change [95% CI]", "p (Mann-Whitney)", "instructions",
-          "verdict"]
+COLUMNS = [Column("cell", "left"), Column("metric", "left"), Column("A median"), Column("B median"),
+           Column("change [95% CI]"), Column("p (Mann-Whitney)"), Column("instructions"), Column("verdict", "left")]
 
 
-def rows(cmp: Comparison) -> list[list[str]]:
+def table(cmp: Comparison) -> Table:
+    """Every compared cell, regressions first, in the report's table model (drawn by the terminal and the
+    Markdown drawers); the verdict is the status column."""
     out = []
-    for c in sorted(cmp.changes, key=lambda c: (c.verdict != "regressed", c.verdict != "improved", c.a.name)):
+    for c in sorted(cmp.changes, key=lambda c: (c.verdict is not Verdict.REGRESSED, c.verdict is not Verdict.IMPROVED,
+                                                 c.a.name)):
         out.append([c.a.name, c.a.metric, _seconds(float(np.median(c.a.values)) if c.a.values else None),
                     _seconds(float(np.median(c.b.values)) if c.b.values else None), change_text(c.ratio),
                     "-" if c.p_value is None else f"{c.p_value:.3f}",
                     "-" if c.instructions_change is None else f"{c.instructions_change:+.2%}", c.verdict])
-    return out
+    return Table("", "", COLUMNS, out, [row[-1] for row in out], len(COLUMNS) - 1)
 
 
 def summary(cmp: Comparison) -> str:
     n = len(cmp.changes)
-    counts = {v: sum(c.verdict == v for c in cmp.changes) for v in ("regressed", "improved")}
+    counts = {v: sum(c.verdict is v for c in cmp.changes) for v in (Verdict.REGRESSED, Verdict.IMPROVED)}
     gm = cmp.geomean
-    text = (f"{n} cells compared: {counts['regressed']} regressed, {counts['improved']} improved beyond "
+    text = (f"{n} cells compared: {counts[Verdict.REGRESSED]} regressed, {counts[Verdict.IMPROVED]} improved beyond "
             f"{cmp.threshold:.0%} (Mann-Whitney p < {ALPHA} and the 95% interval of the ratio of medians excluding 1)")
     if gm is not None:
         text += f"; geometric mean of B/A {gm:.3f}"
@@ -302,16 +309,11 @@ def sides_text(cmp: Comparison) -> str:
 
 def markdown(cmp: Comparison) -> str:
     """For a pull-request comment."""
-    esc = lambda s: s.replace("|", "\\|")  # noqa: E731
     verdict = "**regressed**" if cmp.regressions else "no regression"
     lines = [f"### iorace compare: {verdict}", "", sides_text(cmp), "", summary(cmp) + ".", ""]
     if cmp.changes:
-        lines += ["| " + " | ".join(HEADER) + " |", "|" + "|".join("---" for _ in HEADER) + "|"]
-        for row in rows(cmp):
-            row[-1] = f"**{row[-1]}**" if row[-1] == "regressed" else row[-1]
-            lines.append("| " + " | ".join(esc(x) for x in row) + " |")
-        lines.append("")
-    lines += [f"- {esc(line)}" for line in other_lines(cmp)]
+        lines += [draw_markdown(table(cmp)), ""]
+    lines += [f"- {escape(line)}" for line in other_lines(cmp)]
     return "\n".join(lines).rstrip() + "\n"
 
 

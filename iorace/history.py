@@ -13,8 +13,11 @@ import numpy as np
 
 from iorace.compare import CellSample, Change, _change, side_from_session
 from iorace.errors import UsageError
+from iorace.fmt import seconds
 from iorace.status import Status
 from iorace.store import SessionData, Store
+from iorace.tables import Column, Table
+from iorace.verdict import Verdict
 
 
 @dataclass
@@ -34,7 +37,7 @@ class Point:
         """"slower", "faster" or ""."""
         if self.change is None:
             return ""
-        return {"regressed": "slower", "improved": "faster"}.get(self.change.verdict, "")
+        return {Verdict.REGRESSED: "slower", Verdict.IMPROVED: "faster"}.get(self.change.verdict, "")
 
 
 @dataclass
@@ -67,6 +70,31 @@ def history(store: Store, suite: str, variants: list[str] | None = None, dataset
         raise UsageError(f"{suite}: no stored cell matches --variant {' '.join(variants)}"
                          f"{' --dataset ' + ' '.join(datasets) if datasets else ''}")
     return [(s.id, s.started, s.git_revision) for s in loaded], series
+
+
+def history_table(suite: str, sessions: list[tuple[int, str, str]], series: list[Series]) -> Table:
+    """Each cell's median per session (the given ones, as (id, started, git revision)), in the report's
+    table model; a significant change from the cell's previous session is marked (▲ slower, ▼ faster)."""
+    columns = [Column("cell", "left", wrap=True)]
+    columns += [Column(f"#{sid}\n{started[:16].replace('T', ' ')}\n{git[:9]}") for sid, started, git in sessions]
+    rows = []
+    for ser in series:
+        at = {p.session_id: p for p in ser.points}
+        rows.append([ser.name, *(_point_text(at.get(sid)) for sid, _, _ in sessions)])
+    return Table(f"{suite}: median of the primary metric per session", "", columns, rows)
+
+
+def _point_text(p: Point | None) -> str:
+    if p is None:
+        return ""
+    if p.median is None:
+        return p.cell.status
+    text = seconds(p.median)
+    if p.change is not None and p.change.verdict.arrow:
+        change = (f"{p.change.ratio.value - 1:+.0%}" if p.change.ratio is not None
+                  else f"{p.change.instructions_change or 0:+.2%} instr")
+        text += f" {p.change.verdict.arrow}{change}"
+    return text
 
 
 def cell_series(sessions: list[SessionData], threshold: float = 0.05) -> list[Series]:

@@ -9,6 +9,7 @@ from rich.table import Table
 from iorace import tables
 from iorace.document import Report
 from iorace.status import Status
+from iorace.verdict import Verdict
 
 WRAP_MIN = 12  # the narrowest a label or notes column becomes before the table drops a column
 
@@ -35,7 +36,7 @@ def fit(table: tables.Table, width: int | None) -> tables.Table:
 def rich_table(table: tables.Table) -> Table:
     """Draw a format-neutral table with rich. Program and manifest text is plain text, never markup
     ("#[inline]", "[mode=sum]"); only the status gets a colour. Long labels and notes wrap; numbers never do."""
-    t = Table(title=f"[bold]{escape(table.title)}[/]", title_justify="left", header_style="bold",
+    t = Table(title=f"[bold]{escape(table.title)}[/]" if table.title else None, title_justify="left", header_style="bold",
               box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
     for i, col in enumerate(table.columns):
         # A number is never cut or wrapped (its column is at least as wide as its longest text); when the
@@ -46,8 +47,9 @@ def rich_table(table: tables.Table) -> Table:
         cells = [escape(c) for c in row]
         if table.status_column is not None and i < len(table.statuses):
             status = table.statuses[i]
-            known = Status.of(status)
-            cells[table.status_column] = f"[{known.style if known else ''}]{escape(status)}[/]"
+            known = Status.of(status) or Verdict.of(status)
+            if known is not None and known.style:
+                cells[table.status_column] = f"[{known.style}]{escape(status)}[/]"
         t.add_row(*cells)
     return t
 

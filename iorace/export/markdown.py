@@ -5,12 +5,22 @@ from pathlib import Path
 
 from iorace import tables
 from iorace.document import Report
+from iorace.verdict import Verdict
 
 
-def _table(table: tables.Table) -> str:
+def escape(text: str) -> str:
+    """Text inside a Markdown table cell or list item: a pipe would end the cell."""
+    return text.replace("|", "\\|")
+
+
+def draw_table(table: tables.Table) -> str:
+    """A format-neutral table (iorace.tables) as a Markdown table."""
     header = [c.header for c in table.columns]
     align = ["---" if c.align == "left" else "--:" for c in table.columns]
-    rows = [[cell.replace("|", "\\|") for cell in row] for row in table.rows]
+    rows = [[escape(cell) for cell in row] for row in table.rows]
+    for i, row in enumerate(rows):  # a regression stands out in a pull-request comment (Verdict.emphasis)
+        if table.status_column is not None and (v := Verdict.of(table.statuses[i])) is not None and v.emphasis:
+            row[table.status_column] = f"**{row[table.status_column]}**"
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines)
@@ -27,9 +37,9 @@ def render(report: Report) -> str:
         out += [f"## {table.title}", ""]
         if section.kind != "counters":
             out += [table.caption, ""]
-        out += [_table(table), ""]
+        out += [draw_table(table), ""]
         if section.best is not None:
-            out += ["Best strategy per language and toolchain:", "", _table(section.best.view(wide=True)), ""]
+            out += ["Best strategy per language and toolchain:", "", draw_table(section.best.view(wide=True)), ""]
     return "\n".join(out)
 
 

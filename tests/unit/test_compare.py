@@ -1,5 +1,7 @@
 """`iorace compare` and `iorace history` on hand-built sessions in a temporary database (no toolchain)."""
 
+import re
+
 import pytest
 import sessions
 from sessions import save, session
@@ -36,13 +38,18 @@ def db(tmp_path):
     return path
 
 
+def table_rows(text: str) -> dict[str, str]:
+    """The lines of a terminal table by their first column (cells are set apart by two spaces or more)."""
+    return {re.split(r"\s{2,}", line.strip())[0]: line for line in text.splitlines() if re.search(r"\S\s{2,}\S", line)}
+
+
 def test_a_significant_slowdown_beyond_the_threshold_fails_the_comparison(iorace_inprocess, db):
     out = iorace_inprocess("compare", "1", "2", "--db", str(db))
     assert out.returncode == 1, out.stderr
-    lines = {line.split("│")[1].strip(): line for line in out.stdout.splitlines() if line.count("│") > 3}
+    lines = table_rows(out.stdout)
     a = lines["demo tiny c/a@gcc:release[passes=1]"]
     assert "regressed" in a and "+20.0%" in a
-    assert lines["demo tiny c/b@gcc:release[passes=1]"].rstrip(" │").endswith("~")
+    assert lines["demo tiny c/b@gcc:release[passes=1]"].rstrip().endswith("~")
     assert "status changed: demo tiny c/d@gcc:release[passes=1]: ok -> failed" in out.stdout
     assert "appeared in B: demo tiny c/c@gcc:release[passes=1] (ok)" in out.stdout
     assert "disappeared from A: demo tiny c/gone@gcc:release[passes=1] (ok)" in out.stdout
@@ -125,7 +132,7 @@ def test_a_file_that_is_not_an_iorace_export_and_other_suites_are_refused(iorace
 def test_history_flags_the_sessions_where_a_cell_changed(iorace_inprocess, db):
     out = iorace_inprocess("history", "demo", "--variant", "a", "--variant", "c/d", "--db", str(db))
     assert out.returncode == 0, out.stderr
-    rows = {line.split("│")[1].strip(): line for line in out.stdout.splitlines() if line.count("│") > 2}
+    rows = table_rows(out.stdout)
     a = rows["tiny c/a@gcc:release[passes=1]"]
     assert "12.0 ms ▲+20%" in a and "8.0 ms ▼-33%" in a
     assert "failed" in rows["tiny c/d@gcc:release[passes=1]"]
