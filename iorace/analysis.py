@@ -27,7 +27,7 @@ class Row:
     system: Summary | None
     cpu_pct: Summary | None      # (user + system) / wall, as the dcat seed's `time` reports it
     max_rss_kb: int | None
-    ratio: Ratio | None = None   # primary / fastest comparable row of the group
+    vs_fastest: Ratio | None = None  # cost / the fastest comparable row's, with its 95% interval
     vs_limit: float | None = None
     instructions_ratio: float | None = None  # instructions / the fewest of the group's comparable rows
     vs_language_ref: float | None = None      # primary / the same-language reference cell (same toolchain, profile)
@@ -192,7 +192,7 @@ def analyse(session: SessionData) -> list[Group]:
             if not r.ok:
                 continue
             if fastest is not None:
-                r.ratio = median_ratio(r.cost_values(), fastest.cost_values(), seed=i)
+                r.vs_fastest = median_ratio(r.cost_values(), fastest.cost_values(), seed=i)
             if limit is not None:
                 r.vs_limit = r.cost / limit.cost
             if peer is not None:

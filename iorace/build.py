@@ -93,7 +93,7 @@ def build_key(cell: Cell) -> str:
     return h.hexdigest()[:24]
 
 
-def build(cell: Cell, log=None) -> None:
+def build(cell: Cell) -> None:
     """Build one cell (or find it cached); sets cell.build_dir, or marks it skipped/build-failed."""
     pr = probe(cell.toolchain)
     if not pr.available:

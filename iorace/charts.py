@@ -14,7 +14,7 @@ import altair as alt
 
 from iorace.analysis import GridTable, Group, Row, SeedTableData
 from iorace.kind import Kind
-from iorace.store import SessionData
+from iorace.tables import cell_name
 
 ROW_PX = 16          # height of one cell's row in the per-cell charts
 WIDTH = 560
@@ -22,10 +22,11 @@ MAX_POINTS = 4000    # above this, the distribution chart shows boxes only (a st
 FONT = "DejaVu Sans"  # Debian's fonts-dejavu-core, which chromium pulls in
 
 
-def cell_name(r: Row) -> str:
-    """A cell's name within its group: variant, toolchain, profile, and the work it did when scaled."""
+def chart_label(r: Row) -> str:
+    """A cell's label on a chart's axis: its name in the tables (tables.cell_name), then the work it did
+    when scaled (two cells of a scaled group may differ only in it) and its kind's tag."""
     c = r.cell
-    name = f"{c.key} {c.toolchain} {c.profile}"
+    name = cell_name(r)
     if r.scale != 1.0:
         name += " (" + ", ".join(f"{k}={v}" for k, v in c.params.items()) + ")"
     if r.kind.tag:
@@ -47,12 +48,12 @@ def ratio_chart(g: Group, languages: list[str]) -> alt.Chart | None:
     marked by shape."""
     data: list[dict[str, Any]] = []
     for r in g.rows:
-        if r.ratio is None:
+        if r.vs_fastest is None:
             continue
-        low = r.ratio.low if r.ratio.low is not None else r.ratio.value
-        high = r.ratio.high if r.ratio.high is not None else r.ratio.value
-        data.append({"cell": cell_name(r), "language": r.cell.language, "kind": r.cell.kind,
-                     "ratio": r.ratio.value, "low": low, "high": high})
+        low = r.vs_fastest.low if r.vs_fastest.low is not None else r.vs_fastest.value
+        high = r.vs_fastest.high if r.vs_fastest.high is not None else r.vs_fastest.value
+        data.append({"cell": chart_label(r), "language": r.cell.language, "kind": r.cell.kind,
+                     "ratio": r.vs_fastest.value, "low": low, "high": high})
     if len(data) < 1:
         return None
     order = [d["cell"] for d in data]
@@ -81,7 +82,7 @@ def distribution_chart(g: Group, languages: list[str]) -> alt.Chart | None:
     for r in g.rows:
         if not r.ok:
             continue
-        name = cell_name(r)
+        name = chart_label(r)
         order.append(name)
         runs += [{"cell": name, "language": r.cell.language, "seconds": v} for v in r.cost_values()]
     if not runs:
@@ -107,7 +108,7 @@ def best_chart(g: Group, languages: list[str]) -> alt.Chart | None:
     """The best strategy per language x toolchain x profile, as bars of x fastest."""
     data: list[dict[str, Any]] = [
         {"toolchain": f"{r.cell.language} {r.cell.toolchain} {r.cell.profile}: {r.cell.variant}",
-         "language": r.cell.language, "ratio": r.ratio.value} for r in g.best_per_toolchain() if r.ratio is not None]
+         "language": r.cell.language, "ratio": r.vs_fastest.value} for r in g.best_per_toolchain() if r.vs_fastest is not None]
     if len(data) < 2:
         return None
     hi = max(d["ratio"] for d in data)
@@ -192,10 +193,6 @@ def seed_chart(t: SeedTableData) -> alt.Chart | None:
     dots = base.mark_point(filled=True, size=70).encode(x=x, xOffset=offset, y=y, color=colour)
     whiskers = base.mark_rule().encode(x=x, xOffset=offset, y=alt.Y("low:Q", scale=scale), y2="high:Q", color=colour)
     return (whiskers + dots).properties(width=max(240, 60 * len(tests)), height=240, title=t.title)
-
-
-def languages(session: SessionData) -> list[str]:
-    return sorted({c.language for c in session.cells})
 
 
 _ids = count()

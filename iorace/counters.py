@@ -33,7 +33,6 @@ PERF_INSTALL = "apt-get install linux-perf"
 
 # perf's event names, in the rdb seed's order; IPC is instructions / cycles (see ipc()).
 PERF_EVENTS = ["task-clock", "context-switches", "page-faults", "cycles", "instructions", "branches", "branch-misses"]
-HARDWARE_EVENTS = {"cycles", "instructions", "branches", "branch-misses"}
 NOT_SUPPORTED = "not supported here (no hardware performance counters: usually a VM without a virtual PMU)"
 
 # Keys of Cell.counters: "SOURCE:EVENT".
@@ -44,7 +43,7 @@ def perf_key(event: str) -> str:
     return f"perf:{event}"
 
 
-def available() -> str:
+def why_unavailable() -> str:
     """'' when counting instructions under cachegrind is possible here, else why not."""
     return "" if shutil.which("valgrind") else f"valgrind not found ({VALGRIND_INSTALL})"
 
@@ -184,6 +183,6 @@ def doctor_lines() -> list[str]:
     lines += [f"  unavailable: {', '.join(events)}: {why}" for why, events in reasons.items()]
     if status["instructions"] or status["cycles"]:
         lines.append("  IPC needs cycles and instructions: unavailable")
-    cg = available()
+    cg = why_unavailable()
     lines.append(f"cachegrind (run --instructions: instructions, branches, branch misses): {cg or 'available'}")
     return lines

@@ -84,7 +84,7 @@ def notes(row: Row) -> str:
         out.append(row.kind.note)
     if row.noisy and row.primary is not None:
         out.append(f"noisy (cv {row.primary.cv:.0%})")
-    if row.ratio is not None and row.ratio.value != 1.0 and row.ratio.overlaps_one():
+    if row.vs_fastest is not None and row.vs_fastest.value != 1.0 and row.vs_fastest.overlaps_one():
         out.append("~ fastest")
     if row.ok and row.metric == "wall" and row.cell.metric == "inner":
         out.append("wall: no inner time")

@@ -180,7 +180,7 @@ def _count_perf(cells: list[Cell], opts: RunOptions, progress: Progress, save) -
 
 def _count_instructions(cells: list[Cell], opts: RunOptions, progress: Progress, save) -> None:
     """One extra run per verified cell under cachegrind: a count that the machine's noise cannot move."""
-    why_not = counters.available()
+    why_not = counters.why_unavailable()
     task = progress.add_task("instructions", total=len(cells), what="")
     for cell in cells:
         progress.update(task, what=cell.label)

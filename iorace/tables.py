@@ -104,7 +104,7 @@ def _group_columns(g: Group) -> list[tuple[Column, Text]]:
         (Column("cpu"), lambda r: f"{r.cpu_pct.median:.0f}%" if r.cpu_pct else "-"),
         (Column("max RSS"), lambda r: fmt.rss(r.max_rss_kb)),
         (Column("rate", compact=True), lambda r: fmt.rates(r) if r.ok else "-"),
-        (Column("x fastest [95% CI]", compact=True), lambda r: fmt.ratio(r.ratio)),
+        (Column("x fastest [95% CI]", compact=True), lambda r: fmt.ratio(r.vs_fastest)),
     ]
     if g.limit is not None:
         cols.append((Column("x limit"), lambda r: _x(r.vs_limit)))
@@ -154,7 +154,7 @@ def best_table(g: Group) -> Table | None:
             variant += " (" + ", ".join(f"{k}={r.cell.params[k]}" for k in g.scale_params
                                         if k in r.cell.params) + ", scaled)"
         row = [f"{r.cell.language}/{variant} {r.cell.toolchain} {r.cell.profile}", r.cell.language, r.cell.toolchain,
-               r.cell.profile, variant, fmt.seconds(r.cost), fmt.ratio(r.ratio)]
+               r.cell.profile, variant, fmt.seconds(r.cost), fmt.ratio(r.vs_fastest)]
         if g.baseline is not None:
             row.append(_x(g.vs_baseline(r)))
         if g.limit is not None:

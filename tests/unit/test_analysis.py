@@ -21,12 +21,12 @@ def test_ratios_refer_to_the_fastest_comparable_cell_never_the_limit():
     (g,) = analyse(toy_session())
     rows = rows_by_label(g)
     assert g.fastest is rows["fast@gcc"] and g.limit is rows["simd@gcc"]
-    assert rows["fast@gcc"].ratio.value == 1.0
-    assert rows["slow@gcc"].ratio.value == pytest.approx(30 / 10)
-    assert rows["fast@clang"].ratio.value == pytest.approx(20 / 10)
-    assert rows["simd@gcc"].ratio.value == pytest.approx(2 / 10)  # shown, but never the reference
+    assert rows["fast@gcc"].vs_fastest.value == 1.0
+    assert rows["slow@gcc"].vs_fastest.value == pytest.approx(30 / 10)
+    assert rows["fast@clang"].vs_fastest.value == pytest.approx(20 / 10)
+    assert rows["simd@gcc"].vs_fastest.value == pytest.approx(2 / 10)  # shown, but never the reference
     assert rows["slow@gcc"].vs_limit == pytest.approx(30 / 2)
-    low, high = rows["slow@gcc"].ratio.low, rows["slow@gcc"].ratio.high
+    low, high = rows["slow@gcc"].vs_fastest.low, rows["slow@gcc"].vs_fastest.high
     assert low <= 3.0 <= high and high < 3.5  # a tight interval around the true ratio
 
 
@@ -60,7 +60,7 @@ def test_scale_params_compare_less_work_per_unit():
     rows = rows_by_label(g)
     assert rows["one-pass@python3"].scale == pytest.approx(0.1)
     assert rows["one-pass@python3"].cost == pytest.approx(0.5)  # 50 ms for a tenth of the work
-    assert rows["one-pass@python3"].ratio.value == pytest.approx(5.0)
+    assert rows["one-pass@python3"].vs_fastest.value == pytest.approx(5.0)
     assert g.params["passes"] == 10  # the group is named after the most work
 
 
