@@ -15,22 +15,23 @@ import random
 from collections.abc import Callable
 
 from iorace.cells import OK, Cell
-from iorace.runner import SINK_NULL, Job, run_batch
-from iorace.verify import env_for, judge_run
+from iorace.runner import SINK_NULL, Job, Runner, RunRecord, run_batch
+from iorace.verify import Recorder, env_for, judge_run
 
 CHUNK_S = 2.0  # aim: the harness wakes about this often while measuring (never within a round)
 
 
-def check_run(cell: Cell, run) -> None:
+def check_run(cell: Cell, run: RunRecord) -> None:
     """A timed run must still succeed and, where it reports one, give the verified answer."""
     v = judge_run(run, expected=cell.expected, answer_kind=cell.suite.manifest.answer, timed=True)
     if v.status != OK:
         cell.status, cell.detail = v.status, v.detail
 
 
-def measure(cells: list[Cell], *, runs: int, warmup: int, timeout: float, sink: str, store, seed: int,
-            advance: Callable[[str], None], cell_changed: Callable[[Cell], None]) -> None:
-    """Warm-up rounds, then `runs` counted rounds; the store is committed after every chunk of rounds.
+def measure(cells: list[Cell], *, runs: int, warmup: int, timeout: float, sink: str, recorder: Recorder, seed: int,
+            advance: Callable[[str], None], cell_changed: Callable[[Cell], None], runner: Runner = run_batch) -> None:
+    """Warm-up rounds, then `runs` counted rounds, each chunk of rounds made by runner (the launcher by
+    default); the recorder (the session's store) gets every run made and is committed after every chunk.
 
     A cell whose timed run fails, times out or changes its answer drops out of the later rounds
     (cell_changed is told), and the others go on. The order of every round is drawn up front from
@@ -53,7 +54,7 @@ def measure(cells: list[Cell], *, runs: int, warmup: int, timeout: float, sink: 
             rng.shuffle(order)
             chunk.append((phase, round_no, order))
         schedule = [index[id(c)] for _, _, order in chunk for c in order]
-        records, interrupted = run_batch(jobs, schedule)
+        records, interrupted = runner(jobs, schedule)
         k = 0
         for phase, round_no, order in chunk:
             for cell in order:
@@ -62,11 +63,11 @@ def measure(cells: list[Cell], *, runs: int, warmup: int, timeout: float, sink: 
                 advance(cell.label)
                 if run is None or cell.status != OK:  # skipped by the launcher after a failure, or interrupted
                     continue
-                store.add_run(cell, phase, round_no, run)
+                recorder.add_run(cell, phase, round_no, run)
                 check_run(cell, run)
                 if cell.status != OK:
                     cell_changed(cell)
-        store.commit()
+        recorder.commit()
         walls = [r.wall_ns for r in records if r is not None]
         round_s = sum(walls) / 1e9 / len(chunk) if walls else 0.0
         if interrupted:

@@ -20,9 +20,10 @@ import signal
 import subprocess
 import tempfile
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Protocol
 
 from iorace.errors import UsageError
 from iorace.paths import cache_dir
@@ -88,6 +89,17 @@ class Job:
     sink: str = SINK_NULL   # null, pipe, or "inherit" (the launcher's own stdout)
     env: dict | None = None
     cwd: str | None = None
+
+
+class Runner(Protocol):
+    """What makes a list of runs: run_batch (the launcher), or a test's fake that returns scripted records.
+
+    schedule holds job numbers, in order; the answer has one record per scheduled run (None for a run
+    not made) and whether the list was interrupted. on_stdout(stream) reads the digest sink's stdout.
+    """
+
+    def __call__(self, jobs: list[Job], schedule: list[int], *,
+                 on_stdout: Callable[[IO[bytes]], None] | None = None) -> tuple[list[RunRecord | None], bool]: ...
 
 
 SPAWN_SOURCE = Path(__file__).resolve().parent / "spawn.c"
@@ -173,7 +185,8 @@ def _record(fields: list[str], job: Job, err_path: str) -> RunRecord:
         result=result, stderr_tail=tail, timeout_s=job.timeout, leftovers=leftovers)
 
 
-def run_batch(jobs: list[Job], schedule: list[int], *, on_stdout=None) -> tuple[list[RunRecord | None], bool]:
+def run_batch(jobs: list[Job], schedule: list[int], *,
+              on_stdout: Callable[[IO[bytes]], None] | None = None) -> tuple[list[RunRecord | None], bool]:
     """Run schedule (job numbers, in order) through one launcher; Python sleeps until it is done.
 
     Returns one record per scheduled run (None for a run not made: its job failed earlier in the list,
@@ -243,11 +256,11 @@ def _kill_group(pgid: int) -> None:
 
 
 def run_once(argv: list[str], *, timeout: float, sink: str = SINK_NULL, env: dict | None = None,
-             cwd: str | None = None) -> RunRecord:
-    """Start argv through iorace-spawn, wait for it, and return what it cost and what it said."""
+             cwd: str | None = None, runner: Runner = run_batch) -> RunRecord:
+    """Start argv through iorace-spawn (or the runner given), wait for it, and return what it cost and what it said."""
     drained: dict = {}
     on_stdout = (lambda stream: _digest(stream, drained)) if sink == SINK_DIGEST else None
-    records, interrupted = run_batch([Job(argv, timeout, sink, env, cwd)], [0], on_stdout=on_stdout)
+    records, interrupted = runner([Job(argv, timeout, sink, env, cwd)], [0], on_stdout=on_stdout)
     if interrupted:
         raise KeyboardInterrupt
     run = records[0]

@@ -164,7 +164,7 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
                 progress.update(task, what=label)
                 progress.advance(task)
             measure(suite_cells, runs=opts.runs, warmup=opts.warmup, timeout=opts.timeout, sink=opts.sink,
-                    store=store, seed=seed, advance=advance, cell_changed=save)
+                    recorder=store, seed=seed, advance=advance, cell_changed=save)
         return machine.busy_warning(before, machine.busy_sample()) if before is not None else ""
 
 

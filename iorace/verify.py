@@ -4,15 +4,24 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
+from typing import Protocol
 
 from iorace.cells import FAILED, Cell, Status
 from iorace.reference import same_answer
-from iorace.runner import SINK_DIGEST, SINK_NULL, RunRecord, run_once
+from iorace.runner import SINK_DIGEST, SINK_NULL, Runner, RunRecord, run_batch, run_once
 
 
 def _short(value: object, limit: int = 120) -> str:
     text = json.dumps(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class Recorder(Protocol):
+    """Where verify and measure put the runs they make: the session's Store (a test keeps them in a list)."""
+
+    def add_run(self, cell: Cell, phase: str, round_no: int, run: RunRecord) -> None: ...
+
+    def commit(self) -> None: ...
 
 
 KNOWN = " (known: the manifest says this strategy cannot be right on this input)"
@@ -73,16 +82,17 @@ def env_for(cell: Cell) -> dict:
     return {**os.environ, **cell.variant.env}
 
 
-def verify(cell: Cell, timeout: float, store) -> RunRecord | None:
+def verify(cell: Cell, timeout: float, recorder: Recorder, *, runner: Runner = run_batch) -> None:
+    """Run the cell once (through runner: the launcher by default), judge it and record the run as "verify"."""
     sink = SINK_DIGEST if cell.suite.manifest.answer == "stdout" else SINK_NULL
     try:
-        run = run_once(cell.argv, timeout=timeout, sink=sink, env=env_for(cell), cwd=str(cell.build_dir))
+        run = run_once(cell.argv, timeout=timeout, sink=sink, env=env_for(cell), cwd=str(cell.build_dir),
+                       runner=runner)
     except OSError as e:
         cell.status, cell.detail = FAILED, f"cannot start {cell.argv[0]}: {e.strerror or e}"
-        return None
+        return
     judge(cell, run)
     extra = (run.result or {}).get("extra")
     if isinstance(extra, dict):  # figures the program reports beside its answer (bytes per message, ...)
         cell.extra = {str(k): v for k, v in extra.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
-    store.add_run(cell, "verify", 0, run)
-    return run
+    recorder.add_run(cell, "verify", 0, run)

@@ -1,4 +1,9 @@
-"""Shared fixtures: run the real `iorace` CLI in a subprocess, as a user would."""
+"""Shared fixtures: run the real `iorace` CLI in a subprocess, as a user would; and the rule of the two tiers.
+
+Neither tests/ nor tests/unit/ is a package (no __init__.py): pytest's default import mode (prepend) puts
+the folder of this conftest and of each test module on sys.path, so helpers import by name (`conftest`,
+`suite_code` from tests/; `sessions`, `fakes` from tests/unit/), and a test file's name must be unique
+across both folders (hence tests/unit/test_capnp_unit.py beside tests/test_capnp.py)."""
 from __future__ import annotations
 
 import json
@@ -11,7 +16,29 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-TEST_SUITES = Path(__file__).resolve().parent / "suites"
+TESTS = Path(__file__).resolve().parent
+TEST_SUITES = TESTS / "suites"
+UNIT = TESTS / "unit"
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects anything: every collected test obeys the rule
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The two tiers: tests/unit/ is the fast one (`make test-quick`, `pytest -m "not slow"`: no toolchain
+    builds, seconds), and every test elsewhere in tests/ is marked slow (`pytestmark = pytest.mark.slow`).
+    A test on the wrong side of that line stops the run before anything runs."""
+    wrong = []
+    for item in items:
+        path = item.path.resolve()
+        if TESTS not in path.parents:
+            continue
+        slow = item.get_closest_marker("slow") is not None
+        if UNIT in path.parents and slow:
+            wrong.append(f"{item.nodeid}: marked slow inside tests/unit/, the fast tier (move it to tests/)")
+        elif UNIT not in path.parents and not slow:
+            wrong.append(f"{item.nodeid}: not marked slow outside tests/unit/ (mark its file "
+                         "`pytestmark = pytest.mark.slow`, or move a fast test to tests/unit/)")
+    if wrong:
+        raise pytest.UsageError("tests on the wrong side of the fast/slow line:\n  " + "\n  ".join(wrong))
 
 
 @dataclass

@@ -1,9 +1,8 @@
-"""capnp suite: the Python reference, every cell's answer on tiny data through the real CLI, and the error
+"""capnp suite: every cell's answer on tiny data through the real CLI, and the error
 paths (corrupt or truncated messages in the bytes path and on the pipe, a killed server, bad iteration
 files): one line on stderr, a non-zero exit, no hang and no server process left behind."""
 from __future__ import annotations
 
-import importlib.util
 import os
 import shlex
 import signal
@@ -13,75 +12,17 @@ import time
 import psutil
 import pytest
 
-from conftest import REPO, run_iorace
+from conftest import run_iorace
 
-SUITE = REPO / "suites" / "capnp"
+# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop; the reference's
+# tests are in tests/unit/test_capnp_unit.py).
+pytestmark = pytest.mark.slow
+
 CONFIGS = ["object-reuse", "object", "bytes-reuse", "bytes", "bytes-packed-reuse", "bytes-packed",
            "pipe-reuse", "pipe", "pipe-packed-reuse", "pipe-packed"]
 # per case x config: cpp/capnp, cpp/protobuf, cpp/null with g++ and clang++ (release);
 # rust/capnp, capnp-flat, capnp-no-utf8, prost in release (debug on request); python/pycapnp
 CELLS_PER_PARAMS = 3 * 2 + 4 + 1
-
-
-def _suite():
-    spec = importlib.util.spec_from_file_location("test_capnp_suite", SUITE / "suite.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-suite = _suite()
-
-
-# --- the reference -------------------------------------------------------------------------------------
-
-
-def test_xorshift_first_draws():
-    # the first outputs of upstream's generator with its seeds (printed by the C++ FastRand of cpp/common.hpp)
-    rng = suite.FastRand()
-    assert [rng.next() for _ in range(5)] == [1087165779, 1241479616, 2749882543, 2468124387, 3042750366]
-    rng = suite.FastRand()
-    rng.skip(3)
-    assert rng.next() == 2468124387
-
-
-def test_c_integer_semantics():
-    assert suite._div(-7, 2) == -3 and suite._mod(-7, 2) == -1
-    assert suite._div(7, -2) == -3 and suite._mod(7, -2) == 1
-    assert suite._div(5, 0) == suite.INT32_MAX and suite._mod(5, 0) == suite.INT32_MAX
-    assert suite._div(suite.INT32_MIN, -1) == suite.INT32_MAX and suite._mod(suite.INT32_MIN, -1) == suite.INT32_MAX
-    assert suite._wrap32(suite.INT32_MAX + 1) == suite.INT32_MIN
-
-
-def test_reference_checksums_match_the_implementations():
-    # agreed by cpp/capnp, cpp/protobuf, cpp/null, rust/capnp and rust/prost in every config (tiny counts)
-    assert suite.checksum("carsales", 40) == 3500896671
-    assert suite.checksum("catrank", 8) == 2164664291069
-    assert suite.checksum("eval", 400) == 98808266745
-    assert suite.checksum("eval", 0) == 0
-
-
-def test_catrank_checksum_parts():
-    rng = suite.FastRand()
-    good, text = suite.catrank_request(rng)
-    assert 0 <= good < 1000 and text > 0
-    assert suite.checksum("catrank", 1) == (good << 32) + text
-
-
-def test_iterations_files(tmp_path):
-    p = tmp_path / "iters.txt"
-    suite.generate("tiny", p)
-    assert suite.read_counts(p) == suite.DATASETS["tiny"]
-    assert suite.expected(p, {"case": "eval", "config": "pipe"}) == {
-        "iterations": 400, "checksum": suite.checksum("eval", 400)}
-    assert suite.units(p, {"case": "catrank", "config": "bytes"}) == {"messages": 8}
-    for bad in ["carsales ten\n", "carsales 1 2\n", "dogs 3\n", "eval 1\neval 2\n"]:
-        p.write_text(bad)
-        with pytest.raises(ValueError):
-            suite.read_counts(p)
-    p.write_text("# only eval\neval 5\n")
-    with pytest.raises(ValueError, match="no iteration count for carsales"):
-        suite.expected(p, {"case": "carsales", "config": "object"})
 
 
 # --- every cell through the real CLI -------------------------------------------------------------------
@@ -92,7 +33,6 @@ def tiny_run(tmp_path_factory):
     return run_iorace(["run", "capnp", "--size", "tiny", "--check-only"], tmp_path_factory.mktemp("tiny"))
 
 
-@pytest.mark.slow
 def test_tiny_every_cell_ok(tiny_run):
     rows = tiny_run.cells(suite="capnp")
     bad = [(r["label"], r["status"], r["detail"]) for r in rows if r["status"] != "ok"]
@@ -109,7 +49,6 @@ def tiny_debug_run(tmp_path_factory):
                       tmp_path_factory.mktemp("tiny-debug"))
 
 
-@pytest.mark.slow
 def test_tiny_rust_debug_builds_answer_right(tiny_debug_run):
     """Debug builds panic on integer overflow: every Rust cell, built with --profile debug, still answers right."""
     res = tiny_debug_run
@@ -145,7 +84,6 @@ def _run(argv, env=None, timeout=60):
                           env={**os.environ, **(env or {})})
 
 
-@pytest.mark.slow
 def test_spoiled_messages_end_with_one_line(tiny_run, tiny_debug_run, tmp_path):
     """CAPNP_BENCH_FAULT spoils the first request (truncated to half, or its first word overwritten with
     0xff) in the bytes path and on the pipe: every serializing program (Rust's debug builds too) ends with
@@ -174,7 +112,6 @@ def test_spoiled_messages_end_with_one_line(tiny_run, tiny_debug_run, tmp_path):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.slow
 def test_killed_server_ends_the_client(tiny_run, tmp_path):
     """A server that dies mid-run (SIGKILL) ends the client with one line and a non-zero exit, no hang."""
     iters = tmp_path / "iters.txt"
@@ -205,7 +142,6 @@ def test_killed_server_ends_the_client(tiny_run, tmp_path):
         assert not _leftovers(prog), name
 
 
-@pytest.mark.slow
 def test_bad_command_lines_and_iteration_files(tiny_run, tmp_path):
     missing = tmp_path / "iters.txt"
     missing.write_text("eval 5\n")
@@ -222,7 +158,6 @@ def test_bad_command_lines_and_iteration_files(tiny_run, tmp_path):
         assert p.returncode == 2 and p.stderr.startswith("usage:"), (name, p.stderr)
 
 
-@pytest.mark.slow
 def test_reference_refuses_a_file_without_the_case(tmp_path):
     bad = tmp_path / "iters.txt"
     bad.write_text("eval 3\n")
@@ -232,7 +167,6 @@ def test_reference_refuses_a_file_without_the_case(tmp_path):
     assert "no iteration count for carsales" in res.stderr
 
 
-@pytest.mark.slow
 def test_list_says_why_java_and_go_have_no_row(iorace):
     out = iorace(["list", "capnp"])
     assert out.returncode == 0, out.stderr

@@ -10,6 +10,9 @@ import pytest
 
 from conftest import REPO, run_iorace
 
+# End-to-end: runs the real CLI and a browser (`pytest -m "not slow"` is the quick loop).
+pytestmark = pytest.mark.slow
+
 BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--no-first-run"]
 
@@ -54,7 +57,6 @@ def open_in_chromium(path, screenshot):
     return charts, marks, shown, none_shown, errors, requests
 
 
-@pytest.mark.slow
 def test_a_real_session_renders_in_chromium(tmp_path):
     page = tmp_path / "report.html"
     result = run_iorace(["run", "readbytes", "--size", "tiny", "--variant", "c/*", "--toolchain", "gcc",
@@ -77,7 +79,6 @@ def test_a_real_session_renders_in_chromium(tmp_path):
     assert (tmp_path / "report.png").stat().st_size > 10_000
 
 
-@pytest.mark.slow
 def test_dcats_tests_in_the_seeds_order_are_drawn(tmp_path):
     """lines declares the seed's own table (dcat's tests in its order, beside the seed's figures): a real
     session draws it as a chart of dots, ours and the seed's, in that order."""

@@ -1,7 +1,6 @@
 """rdb fuzzing, a short deterministic slice of `make fuzz` (suites/rdb/fuzz/rdbfuzz.py).
 
-- the differential driver judges outcomes right (a planted crash, split error line, verdict or summary
-  difference is a finding; equal answers are not);
+- the differential driver judges outcomes right (tests/unit/test_rdb_fuzz_unit.py, the fast tier);
 - every parser agrees on every seed and every file of suites/rdb/fuzz-regressions/;
 - a fixed set of mutants (seeded RNG) gets the same verdict and summary from the Rust, C, Go, Java and
   Python parsers;
@@ -12,49 +11,28 @@
 """
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import subprocess
 
 import pytest
+from suite_code import rdbfuzz
 
 from conftest import REPO
 
 SUITE = REPO / "suites" / "rdb"
 REGRESSIONS = SUITE / "fuzz-regressions"
 
-
-def _driver():
-    os.environ.setdefault("IORACE_CACHE", str(REPO / ".cache"))
-    spec = importlib.util.spec_from_file_location("rdbfuzz", SUITE / "fuzz" / "rdbfuzz.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-ANSWER = {"keys": 1, "expires": 0, "dbs": {"0": 1}, "types": {"string": 1}, "digest": "00"}
-
-
-def test_judge_finds_each_kind_of_finding():
-    judge = _driver().judge
-    ok = ("ok", ANSWER)
-    assert judge({"rust": ok, "c": ok, "python": ok}) is None
-    # a counter one parser reports as 0 and another leaves out is the same summary
-    assert judge({"rust": ok, "python": ("ok", {**ANSWER, "types": {"string": 1, "module": 0}})}) is None
-    assert judge({"rust": ("err", "offset 9: x"), "python": ("err", "offset 3: y")}) is None
-    assert judge({"rust": ok, "c": ("crash", "exit -11"), "python": ok}) == "crash-c"
-    assert judge({"rust": ("err", "a"), "java": ("badline", "b"), "python": ("err", "c")}) == "errorline-java"
-    assert judge({"rust": ok, "go": ("err", "offset 1: x"), "python": ok}) == "verdict-accepted-by-python-rust"
-    other = ("ok", {**ANSWER, "digest": "01"})
-    assert judge({"rust": ok, "go": other, "python": ok}) == "summary-differs-go"
+# Builds every parser with its toolchain (`pytest -m "not slow"` is the quick loop; the driver's judge is
+# tested in tests/unit/test_rdb_fuzz_unit.py).
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def parsers():
     if not (shutil.which("cargo") and shutil.which("go") and shutil.which("gcc")):
         pytest.skip("cargo, go and gcc are needed to build the parsers")
-    ps = _driver().build_parsers(java=shutil.which("javac") is not None)
+    ps = rdbfuzz().build_parsers(java=shutil.which("javac") is not None)
     yield ps
     for p in ps:
         getattr(p, "close", lambda: None)()
@@ -63,20 +41,18 @@ def parsers():
 @pytest.fixture(scope="module")
 def seed_dir(tmp_path_factory):
     d = tmp_path_factory.mktemp("seeds")
-    _driver().seeds(d, real_dump=shutil.which("redis-server") is not None)
+    rdbfuzz().seeds(d, real_dump=shutil.which("redis-server") is not None)
     return d
 
 
-@pytest.mark.slow
 def test_seeds_and_regressions_agree(parsers, seed_dir):
     files = [seed_dir] + ([REGRESSIONS] if REGRESSIONS.is_dir() else [])
-    found = _driver().replay(files, parsers)
+    found = rdbfuzz().replay(files, parsers)
     assert not found, found
 
 
-@pytest.mark.slow
 def test_differential_fixed_mutants(parsers, seed_dir):
-    drv = _driver()
+    drv = rdbfuzz()
     # the driver mutates WORK/seeds: the seeds of this test run
     work_seeds = drv.WORK / "seeds"
     shutil.rmtree(work_seeds, ignore_errors=True)
@@ -97,11 +73,10 @@ def _clang_fuzzer() -> str | None:
     return clang if probe.returncode == 0 else None
 
 
-@pytest.mark.slow
 def test_c_libfuzzer_slice(seed_dir, tmp_path):
     if _clang_fuzzer() is None:
         pytest.skip("clang with libFuzzer is not installed (apt-get install clang libclang-rt-14-dev)")
-    drv = _driver()
+    drv = rdbfuzz()
     work_seeds = drv.WORK / "seeds"
     shutil.rmtree(work_seeds, ignore_errors=True)
     shutil.copytree(seed_dir, work_seeds)
@@ -110,7 +85,6 @@ def test_c_libfuzzer_slice(seed_dir, tmp_path):
     assert r["executions"] >= 30000, r["tail"]
 
 
-@pytest.mark.slow
 def test_go_fuzz_target_replays_seeds(seed_dir):
     if shutil.which("go") is None:
         pytest.skip("go not installed")
@@ -120,9 +94,8 @@ def test_go_fuzz_target_replays_seeds(seed_dir):
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
 
 
-@pytest.mark.slow
 def test_rust_cargo_fuzz_slice(seed_dir, tmp_path):
-    drv = _driver()
+    drv = rdbfuzz()
     why = drv.cargo_fuzz_available()
     if why:
         pytest.skip(f"cargo fuzz cannot run: {why} (make fuzz installs it)")

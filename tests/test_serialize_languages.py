@@ -14,6 +14,9 @@ import subprocess
 
 import pytest
 
+# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
+pytestmark = pytest.mark.slow
+
 RUST = ["ser-dyn", "ser-generic-vec", "ser-generic-reused", "ser-generic-smallvec", "deser-dyn", "deser-generic",
         "peer-bincode", "peer-postcard", "peer-bitcode", "peer-bitcode-derive"]
 GO = ["ser-interface", "ser-concrete-new", "ser-concrete-reused", "ser-concrete-stack", "ser-binary-append",
@@ -74,7 +77,6 @@ ODD_RECORDS = [
 ]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_tiny_odd_records_and_bad_files(iorace, tmp_path, language):
     result = iorace(["run", "serialize", "--size", "tiny", "--check-only", "--variant", f"{language}/*",
