@@ -10,28 +10,14 @@ older database lacks all follow from the class.
 """
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from pathlib import Path
 
 from iorace.cells import cell_label
 from iorace.errors import UsageError
 from iorace.records import ROWID, Table, column, json_column, record, transient
-
-
-@record
-class RunData:
-    phase: str = column("TEXT NOT NULL")             # verify | warmup | measure
-    round: int = column("INTEGER NOT NULL")
-    wall_ns: int = column("INTEGER NOT NULL")
-    user_ns: int = column("INTEGER NOT NULL")
-    sys_ns: int = column("INTEGER NOT NULL")
-    max_rss_kb: int = column("INTEGER NOT NULL")
-    minflt: int = column("INTEGER NOT NULL")
-    majflt: int = column("INTEGER NOT NULL")
-    nvcsw: int = column("INTEGER NOT NULL")
-    nivcsw: int = column("INTEGER NOT NULL")
-    inner_ns: int | None = column("INTEGER")
-    exit_code: int = column("INTEGER NOT NULL")
+from iorace.runner import Run
 
 
 @record
@@ -64,7 +50,7 @@ class CellData:
     instructions: int | None = column("INTEGER", default=None)  # cachegrind's count of one run (run --instructions)
     instructions_note: str = column("TEXT NOT NULL DEFAULT ''", default="")
     extra: dict = json_column("TEXT NOT NULL DEFAULT '{}'", default_factory=dict)  # figures reported beside the answer
-    runs: list[RunData] = transient(default_factory=list)
+    runs: list[Run] = transient(default_factory=list)
     counters: dict[str, float] = transient(default_factory=dict)   # counters table: SOURCE:EVENT -> value
     counter_notes: dict[str, str] = transient(default_factory=dict)  # SOURCE:EVENT -> why it has no value
 
@@ -76,7 +62,7 @@ class CellData:
     def label(self) -> str:
         return cell_label(self.key, self.toolchain, self.profile, self.params)
 
-    def measured(self) -> list[RunData]:
+    def measured(self) -> list[Run]:
         return [r for r in self.runs if r.phase == "measure"]
 
 
@@ -125,7 +111,7 @@ SESSIONS = Table("sessions", SessionData)
 CELLS = Table("cells", CellData, links={"session_id": _in("sessions")}, indexes={"cells_by_session": "session_id"})
 SUITES = Table("session_suites", SuiteRow, links={"session_id": _in("sessions")},
                constraints=["PRIMARY KEY (session_id, suite)"])
-RUNS = Table("runs", RunData, links={"id": ROWID, "cell_id": _in("cells")}, indexes={"runs_by_cell": "cell_id"})
+RUNS = Table("runs", Run, links={"id": ROWID, "cell_id": _in("cells")}, indexes={"runs_by_cell": "cell_id"})
 COUNTERS = Table("counters", CounterRow, links={"cell_id": _in("cells")}, constraints=["PRIMARY KEY (cell_id, name)"])
 TABLES: list[Table] = [SESSIONS, CELLS, SUITES, RUNS, COUNTERS]
 
@@ -187,11 +173,8 @@ class Store:
             if counter.note:
                 cell.counter_notes[counter.name] = counter.note
 
-    def add_run(self, cell, phase: str, round_no: int, run) -> None:
-        RUNS.insert(self.db, RunData(phase=phase, round=round_no, wall_ns=run.wall_ns, user_ns=run.user_ns,
-                                     sys_ns=run.sys_ns, max_rss_kb=run.max_rss_kb, minflt=run.minflt,
-                                     majflt=run.majflt, nvcsw=run.nvcsw, nivcsw=run.nivcsw, inner_ns=run.inner_ns,
-                                     exit_code=run.exit_code), cell_id=cell.db_id)
+    def add_run(self, cell, phase: str, round_no: int, run: Run) -> None:
+        RUNS.insert(self.db, dataclasses.replace(run, phase=phase, round=round_no), cell_id=cell.db_id)
 
     def commit(self) -> None:
         self.db.commit()

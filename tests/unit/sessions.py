@@ -7,15 +7,16 @@ import sqlite3
 from dataclasses import fields
 from pathlib import Path
 
-from iorace.store import CellData, RunData, SessionData, Store
+from iorace.runner import Run
+from iorace.store import CellData, SessionData, Store
 
 MS = 1_000_000  # ns
 
 
 def run(wall_ms: float, inner_ms: float | None = None, phase: str = "measure", round_no: int = 0,
-        rss_kb: int = 2048, user_ms: float | None = None, sys_ms: float = 0.0) -> RunData:
+        rss_kb: int = 2048, user_ms: float | None = None, sys_ms: float = 0.0) -> Run:
     user = wall_ms * 0.9 if user_ms is None else user_ms
-    return RunData(phase=phase, round=round_no, wall_ns=int(wall_ms * MS), user_ns=int(user * MS),
+    return Run(phase=phase, round=round_no, wall_ns=int(wall_ms * MS), user_ns=int(user * MS),
                    sys_ns=int(sys_ms * MS), max_rss_kb=rss_kb, minflt=100, majflt=0, nvcsw=1, nivcsw=2,
                    inner_ns=None if inner_ms is None else int(inner_ms * MS), exit_code=0)
 
