@@ -6,7 +6,8 @@ still has everything that was committed.
 
 Each table is declared once, as the record class it holds (iorace/records.py): its columns are the
 class's `column` fields, so CREATE TABLE, INSERT, reading a row back by column name and the columns an
-older database lacks all follow from the class.
+older database lacks all follow from the class. Every SQL statement of iorace is in this module and
+records.py: the commands that look sessions up (compare, history) call the methods here.
 """
 from __future__ import annotations
 
@@ -185,6 +186,22 @@ class Store:
 
     def session_ids(self) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT id FROM sessions ORDER BY id")]
+
+    def revisions(self) -> list[tuple[int, str]]:
+        """(id, git revision) of every session, the latest first."""
+        return [(r[0], r[1]) for r in self.db.execute("SELECT id, git_revision FROM sessions ORDER BY id DESC")]
+
+    def suites_of_session(self, session_id: int) -> set[str]:
+        return {r[0] for r in self.db.execute("SELECT DISTINCT suite FROM cells WHERE session_id = ?", (session_id,))}
+
+    def sessions_with_suite(self, suite: str) -> list[int]:
+        """The ids of the sessions that have a cell of this suite, the oldest first."""
+        return [r[0] for r in self.db.execute("SELECT DISTINCT session_id FROM cells WHERE suite = ? ORDER BY session_id",
+                                               (suite,))]
+
+    def suites(self) -> list[str]:
+        """Every suite of a stored cell, sorted."""
+        return sorted({r[0] for r in self.db.execute("SELECT DISTINCT suite FROM cells")})
 
     def load(self, session_id: int | None = None) -> SessionData:
         """One session with its cells and runs; the latest when no id is given."""
