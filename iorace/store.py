@@ -177,6 +177,20 @@ class Store:
     def add_run(self, cell, phase: str, round_no: int, run: Run) -> None:
         RUNS.insert(self.db, dataclasses.replace(run, phase=phase, round=round_no), cell_id=cell.db_id)
 
+    def add_session(self, session: SessionData) -> int:
+        """Store a whole session (its suites' settings, cells, runs, counters) as a new one, numbered by this
+        database (a session built elsewhere: the tests' hand-built ones); returns its id."""
+        session_id = SESSIONS.insert(self.db, session)
+        for suite, settings in session.suites.items():
+            SUITES.insert(self.db, SuiteRow(suite, settings), session_id=session_id)
+        for cell in session.cells:
+            cell_id = CELLS.insert(self.db, cell, session_id=session_id)
+            for run in cell.runs:
+                RUNS.insert(self.db, run, cell_id=cell_id)
+            self._save_counters(cell_id, cell.counters, cell.counter_notes)
+        self.db.commit()
+        return session_id
+
     def commit(self) -> None:
         self.db.commit()
 

@@ -2,9 +2,6 @@
 (hyperfine's export tests do the same with a hand-made BenchmarkResult)."""
 from __future__ import annotations
 
-import json
-import sqlite3
-from dataclasses import fields
 from pathlib import Path
 
 from iorace.runner import Run
@@ -51,31 +48,12 @@ def session(cells: list[CellData], suites: dict | None = None, options: dict | N
                        iorace_version="0.1.0", cells=cells, suites=suites or {})
 
 
-def _insert(db: sqlite3.Connection, table: str, values: dict) -> int:
-    """One row, by column name; JSON columns encoded as the store writes them."""
-    have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
-    row = {k: json.dumps(v) if isinstance(v, (dict, list)) or (k in {"answer", "expected"} and v is not None)
-           else int(v) if isinstance(v, bool) else v for k, v in values.items() if k in have}
-    cur = db.execute(f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
-                     tuple(row.values()))
-    return cur.lastrowid or 0
-
-
 def save(db_path: Path, s: SessionData) -> int:
-    """Store a hand-built session in a real database (the store's own schema), for the commands that read
-    one (`compare`, `history`, `report`); returns its new id."""
-    Store(db_path).db.close()
-    db = sqlite3.connect(db_path)
-    sid = _insert(db, "sessions", {f.name: getattr(s, f.name) for f in fields(s) if f.name not in {"id", "cells"}})
-    for suite, settings in s.suites.items():
-        _insert(db, "session_suites", {"session_id": sid, "suite": suite, "settings": settings})
-    for c in s.cells:
-        cid = _insert(db, "cells", {**{f.name: getattr(c, f.name) for f in fields(c) if f.name not in {"id", "runs"}},
-                                    "session_id": sid})
-        for r in c.runs:
-            _insert(db, "runs", {**{f.name: getattr(r, f.name) for f in fields(r)}, "cell_id": cid})
-    db.commit()
-    db.close()
+    """Store a hand-built session in a real database (the store's own tables and records), for the commands
+    that read one (`compare`, `history`, `report`); returns its new id."""
+    store = Store(db_path)
+    sid = store.add_session(s)
+    store.db.close()
     return sid
 
 

@@ -1,6 +1,7 @@
 """The store keeps a session exactly (read back by column name), and every exporter renders a hand-built
 session as expected (hyperfine's export tests do the same)."""
 import csv
+import dataclasses
 import json
 import sqlite3
 
@@ -49,6 +50,16 @@ def test_round_trip(tmp_path):
         assert (a.label, a.status, a.answer, a.params, a.units, a.extra, a.instructions, a.command) == \
             (b.label, b.status, b.answer, b.params, b.units, b.extra, b.instructions, b.command)
         assert a.runs == b.runs
+
+
+def test_a_whole_session_is_stored_and_loaded_as_it_was(tmp_path):
+    """Store.add_session (tests' hand-built sessions) writes every stored field through the same tables."""
+    original = toy_session()
+    original.cells[0].counters = {"perf:cycles": 5.0}
+    original.cells[0].counter_notes = {"perf:instructions": "no hardware counters here"}
+    store = Store(tmp_path / "s.sqlite")
+    sid = store.add_session(original)
+    assert store.load(sid) == dataclasses.replace(original, id=sid)
 
 
 def test_unknown_session_is_a_usage_error(tmp_path):
