@@ -69,10 +69,9 @@ def stored(record_type: type) -> tuple[dataclasses.Field, ...]:
     return tuple(f for f in dataclasses.fields(record_type) if _COLUMN in f.metadata)
 
 
-def json_arrays(record_type: type, records: Sequence) -> dict[str, list]:
-    """NAME -> [the field's value per record] for each field of record_type declared with json="NAME"."""
-    return {f.metadata[_EXPORT]: [getattr(r, f.name) for r in records]
-            for f in stored(record_type) if f.metadata[_EXPORT]}
+def json_names(record_type: type) -> dict[str, str]:
+    """Field name -> NAME for each field of record_type declared with json="NAME"."""
+    return {f.name: f.metadata[_EXPORT] for f in stored(record_type) if f.metadata[_EXPORT]}
 
 
 def _decoders(record_type: type) -> dict[str, Callable[[Any], Any]]:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from iorace.cells import cell_label
 from iorace.errors import UsageError
-from iorace.records import ROWID, Table, column, json_column, record, transient
+from iorace.records import ROWID, Table, column, json_column, json_names, record, transient
 from iorace.runner import Run
 
 
@@ -66,6 +66,11 @@ class CellData:
     def measured(self) -> list[Run]:
         return [r for r in self.runs if r.phase == "measure"]
 
+    def json_fields(self) -> dict[str, str]:
+        """Field -> NAME of each field of its runs' class declared with json="NAME": the JSON export lists
+        its values per run under NAME."""
+        return json_names(type(self.runs[0]) if self.runs else Run)
+
 
 @record
 class SessionData:
@@ -112,19 +117,24 @@ SESSIONS = Table("sessions", SessionData)
 CELLS = Table("cells", CellData, links={"session_id": _in("sessions")}, indexes={"cells_by_session": "session_id"})
 SUITES = Table("session_suites", SuiteRow, links={"session_id": _in("sessions")},
                constraints=["PRIMARY KEY (session_id, suite)"])
-RUNS = Table("runs", Run, links={"id": ROWID, "cell_id": _in("cells")}, indexes={"runs_by_cell": "cell_id"})
 COUNTERS = Table("counters", CounterRow, links={"cell_id": _in("cells")}, constraints=["PRIMARY KEY (cell_id, name)"])
-TABLES: list[Table] = [SESSIONS, CELLS, SUITES, RUNS, COUNTERS]
+
+
+def runs_table(run_type: type[Run]) -> Table[Run]:
+    return Table("runs", run_type, links={"id": ROWID, "cell_id": _in("cells")}, indexes={"runs_by_cell": "cell_id"})
 
 
 class Store:
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, run_type: type[Run] = Run):
+        """run_type: the class of the runs stored and loaded (its columns are the runs table's): runner.Run,
+        or in a test a subclass of it with one more declared field."""
         self.path = path
+        self.runs = runs_table(run_type)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(path)
             self.db.row_factory = sqlite3.Row
-            for table in TABLES:  # a database made by an older iorace gets the columns it lacks
+            for table in (SESSIONS, CELLS, SUITES, self.runs, COUNTERS):  # an older database gets the columns it lacks
                 table.create(self.db)
             self.db.commit()
         except (OSError, sqlite3.Error) as e:
@@ -175,7 +185,7 @@ class Store:
                 cell.counter_notes[counter.name] = counter.note
 
     def add_run(self, cell, phase: str, round_no: int, run: Run) -> None:
-        RUNS.insert(self.db, dataclasses.replace(run, phase=phase, round=round_no), cell_id=cell.db_id)
+        self.runs.insert(self.db, dataclasses.replace(run, phase=phase, round=round_no), cell_id=cell.db_id)
 
     def add_session(self, session: SessionData) -> int:
         """Store a whole session (its suites' settings, cells, runs, counters) as a new one, numbered by this
@@ -186,7 +196,7 @@ class Store:
         for cell in session.cells:
             cell_id = CELLS.insert(self.db, cell, session_id=session_id)
             for run in cell.runs:
-                RUNS.insert(self.db, run, cell_id=cell_id)
+                self.runs.insert(self.db, run, cell_id=cell_id)
             self._save_counters(cell_id, cell.counters, cell.counter_notes)
         self.db.commit()
         return session_id
@@ -231,7 +241,7 @@ class Store:
         cells = CELLS.select(self.db, session_id=session_id, order_by="id")
         for cell in cells:
             cell.extra = cell.extra or {}
-            cell.runs = RUNS.select(self.db, cell_id=cell.id, order_by="id")
+            cell.runs = self.runs.select(self.db, cell_id=cell.id, order_by="id")
             self._load_counters(cell)
         suites = {s.suite: s.settings for s in SUITES.select(self.db, session_id=session_id)}
         return SESSIONS.from_row(found[0], cells=cells, suites=suites)
