@@ -105,6 +105,7 @@ class Table(Generic[R]):
         self.columns = dict(sorted(every.items(), key=lambda kv: kv[1] != ROWID))  # the row id first
         self.rowid = next((k for k, decl in self.columns.items() if decl == ROWID), None)
         self._json = {f.name for f in self.fields if f.metadata[_JSON_TEXT]}
+        self._names = {f.name for f in self.fields}
 
     def create(self, db: sqlite3.Connection) -> None:
         """Make the table, or add the columns that a database made by an older iorace lacks; then its indexes."""
@@ -165,11 +166,9 @@ class Table(Generic[R]):
     def from_row(self, row: sqlite3.Row, **extra: Any) -> R:
         """The record of a row, read by column name (a column the record does not declare is ignored);
         `extra`: the fields that are not stored."""
-        decode = _decoders(self.record_type)
-        names = {f.name for f in self.fields}
         values = {}
         for k in row.keys():
-            if k in names:
+            if k in self._names:
                 v = row[k]
-                values[k] = decode[k](v) if k in decode and v is not None else v
+                values[k] = self._decode[k](v) if k in self._decode and v is not None else v
         return self.record_type(**values, **extra)
