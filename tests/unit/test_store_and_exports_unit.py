@@ -62,58 +62,6 @@ def test_a_whole_session_is_stored_and_loaded_as_it_was(tmp_path):
     assert store.load(sid) == dataclasses.replace(original, id=sid)
 
 
-def test_unknown_session_is_a_usage_error(tmp_path):
-    from iorace.errors import UsageError
-    store = Store(tmp_path / "s.sqlite")
-    with pytest.raises(UsageError, match="no session stored yet"):
-        store.load()
-    with pytest.raises(UsageError, match="no session 3"):
-        store.load(3)
-
-
-def test_an_unopenable_database_is_a_usage_error(tmp_path):
-    from iorace.errors import UsageError
-    (tmp_path / "dir.sqlite").mkdir()
-    with pytest.raises(UsageError, match="cannot open the database"):
-        Store(tmp_path / "dir.sqlite")
-
-
-def test_json_export_is_hyperfine_shaped_with_iorace_fields():
-    doc = document(toy_session())
-    slow = next(r for r in doc["results"] if r.get("variant") == "slow")
-    assert slow["command"] == "/cache/slow/prog /data/tiny count"
-    assert slow["times"] == pytest.approx([0.031, 0.032, 0.031, 0.030, 0.031])
-    assert slow["median"] == pytest.approx(0.031) and slow["min"] == pytest.approx(0.030)
-    assert slow["inner_median"] == pytest.approx(0.030)
-    assert slow["ratio"] == pytest.approx(3.0) and slow["ratio_to_limit"] == pytest.approx(15.0)
-    assert slow["memory_usage_byte"] == [2048 * 1024] * 5 and slow["exit_codes"] == [0] * 5
-    assert doc["iorace"]["session"] == 7 and doc["iorace"]["git_revision"] == "abc123"
-    json.dumps(doc)  # serialisable as it is
-
-
-def test_tsv_export_is_one_row_per_timed_run():
-    got = list(rows(toy_session()))
-    assert len(got) == 4 * 5  # the wrong cell was never timed
-    assert got[0] == ["c/fast@gcc:release[mode=count]", "0.0110", "0.0099", "0.0000", "90%", "2048"]
-    assert HEADER == ["test", "elapsed", "user", "system", "cpu_pct", "mem"]
-
-
-def test_every_registered_exporter_writes_a_file(tmp_path):
-    for e in EXPORTERS:
-        path = tmp_path / f"out.{e.name}"
-        e.write(toy_session(), path)
-        assert path.stat().st_size > 100, e.name
-    tsv = list(csv.reader(open(tmp_path / "out.tsv"), delimiter="\t"))
-    assert tsv[0] == HEADER and len(tsv) == 21
-
-
-def test_old_sessions_without_suite_settings_load(tmp_path):
-    store = Store(tmp_path / "s.sqlite")
-    sid = store.begin_session("t", "iorace run", {"baseline_languages": {"toy": ["c"]}}, {}, {}, "", "0")
-    assert store.load(sid).suite_setting("toy", "baseline_languages") == ["c"]
-    sqlite3.connect(tmp_path / "s.sqlite").close()
-
-
 # The schema of the first release (iorace/store.py before run --instructions, c2f94bf^): no instructions,
 # instructions_note or extra column, no session_suites or counters table.
 OLD_SCHEMA = """
@@ -187,3 +135,55 @@ def test_a_database_of_the_first_schema_gets_the_columns_it_lacks_and_its_sessio
     store.save_suite_settings(sid, "toy", {"baseline_languages": ["cpp"]})
     store.commit()
     assert Store(path).load(sid).suite_setting("toy", "baseline_languages") == ["cpp"]
+
+
+def test_unknown_session_is_a_usage_error(tmp_path):
+    from iorace.errors import UsageError
+    store = Store(tmp_path / "s.sqlite")
+    with pytest.raises(UsageError, match="no session stored yet"):
+        store.load()
+    with pytest.raises(UsageError, match="no session 3"):
+        store.load(3)
+
+
+def test_an_unopenable_database_is_a_usage_error(tmp_path):
+    from iorace.errors import UsageError
+    (tmp_path / "dir.sqlite").mkdir()
+    with pytest.raises(UsageError, match="cannot open the database"):
+        Store(tmp_path / "dir.sqlite")
+
+
+def test_json_export_is_hyperfine_shaped_with_iorace_fields():
+    doc = document(toy_session())
+    slow = next(r for r in doc["results"] if r.get("variant") == "slow")
+    assert slow["command"] == "/cache/slow/prog /data/tiny count"
+    assert slow["times"] == pytest.approx([0.031, 0.032, 0.031, 0.030, 0.031])
+    assert slow["median"] == pytest.approx(0.031) and slow["min"] == pytest.approx(0.030)
+    assert slow["inner_median"] == pytest.approx(0.030)
+    assert slow["ratio"] == pytest.approx(3.0) and slow["ratio_to_limit"] == pytest.approx(15.0)
+    assert slow["memory_usage_byte"] == [2048 * 1024] * 5 and slow["exit_codes"] == [0] * 5
+    assert doc["iorace"]["session"] == 7 and doc["iorace"]["git_revision"] == "abc123"
+    json.dumps(doc)  # serialisable as it is
+
+
+def test_tsv_export_is_one_row_per_timed_run():
+    got = list(rows(toy_session()))
+    assert len(got) == 4 * 5  # the wrong cell was never timed
+    assert got[0] == ["c/fast@gcc:release[mode=count]", "0.0110", "0.0099", "0.0000", "90%", "2048"]
+    assert HEADER == ["test", "elapsed", "user", "system", "cpu_pct", "mem"]
+
+
+def test_every_registered_exporter_writes_a_file(tmp_path):
+    for e in EXPORTERS:
+        path = tmp_path / f"out.{e.name}"
+        e.write(toy_session(), path)
+        assert path.stat().st_size > 100, e.name
+    tsv = list(csv.reader(open(tmp_path / "out.tsv"), delimiter="\t"))
+    assert tsv[0] == HEADER and len(tsv) == 21
+
+
+def test_old_sessions_without_suite_settings_load(tmp_path):
+    store = Store(tmp_path / "s.sqlite")
+    sid = store.begin_session("t", "iorace run", {"baseline_languages": {"toy": ["c"]}}, {}, {}, "", "0")
+    assert store.load(sid).suite_setting("toy", "baseline_languages") == ["c"]
+    sqlite3.connect(tmp_path / "s.sqlite").close()
