@@ -168,13 +168,13 @@ def _resolve_rev(rev: str) -> str:
 def session_at_revision(store: Store, rev: str, suites: set[str] | None = None) -> int:
     """The latest stored session made at git revision `rev` (preferring one with a suite in `suites`)."""
     full = _resolve_rev(rev)
-    rows = store.db.execute("SELECT id, git_revision FROM sessions ORDER BY id DESC").fetchall()
+    rows = store.revisions()
     matching = [sid for sid, g in rows if g.split("+")[0].startswith(full.lower()) or g.split("+")[0] == full]
     if not matching:
         raise UsageError(f"git:{rev}: no stored session was made at that revision ({full[:12]})")
     if suites:
         for sid in matching:
-            have = {s for (s,) in store.db.execute("SELECT DISTINCT suite FROM cells WHERE session_id = ?", (sid,))}
+            have = store.suites_of_session(sid)
             if have & suites:
                 return sid
     return matching[0]

@@ -56,10 +56,9 @@ def matches(c: CellSample, variants: list[str]) -> bool:
 def history(store: Store, suite: str, variants: list[str] | None = None, datasets: list[str] | None = None,
             threshold: float = 0.05) -> tuple[list[tuple[int, str, str]], list[Series]]:
     """(sessions as (id, started, git revision), one series per cell), oldest session first."""
-    ids = [sid for (sid,) in store.db.execute(
-        "SELECT DISTINCT session_id FROM cells WHERE suite = ? ORDER BY session_id", (suite,))]
+    ids = store.sessions_with_suite(suite)
     if not ids:
-        known = sorted({s for (s,) in store.db.execute("SELECT DISTINCT suite FROM cells")})
+        known = store.suites()
         raise UsageError(f"{suite}: no stored session has this suite (stored: {', '.join(known) or 'none'})")
     variants, datasets = variants or [], datasets or []
     loaded = [store.load(sid) for sid in ids]

@@ -15,13 +15,13 @@ import random
 from collections.abc import Callable
 
 from iorace.cells import OK, Cell
-from iorace.runner import SINK_NULL, Job, Runner, RunRecord, run_batch
+from iorace.runner import SINK_NULL, Job, Run, Runner, run_batch
 from iorace.verify import Recorder, env_for, judge_run
 
 CHUNK_S = 2.0  # aim: the harness wakes about this often while measuring (never within a round)
 
 
-def check_run(cell: Cell, run: RunRecord) -> None:
+def check_run(cell: Cell, run: Run) -> None:
     """A timed run must still succeed and, where it reports one, give the verified answer."""
     v = judge_run(run, expected=cell.expected, answer_kind=cell.suite.manifest.answer, timed=True)
     if v.status != OK:

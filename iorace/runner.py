@@ -20,13 +20,15 @@ import signal
 import subprocess
 import tempfile
 import threading
+import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Protocol
+from typing import IO, Any, Protocol
 
 from iorace.errors import UsageError
 from iorace.paths import cache_dir
+from iorace.records import column, record, transient
 
 RESULT_PREFIX = "iorace-result "
 STDERR_TAIL_BYTES = 8192
@@ -43,25 +45,35 @@ def timeout_text(seconds: float) -> str:
     return f"timed out after {seconds:g} s (killed, with every process it started)"
 
 
-@dataclass
-class RunRecord:
-    wall_ns: int
-    user_ns: int
-    sys_ns: int
-    max_rss_kb: int
-    minflt: int
-    majflt: int
-    nvcsw: int
-    nivcsw: int
-    exit_code: int          # negative: killed by that signal
-    timed_out: bool
-    inner_ns: int | None
-    result: dict | None     # the parsed iorace-result object
-    stderr_tail: str
-    stdout_sha256: str = ""
-    stdout_bytes: int = 0
-    timeout_s: float = 0.0
-    leftovers: int = 0      # processes the run left behind (the launcher killed them)
+@record(kw_only=True)
+class Run:
+    """One run of a program: what the launcher measured and what the program said. The column fields are
+    the store's runs table (store.add_run stores one, with its phase and round); the others are what the
+    launcher and the judge need, not stored. The launcher's report names its fields (spawn.c,
+    REPORT_FIELDS) and each value goes to the field of that name, so a new measured value is measured and
+    printed there and declared here: as a column that older databases can get (nullable or with a
+    DEFAULT), with json="NAME" to list it in the JSON export as NAME: [value per run]."""
+
+    phase: str = column("TEXT NOT NULL", default="")  # verify | warmup | measure
+    round: int = column("INTEGER NOT NULL", default=0)
+    wall_ns: int = column("INTEGER NOT NULL")
+    user_ns: int = column("INTEGER NOT NULL")
+    sys_ns: int = column("INTEGER NOT NULL")
+    max_rss_kb: int = column("INTEGER NOT NULL")
+    minflt: int = column("INTEGER NOT NULL")
+    majflt: int = column("INTEGER NOT NULL")
+    nvcsw: int = column("INTEGER NOT NULL")
+    nivcsw: int = column("INTEGER NOT NULL")
+    inner_ns: int | None = column("INTEGER", default=None)  # the program's own timing, from its result line
+    exit_code: int = column("INTEGER NOT NULL")  # negative: killed by that signal
+    # not stored
+    timed_out: bool = transient(default=False)
+    result: dict | None = transient(default=None)  # the parsed iorace-result object
+    stderr_tail: str = transient(default="")
+    stdout_sha256: str = transient(default="")
+    stdout_bytes: int = transient(default=0)
+    timeout_s: float = transient(default=0.0)
+    leftovers: int = transient(default=0)  # processes the run left behind (the launcher killed them)
 
     def failure(self) -> str:
         """'' for a clean exit, else a one-line reason with the last stderr line."""
@@ -80,13 +92,15 @@ class RunRecord:
         return f"{why}: {last[-1].strip()}" if last else why
 
 
+
+
 @dataclass
 class Job:
     """One command the launcher may run several times (a cell of a measuring phase)."""
 
     argv: list[str]
     timeout: float
-    sink: str = SINK_NULL   # null, pipe, or "inherit" (the launcher's own stdout)
+    sink: str = SINK_NULL   # SINK_NULL, SINK_PIPE or SINK_DIGEST (the launcher's own stdout, which the harness hashes)
     env: dict | None = None
     cwd: str | None = None
 
@@ -99,7 +113,7 @@ class Runner(Protocol):
     """
 
     def __call__(self, jobs: list[Job], schedule: list[int], *,
-                 on_stdout: Callable[[IO[bytes]], None] | None = None) -> tuple[list[RunRecord | None], bool]: ...
+                 on_stdout: Callable[[IO[bytes]], None] | None = None) -> tuple[list[Run | None], bool]: ...
 
 
 SPAWN_SOURCE = Path(__file__).resolve().parent / "spawn.c"
@@ -173,20 +187,38 @@ def _tail(path: str) -> str:
         return ""
 
 
-def _record(fields: list[str], job: Job, err_path: str) -> RunRecord:
-    wall, user, system, rss, minflt, majflt, nvcsw, nivcsw, status, killed, leftovers = map(int, fields)
+def parse_report(lines: list[str], run_type: type[Run] = Run) -> dict[int, dict[str, Any]]:
+    """The launcher's report: a header line naming its fields ("i job" then fields of Run), then one line
+    per run. Returns {run number in the schedule: its values by field name, each of the type Run declares}.
+    A run that was skipped ("i job skipped") or whose line a kill cut short is missing."""
+    if not lines:
+        return {}
+    header = lines[0].split()
+    types = typing.get_type_hints(run_type)
+    unknown = [name for name in header[2:] if name not in types]
+    if header[:2] != ["i", "job"] or unknown:
+        raise RuntimeError(f"iorace-spawn's report names {' '.join(unknown or header[:2])}, which {run_type.__name__}"
+                           " does not declare")
+    runs = {}
+    for line in lines[1:]:
+        values = line.split()
+        if len(values) != len(header):
+            continue
+        runs[int(values[0])] = {name: bool(int(v)) if types[name] is bool else int(v)
+                                for name, v in zip(header[2:], values[2:], strict=True)}
+    return runs
+
+
+def _record(values: dict[str, Any], job: Job, err_path: str) -> Run:
     tail = _tail(err_path)
     result = _parse_result(tail)
     inner = result.get("inner_ns") if result else None
-    return RunRecord(
-        wall_ns=wall, user_ns=user, sys_ns=system, max_rss_kb=rss, minflt=minflt, majflt=majflt, nvcsw=nvcsw,
-        nivcsw=nivcsw, exit_code=os.waitstatus_to_exitcode(status), timed_out=bool(killed),
-        inner_ns=int(inner) if isinstance(inner, (int, float)) and not isinstance(inner, bool) else None,
-        result=result, stderr_tail=tail, timeout_s=job.timeout, leftovers=leftovers)
+    return Run(**values, inner_ns=int(inner) if isinstance(inner, (int, float)) and not isinstance(inner, bool) else None,
+               result=result, stderr_tail=tail, timeout_s=job.timeout)
 
 
 def run_batch(jobs: list[Job], schedule: list[int], *,
-              on_stdout: Callable[[IO[bytes]], None] | None = None) -> tuple[list[RunRecord | None], bool]:
+              on_stdout: Callable[[IO[bytes]], None] | None = None) -> tuple[list[Run | None], bool]:
     """Run schedule (job numbers, in order) through one launcher; Python sleeps until it is done.
 
     Returns one record per scheduled run (None for a run not made: its job failed earlier in the list,
@@ -221,18 +253,14 @@ def run_batch(jobs: list[Job], schedule: list[int], *,
             launcher_err = lerr.read().decode("utf-8", "replace").strip()
         if proc.returncode not in (0, 128 + signal.SIGTERM):
             raise OSError(f"iorace-spawn failed (status {proc.returncode}): {launcher_err or 'no message'}")
-        records: list[RunRecord | None] = [None] * len(schedule)
+        records: list[Run | None] = [None] * len(schedule)
         try:
             with open(report_path) as f:
                 lines = f.read().splitlines()
         except OSError:
             lines = []
-        for line in lines:
-            fields = line.split()
-            if len(fields) != 13:  # "i job skipped", or a line cut by a kill
-                continue
-            i = int(fields[0])
-            records[i] = _record(fields[2:], jobs[schedule[i]], os.path.join(tmp, str(i)))
+        for i, values in parse_report(lines).items():
+            records[i] = _record(values, jobs[schedule[i]], os.path.join(tmp, str(i)))
         if not interrupted and proc.returncode != 0:
             interrupted = True  # stopped by a signal from elsewhere: treat as Ctrl-C
     return records, interrupted
@@ -256,7 +284,7 @@ def _kill_group(pgid: int) -> None:
 
 
 def run_once(argv: list[str], *, timeout: float, sink: str = SINK_NULL, env: dict | None = None,
-             cwd: str | None = None, runner: Runner = run_batch) -> RunRecord:
+             cwd: str | None = None, runner: Runner = run_batch) -> Run:
     """Start argv through iorace-spawn (or the runner given), wait for it, and return what it cost and what it said."""
     drained: dict = {}
     on_stdout = (lambda stream: _digest(stream, drained)) if sink == SINK_DIGEST else None

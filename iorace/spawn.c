@@ -24,9 +24,10 @@
  *   then per job: CWD STDOUT(null|pipe|inherit) TIMEOUT_MS NARGV ARGV... NENV ENV...
  *   then NSCHED and NSCHED job numbers: the order in which runs happen.
  * Run number i (0-based, in schedule order) writes its stderr to ERRDIR/i.
- * REPORT gets one line per run, written as each ends:
- *   i job wall_ns user_ns sys_ns max_rss_kb minflt majflt nvcsw nivcsw wait_status timed_out leftovers
- * (leftovers: processes the run left behind, all killed), or "i job skipped" for a run of a job whose
+ * REPORT starts with a header line naming its fields, then gets one line per run, written as each ends:
+ *   i job wall_ns user_ns sys_ns max_rss_kb minflt majflt nvcsw nivcsw exit_code timed_out leftovers
+ * (REPORT_FIELDS below; exit_code: negative for a signal, as Python's os.waitstatus_to_exitcode says;
+ * leftovers: processes the run left behind, all killed), or "i job skipped" for a run of a job whose
  * earlier run failed (non-zero exit, a signal, a timeout): it is not run again.
  * Exit status: 0 when every run was attempted, 2 on a usage or plan error, 143 when stopped by a signal
  * (SIGTERM/SIGINT/SIGHUP: the current run is killed and its leftovers reaped first).
@@ -50,6 +51,17 @@
 #include <unistd.h>
 
 enum { OUT_NULL, OUT_PIPE, OUT_INHERIT };
+
+/* A run's line of the report after "i job": each field's name and value, in order. The header line prints
+ * the names, and the harness maps each value by its name onto the field of runner.Run that has it: a new
+ * value (another rusage figure) is one line here and one field declared there. */
+#define REPORT_FIELDS(F)                                                                        \
+  F(wall_ns, wall) F(user_ns, tv_ns(ru.ru_utime)) F(sys_ns, tv_ns(ru.ru_stime))                \
+  F(max_rss_kb, ru.ru_maxrss) F(minflt, ru.ru_minflt) F(majflt, ru.ru_majflt)                  \
+  F(nvcsw, ru.ru_nvcsw) F(nivcsw, ru.ru_nivcsw)                                                \
+  F(exit_code, exit_code) F(timed_out, killed) F(leftovers, leftovers)
+#define FIELD_NAME(name, value) " " #name
+#define FIELD_VALUE(name, value) fprintf(report, " %lld", (long long)(value));
 
 struct job {
   const char *cwd;
@@ -256,6 +268,8 @@ int main(int argc, char **argv) {
 
   FILE *report = fopen(argv[2], "we");
   if (!report) die("cannot write report", strerror(errno));
+  fputs("i job" REPORT_FIELDS(FIELD_NAME) "\n", report);
+  fflush(report);
   int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
   if (devnull < 0) die("cannot open /dev/null", strerror(errno));
   sigset_t empty;
@@ -330,9 +344,10 @@ int main(int argc, char **argv) {
     if (pipefd[0] >= 0) close(pipefd[0]);
     int killed = timed_out && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
     if (killed || !WIFEXITED(status) || WEXITSTATUS(status) != 0) job->failed = 1;
-    fprintf(report, "%ld %ld %lld %lld %lld %ld %ld %ld %ld %ld %d %d %d\n", i, sched[i], wall, tv_ns(ru.ru_utime),
-            tv_ns(ru.ru_stime), ru.ru_maxrss, ru.ru_minflt, ru.ru_majflt, ru.ru_nvcsw, ru.ru_nivcsw, status, killed,
-            leftovers);
+    int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? -WTERMSIG(status) : status;
+    fprintf(report, "%ld %ld", i, sched[i]);
+    REPORT_FIELDS(FIELD_VALUE)
+    fputc('\n', report);
     fflush(report);
   }
   fclose(report);

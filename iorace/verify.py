@@ -8,7 +8,7 @@ from typing import Protocol
 
 from iorace.cells import FAILED, Cell, Status
 from iorace.reference import same_answer
-from iorace.runner import SINK_DIGEST, SINK_NULL, Runner, RunRecord, run_batch, run_once
+from iorace.runner import SINK_DIGEST, SINK_NULL, Run, Runner, run_batch, run_once
 
 
 def _short(value: object, limit: int = 120) -> str:
@@ -19,7 +19,7 @@ def _short(value: object, limit: int = 120) -> str:
 class Recorder(Protocol):
     """Where verify and measure put the runs they make: the session's Store (a test keeps them in a list)."""
 
-    def add_run(self, cell: Cell, phase: str, round_no: int, run: RunRecord) -> None: ...
+    def add_run(self, cell: Cell, phase: str, round_no: int, run: Run) -> None: ...
 
     def commit(self) -> None: ...
 
@@ -34,7 +34,7 @@ class Verdict:
     answer: object = None  # what the run answered (its stdout's sha256 for stdout suites), when it said
 
 
-def judge_run(run: RunRecord, *, expected: object, answer_kind: str, known_wrong: bool = False,
+def judge_run(run: Run, *, expected: object, answer_kind: str, known_wrong: bool = False,
               timed: bool = False) -> Verdict:
     """The one judgement of a run: timeout / failed / wrong / ok, with the evidence in detail.
 
@@ -70,7 +70,7 @@ def judge_run(run: RunRecord, *, expected: object, answer_kind: str, known_wrong
     return Verdict(Status.WRONG, detail + (KNOWN if known_wrong and not timed else ""), answer)
 
 
-def judge(cell: Cell, run: RunRecord) -> None:
+def judge(cell: Cell, run: Run) -> None:
     """Set the cell's status (and answer) from its verification run."""
     v = judge_run(run, expected=cell.expected, answer_kind=cell.suite.manifest.answer, known_wrong=cell.known_wrong)
     cell.status, cell.detail = v.status, v.detail

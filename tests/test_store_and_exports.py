@@ -143,18 +143,6 @@ def test_instruction_counts_are_repeatable(tmp_path):
     assert "instructions" in first.stdout and "x fewest" in first.stdout
 
 
-def test_database_of_an_older_schema_is_migrated(tmp_path):
-    from iorace.store import SCHEMA, Store
-    path = tmp_path / "old.sqlite"
-    old = sqlite3.connect(path)
-    old.executescript(SCHEMA.replace("    instructions INTEGER,            -- cachegrind's count of one run (run --instructions)\n", "")
-                      .replace(",\n    instructions_note TEXT NOT NULL DEFAULT ''", ""))
-    old.commit()
-    assert "instructions" not in {r[1] for r in old.execute("PRAGMA table_info(cells)")}
-    Store(path)
-    assert {"instructions", "instructions_note"} <= {r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(cells)")}
-
-
 @pytest.mark.parametrize("width", [80, 120])
 def test_a_real_session_reads_in_a_terminal_of_80_and_120_columns(tmp_path, width):
     """Every toolchain and every status of a real session is in the compact view, and no line is longer

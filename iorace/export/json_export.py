@@ -66,6 +66,8 @@ def result(row: Row) -> dict:
         "instructions_ratio": row.instructions_ratio,
         "page_faults": [r.minflt + r.majflt for r in runs],
         "context_switches": [r.nvcsw + r.nivcsw for r in runs],
+        # every other Run field declared with json="NAME" (runner.Run; none of today's): its value per run
+        **{name: [getattr(r, f) for r in runs] for f, name in c.json_fields().items()},
     }
 
 

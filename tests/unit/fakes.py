@@ -1,5 +1,5 @@
 """Fakes for verify and measure, as hyperfine tests its benchmark loop with a MockExecutor: a runner that
-answers each scheduled run with a scripted RunRecord (no process is started) and a recorder that keeps the
+answers each scheduled run with a scripted Run (no process is started) and a recorder that keeps the
 runs in a list. The cells come from a real toy suite.toml (written to a temporary folder, never built)."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import IO
 
 from iorace.cells import OK, Cell, dataset_refs, expand
-from iorace.runner import Job, RunRecord
+from iorace.runner import Job, Run
 from iorace.suites import load_suite
 
 MS = 1_000_000  # ns
@@ -19,12 +19,12 @@ ANSWER = 1000   # every toy cell's expected answer
 
 
 def record(answer: object = ANSWER, *, wall_ms: float = 10.0, exit_code: int = 0, timed_out: bool = False,
-           result: dict | None | str = "answer", stderr: str = "", extra: dict | None = None) -> RunRecord:
+           result: dict | None | str = "answer", stderr: str = "", extra: dict | None = None) -> Run:
     """A run as the launcher reports it; result="answer" makes the result line {"answer": answer}."""
     if result == "answer":
         result = {"answer": answer, **({"extra": extra} if extra else {})}
     assert not isinstance(result, str)
-    return RunRecord(wall_ns=int(wall_ms * MS), user_ns=int(wall_ms * MS * 0.9), sys_ns=0, max_rss_kb=2048,
+    return Run(wall_ns=int(wall_ms * MS), user_ns=int(wall_ms * MS * 0.9), sys_ns=0, max_rss_kb=2048,
                      minflt=100, majflt=0, nvcsw=1, nivcsw=2, exit_code=exit_code, timed_out=timed_out,
                      inner_ns=None, result=result, stderr_tail=stderr, timeout_s=5.0)
 
@@ -56,7 +56,7 @@ class FakeRunner:
     wall_ms may be a function of the call's number (0 for the first call).
     """
 
-    script: dict[tuple[str, int], RunRecord | Exception | None] = field(default_factory=dict)
+    script: dict[tuple[str, int], Run | Exception | None] = field(default_factory=dict)
     wall_ms: float | Callable[[int], float] = 10.0
     interrupt: tuple[int, int] | None = None
     stdout: bytes = b""
@@ -64,7 +64,7 @@ class FakeRunner:
     made: dict[str, int] = field(default_factory=dict)
 
     def __call__(self, jobs: list[Job], schedule: list[int], *,
-                 on_stdout: Callable[[IO[bytes]], None] | None = None) -> tuple[list[RunRecord | None], bool]:
+                 on_stdout: Callable[[IO[bytes]], None] | None = None) -> tuple[list[Run | None], bool]:
         call_no = len(self.calls)
         self.calls.append(Call(jobs, list(schedule), on_stdout))
         if on_stdout is not None:
@@ -72,7 +72,7 @@ class FakeRunner:
         wall = self.wall_ms(call_no) if callable(self.wall_ms) else self.wall_ms
         stop = self.interrupt[1] if self.interrupt is not None and self.interrupt[0] == call_no else None
         failed: set[str] = set()
-        records: list[RunRecord | None] = []
+        records: list[Run | None] = []
         for i, j in enumerate(schedule):
             name = jobs[j].argv[0]
             if name in failed or (stop is not None and i >= stop):
@@ -98,7 +98,7 @@ class Added:
     name: str
     phase: str
     round_no: int
-    run: RunRecord
+    run: Run
 
 
 COMMIT = "commit"
@@ -110,7 +110,7 @@ class ListRecorder:
 
     events: list[Added | str] = field(default_factory=list)
 
-    def add_run(self, cell: Cell, phase: str, round_no: int, run: RunRecord) -> None:
+    def add_run(self, cell: Cell, phase: str, round_no: int, run: Run) -> None:
         self.events.append(Added(cell.variant.name, phase, round_no, run))
 
     def commit(self) -> None:

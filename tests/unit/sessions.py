@@ -2,20 +2,18 @@
 (hyperfine's export tests do the same with a hand-made BenchmarkResult)."""
 from __future__ import annotations
 
-import json
-import sqlite3
-from dataclasses import fields
 from pathlib import Path
 
-from iorace.store import CellData, RunData, SessionData, Store
+from iorace.runner import Run
+from iorace.store import CellData, SessionData, Store
 
 MS = 1_000_000  # ns
 
 
 def run(wall_ms: float, inner_ms: float | None = None, phase: str = "measure", round_no: int = 0,
-        rss_kb: int = 2048, user_ms: float | None = None, sys_ms: float = 0.0) -> RunData:
+        rss_kb: int = 2048, user_ms: float | None = None, sys_ms: float = 0.0) -> Run:
     user = wall_ms * 0.9 if user_ms is None else user_ms
-    return RunData(phase=phase, round=round_no, wall_ns=int(wall_ms * MS), user_ns=int(user * MS),
+    return Run(phase=phase, round=round_no, wall_ns=int(wall_ms * MS), user_ns=int(user * MS),
                    sys_ns=int(sys_ms * MS), max_rss_kb=rss_kb, minflt=100, majflt=0, nvcsw=1, nivcsw=2,
                    inner_ns=None if inner_ms is None else int(inner_ms * MS), exit_code=0)
 
@@ -50,31 +48,12 @@ def session(cells: list[CellData], suites: dict | None = None, options: dict | N
                        iorace_version="0.1.0", cells=cells, suites=suites or {})
 
 
-def _insert(db: sqlite3.Connection, table: str, values: dict) -> int:
-    """One row, by column name; JSON columns encoded as the store writes them."""
-    have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
-    row = {k: json.dumps(v) if isinstance(v, (dict, list)) or (k in {"answer", "expected"} and v is not None)
-           else int(v) if isinstance(v, bool) else v for k, v in values.items() if k in have}
-    cur = db.execute(f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
-                     tuple(row.values()))
-    return cur.lastrowid or 0
-
-
 def save(db_path: Path, s: SessionData) -> int:
-    """Store a hand-built session in a real database (the store's own schema), for the commands that read
-    one (`compare`, `history`, `report`); returns its new id."""
-    Store(db_path).db.close()
-    db = sqlite3.connect(db_path)
-    sid = _insert(db, "sessions", {f.name: getattr(s, f.name) for f in fields(s) if f.name not in {"id", "cells"}})
-    for suite, settings in s.suites.items():
-        _insert(db, "session_suites", {"session_id": sid, "suite": suite, "settings": settings})
-    for c in s.cells:
-        cid = _insert(db, "cells", {**{f.name: getattr(c, f.name) for f in fields(c) if f.name not in {"id", "runs"}},
-                                    "session_id": sid})
-        for r in c.runs:
-            _insert(db, "runs", {**{f.name: getattr(r, f.name) for f in fields(r)}, "cell_id": cid})
-    db.commit()
-    db.close()
+    """Store a hand-built session in a real database (the store's own tables and records), for the commands
+    that read one (`compare`, `history`, `report`); returns its new id."""
+    store = Store(db_path)
+    sid = store.add_session(s)
+    store.db.close()
     return sid
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from iorace.cells import BAD_STATES, Status
-from iorace.runner import SINK_DIGEST, SINK_PIPE, Job, RunRecord, run_batch, run_once, timeout_text
+from iorace.runner import SINK_DIGEST, SINK_PIPE, Job, Run, run_batch, run_once, timeout_text
 from iorace.verify import judge_run
 
 SH = "/bin/sh"
@@ -92,11 +92,11 @@ def test_stdout_sinks():
     assert piped.exit_code == 0 and not piped.timed_out
 
 
-def record(**kw) -> RunRecord:
+def record(**kw) -> Run:
     base = {"wall_ns": 1, "user_ns": 0, "sys_ns": 0, "max_rss_kb": 1, "minflt": 0, "majflt": 0, "nvcsw": 0,
             "nivcsw": 0, "exit_code": 0, "timed_out": False, "inner_ns": None, "result": {"answer": 5},
             "stderr_tail": "", "timeout_s": 2.0}
-    return RunRecord(**{**base, **kw})
+    return Run(**{**base, **kw})
 
 
 @pytest.mark.parametrize("run, timed, known_wrong, status, detail", [

@@ -1,6 +1,7 @@
 """The store keeps a session exactly (read back by column name), and every exporter renders a hand-built
 session as expected (hyperfine's export tests do the same)."""
 import csv
+import dataclasses
 import json
 import sqlite3
 
@@ -50,6 +51,91 @@ def test_round_trip(tmp_path):
         assert (a.label, a.status, a.answer, a.params, a.units, a.extra, a.instructions, a.command) == \
             (b.label, b.status, b.answer, b.params, b.units, b.extra, b.instructions, b.command)
         assert a.runs == b.runs
+
+
+def test_a_whole_session_is_stored_and_loaded_as_it_was(tmp_path):
+    """Store.add_session (tests' hand-built sessions) writes every stored field through the same tables."""
+    original = toy_session()
+    original.cells[0].counters = {"perf:cycles": 5.0}
+    original.cells[0].counter_notes = {"perf:instructions": "no hardware counters here"}
+    store = Store(tmp_path / "s.sqlite")
+    sid = store.add_session(original)
+    assert store.load(sid) == dataclasses.replace(original, id=sid)
+
+
+# The schema of the first release (iorace/store.py before run --instructions, c2f94bf^): no instructions,
+# instructions_note or extra column, no session_suites or counters table.
+OLD_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id INTEGER PRIMARY KEY,
+    started TEXT NOT NULL,
+    finished TEXT,
+    status TEXT NOT NULL,            -- running | done | interrupted
+    command_line TEXT NOT NULL,
+    options TEXT NOT NULL,           -- JSON: size, runs, warmup, sink, ...
+    machine TEXT NOT NULL,           -- JSON from iorace.machine
+    toolchains TEXT NOT NULL,        -- JSON: name -> version line
+    git_revision TEXT NOT NULL,
+    iorace_version TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS cells (
+    id INTEGER PRIMARY KEY,
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    suite TEXT NOT NULL, title TEXT NOT NULL, metric TEXT NOT NULL,
+    dataset TEXT NOT NULL, dataset_sha256 TEXT NOT NULL, input_path TEXT NOT NULL,
+    params TEXT NOT NULL,            -- JSON
+    variant TEXT NOT NULL, language TEXT NOT NULL, kind TEXT NOT NULL, description TEXT NOT NULL,
+    toolchain TEXT NOT NULL, toolchain_version TEXT NOT NULL, profile TEXT NOT NULL,
+    build_key TEXT NOT NULL,
+    command TEXT NOT NULL,           -- JSON argv of a run, as a user can repeat it
+    status TEXT NOT NULL, detail TEXT NOT NULL,
+    answer TEXT, expected TEXT,      -- JSON
+    units TEXT NOT NULL,             -- JSON: work per run, e.g. {"bytes": n}
+    known_wrong INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY,
+    cell_id INTEGER NOT NULL REFERENCES cells(id),
+    phase TEXT NOT NULL,             -- verify | warmup | measure
+    round INTEGER NOT NULL,
+    wall_ns INTEGER NOT NULL, user_ns INTEGER NOT NULL, sys_ns INTEGER NOT NULL,
+    max_rss_kb INTEGER NOT NULL, minflt INTEGER NOT NULL, majflt INTEGER NOT NULL,
+    nvcsw INTEGER NOT NULL, nivcsw INTEGER NOT NULL,
+    inner_ns INTEGER, exit_code INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS runs_by_cell ON runs(cell_id);
+CREATE INDEX IF NOT EXISTS cells_by_session ON cells(session_id);
+"""
+
+
+def test_a_database_of_the_first_schema_gets_the_columns_it_lacks_and_its_sessions_load(tmp_path):
+    path = tmp_path / "old.sqlite"
+    old = sqlite3.connect(path)
+    old.executescript(OLD_SCHEMA)
+    old.execute("INSERT INTO sessions VALUES (1, 't0', 't1', 'done', 'iorace run toy', ?, '{}', ?, 'abc', '0.1')",
+                ('{"baseline_languages": {"toy": ["c"]}}', '{"gcc": "gcc 12"}'))
+    old.execute("INSERT INTO cells VALUES (1, 1, 'toy', 'A toy job', 'inner', 'tiny', 'ab', '/d', '{\"mode\": \"count\"}',"
+                " 'fast', 'c', 'variant', 'd', 'gcc', 'gcc 12', 'release', 'k', '[\"prog\"]', 'ok', '', '5', '5',"
+                " '{\"bytes\": 10}', 0)")
+    old.executemany("INSERT INTO runs VALUES (?, 1, 'measure', ?, 100, 90, 1, 2048, 10, 0, 1, 2, 50, 0)",
+                    [(1, 0), (2, 1)])
+    old.commit()
+    old.close()
+    store = Store(path)
+    have = {r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(cells)")}
+    assert {"instructions", "instructions_note", "extra"} <= have
+    s = store.load(1)
+    (c,) = s.cells
+    assert (c.label, c.params, c.command, c.answer, c.units, c.known_wrong) == \
+        ("c/fast@gcc:release[mode=count]", {"mode": "count"}, ["prog"], 5, {"bytes": 10}, False)
+    assert (c.instructions, c.instructions_note, c.extra, c.counters) == (None, "", {}, {})
+    assert [(r.round, r.wall_ns, r.inner_ns) for r in c.measured()] == [(0, 100, 50), (1, 100, 50)]
+    assert s.suite_setting("toy", "baseline_languages") == ["c"] and s.toolchains == {"gcc": "gcc 12"}
+    # and the database takes new sessions, with the tables it did not have
+    sid = store.begin_session("t2", "iorace run", {}, {}, {}, "def", "0.2")
+    store.save_suite_settings(sid, "toy", {"baseline_languages": ["cpp"]})
+    store.commit()
+    assert Store(path).load(sid).suite_setting("toy", "baseline_languages") == ["cpp"]
 
 
 def test_unknown_session_is_a_usage_error(tmp_path):
