@@ -3,6 +3,7 @@
 The report, the Markdown export and the JSON export all read these rows, so
 they can never disagree about a ratio.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,23 +20,22 @@ NS = 1e9
 @dataclass
 class Row:
     cell: CellData
-    metric: str                  # "inner" or "wall": what `primary` measures for this row
-    primary: Summary | None      # seconds
+    metric: str  # "inner" or "wall": what `primary` measures for this row
+    primary: Summary | None  # seconds
     wall: Summary | None
     inner: Summary | None
     user: Summary | None
     system: Summary | None
-    cpu_pct: Summary | None      # (user + system) / wall, as the dcat seed's `time` reports it
+    cpu_pct: Summary | None  # (user + system) / wall, as the dcat seed's `time` reports it
     max_rss_kb: int | None
     vs_fastest: Ratio | None = None  # cost / the fastest comparable row's, with its 95% interval
     vs_limit: float | None = None
     instructions_ratio: float | None = None  # instructions / the fewest of the group's comparable rows
-    vs_language_ref: float | None = None      # primary / the same-language reference cell (same toolchain, profile)
-    vs_peer: float | None = None              # primary / the fastest peer of the group
+    vs_language_ref: float | None = None  # primary / the same-language reference cell (same toolchain, profile)
+    vs_peer: float | None = None  # primary / the fastest peer of the group
     rates: dict[str, float] = field(default_factory=dict)  # unit -> per second
-    scale: float = 1.0           # this cell's work / the group's (1 pass of 10: 0.1); comparisons use cost
+    scale: float = 1.0  # this cell's work / the group's (1 pass of 10: 0.1); comparisons use cost
     instructions_per_unit: float | None = None  # instructions / the run's work in the group's first unit
-
 
     @property
     def cost(self) -> float:
@@ -77,7 +77,7 @@ class Group:
     baseline_languages: list[str] = field(default_factory=list)
     language_ref: dict | None = None  # {"label": ..., "variants": [...]} from the manifest
     scale_params: list[str] = field(default_factory=list)  # params that only scale the work (passes)
-    scale_unit: str = ""                                    # the unit work is compared in ("bytes")
+    scale_unit: str = ""  # the unit work is compared in ("bytes")
 
     @property
     def scaled(self) -> bool:
@@ -91,8 +91,7 @@ class Group:
     @property
     def baseline(self) -> Row | None:
         """The fastest cell of the suite's baseline languages (e.g. C and C++), other than a limit row."""
-        rows = [r for r in self.rows
-                if r.ok and r.kind.compared and r.cell.language in self.baseline_languages]
+        rows = [r for r in self.rows if r.ok and r.kind.compared and r.cell.language in self.baseline_languages]
         return min(rows, key=lambda r: r.cost) if rows else None
 
     def vs_baseline(self, r: Row) -> float | None:
@@ -143,10 +142,17 @@ def _row(cell: CellData, suite_metric: str) -> Row:
     # A cell that does not time itself is compared on wall time, and the row says so.
     metric = "inner" if suite_metric == "inner" and inner is not None and inner.n == len(runs) else "wall"
     rss_runs = runs or cell.runs
-    return Row(cell=cell, metric=metric, primary=inner if metric == "inner" else wall, wall=wall, inner=inner,
-               user=summarize([r.user_ns / NS for r in runs]), system=summarize([r.sys_ns / NS for r in runs]),
-               cpu_pct=summarize([100 * (r.user_ns + r.sys_ns) / r.wall_ns for r in runs if r.wall_ns > 0]),
-               max_rss_kb=max((r.max_rss_kb for r in rss_runs), default=None))
+    return Row(
+        cell=cell,
+        metric=metric,
+        primary=inner if metric == "inner" else wall,
+        wall=wall,
+        inner=inner,
+        user=summarize([r.user_ns / NS for r in runs]),
+        system=summarize([r.sys_ns / NS for r in runs]),
+        cpu_pct=summarize([100 * (r.user_ns + r.sys_ns) / r.wall_ns for r in runs if r.wall_ns > 0]),
+        max_rss_kb=max((r.max_rss_kb for r in rss_runs), default=None),
+    )
 
 
 def _apply_scale(g: Group) -> None:
@@ -168,15 +174,27 @@ def _apply_scale(g: Group) -> None:
 def analyse(session: SessionData) -> list[Group]:
     groups: dict[tuple, Group] = {}
     for cell in session.cells:
+
         def setting(name: str, default, suite: str = cell.suite):
             return session.suite_setting(suite, name, default)
+
         scaling = setting("scale_params", [])
         shared = {k: v for k, v in cell.params.items() if k not in scaling}
         key = (cell.suite, cell.dataset, json.dumps(shared, sort_keys=True))
         if key not in groups:
-            groups[key] = Group(cell.suite, cell.title, cell.dataset, cell.dataset_sha256, dict(cell.params),
-                                cell.metric, [], setting("baseline_languages", []),
-                                setting("same_language_reference", None), scaling, setting("throughput", ""))
+            groups[key] = Group(
+                cell.suite,
+                cell.title,
+                cell.dataset,
+                cell.dataset_sha256,
+                dict(cell.params),
+                cell.metric,
+                [],
+                setting("baseline_languages", []),
+                setting("same_language_reference", None),
+                scaling,
+                setting("throughput", ""),
+            )
         groups[key].rows.append(_row(cell, cell.metric))
     for g in groups.values():
         _apply_scale(g)
@@ -184,8 +202,9 @@ def analyse(session: SessionData) -> list[Group]:
         peer = g.fastest_peer
         refs = {}
         if g.language_ref:
-            refs = {(r.cell.language, r.cell.toolchain, r.cell.profile): r for r in g.rows
-                    if r.ok and r.cell.key in g.language_ref["variants"]}
+            refs = {
+                (r.cell.language, r.cell.toolchain, r.cell.profile): r for r in g.rows if r.ok and r.cell.key in g.language_ref["variants"]
+            }
         counted = [r.cell.instructions for r in g.rows if r.cell.instructions and r.kind.compared]
         fewest = min(counted) if counted else None
         for i, r in enumerate(g.rows):
@@ -205,8 +224,7 @@ def analyse(session: SessionData) -> list[Group]:
                 r.instructions_per_unit = r.cell.instructions / r.cell.units[g.work_unit]
             if r.primary is not None and r.primary.median > 0:
                 r.rates = {unit: n / r.primary.median for unit, n in r.cell.units.items()}
-        g.rows.sort(key=lambda r: (Status.sort_key(r.cell.status) if not r.ok else -1,
-                                   r.cost if r.ok else 0, r.cell.label))
+        g.rows.sort(key=lambda r: (Status.sort_key(r.cell.status) if not r.ok else -1, r.cost if r.ok else 0, r.cell.label))
     return list(groups.values())
 
 
@@ -251,9 +269,16 @@ def grids(session: SessionData, groups: list[Group] | None = None) -> list[GridT
                 in_dataset = [g for g in mine if g.dataset == dataset]
                 splits = _ordered({g.params[spec["split"]] for g in in_dataset}, order.get(spec["split"]))
                 for split in splits:
-                    table = GridTable(f"{spec['title']} · {suite} · {dataset} · {spec['split']}={split}", suite,
-                                      dataset, split, spec["rows"], list(spec["columns"]), [],
-                                      " / ".join(c.split("@")[0] for c in spec["ratio"]) if spec["ratio"] else "")
+                    table = GridTable(
+                        f"{spec['title']} · {suite} · {dataset} · {spec['split']}={split}",
+                        suite,
+                        dataset,
+                        split,
+                        spec["rows"],
+                        list(spec["columns"]),
+                        [],
+                        " / ".join(c.split("@")[0] for c in spec["ratio"]) if spec["ratio"] else "",
+                    )
                     by_row = {g.params[spec["rows"]]: g for g in in_dataset if g.params[spec["split"]] == split}
                     for value in _ordered(set(by_row), order.get(spec["rows"])):
                         g = by_row[value]
@@ -278,9 +303,9 @@ def _ordered(values: set, manifest_order: list | None) -> list:
 
 @dataclass
 class SeedRow:
-    test: str                   # language/variant
-    row: Row | None             # None: the cell was not run (or not in this toolchain/profile)
-    vs_baseline: Ratio | None   # our time over the baseline test's, with its 95% interval
+    test: str  # language/variant
+    row: Row | None  # None: the cell was not run (or not in this toolchain/profile)
+    vs_baseline: Ratio | None  # our time over the baseline test's, with its 95% interval
     seed_seconds: float | None  # the seed's own figure
     seed_vs_baseline: float | None
 
@@ -292,7 +317,7 @@ class SeedTableData:
     title: str
     suite: str
     dataset: str
-    setup: str                  # "gdc release" (+ the group's parameters)
+    setup: str  # "gdc release" (+ the group's parameters)
     baseline: str
     source: str
     rows: list[SeedRow]
@@ -325,9 +350,11 @@ def seed_tables(session: SessionData, groups: list[Group] | None = None) -> list
                     if r is not None and r.ok and base is not None and base.ok:
                         ratio = median_ratio(r.cost_values(), base.cost_values(), seed=i)
                     seconds = figures.get(key)
-                    rows.append(SeedRow(key, r, ratio, seconds,
-                                        seconds / seed_base if seconds is not None and seed_base else None))
+                    rows.append(SeedRow(key, r, ratio, seconds, seconds / seed_base if seconds is not None and seed_base else None))
                 setup = f"{toolchain} {profile}" + (f" · {params_text(g.params)}" if g.params else "")
-                out.append(SeedTableData(f"{spec['title']} · {g.suite} · {g.dataset} · {setup}", g.suite, g.dataset,
-                                         setup, spec["baseline"], source, rows))
+                out.append(
+                    SeedTableData(
+                        f"{spec['title']} · {g.suite} · {g.dataset} · {setup}", g.suite, g.dataset, setup, spec["baseline"], source, rows
+                    )
+                )
     return out

@@ -1,4 +1,5 @@
 """Build cells into a content-addressed cache: same sources + toolchain + flags = no rebuild."""
+
 from __future__ import annotations
 
 import hashlib
@@ -64,14 +65,14 @@ def build_command(cell: Cell, out: Path) -> str:
     try:
         return template.format_map(variables)
     except (KeyError, IndexError, ValueError) as e:
-        raise UsageError(f"{cell.suite.dir / 'suite.toml'}: toolchain {cell.toolchain.name}: build template: "
-                         f"unknown variable {e}") from None
+        raise UsageError(
+            f"{cell.suite.dir / 'suite.toml'}: toolchain {cell.toolchain.name}: build template: unknown variable {e}"
+        ) from None
 
 
 def run_argv(cell: Cell, input_path: Path) -> list[str]:
     """The command line of one run: the toolchain's run template, then the variant's args (no shell)."""
-    context = {**_variables(cell, cell.build_dir or Path(".")),
-               **{k: str(v) for k, v in cell.params.items()}, "input": str(input_path)}
+    context = {**_variables(cell, cell.build_dir or Path(".")), **{k: str(v) for k, v in cell.params.items()}, "input": str(input_path)}
     try:
         return [part.format_map(context) for part in [*cell.toolchain.run, *cell.variant.args]]
     except (KeyError, IndexError, ValueError) as e:
@@ -87,8 +88,18 @@ def build_key(cell: Cell) -> str:
         except FileNotFoundError:
             raise UsageError(f"{cell.suite.dir / 'suite.toml'}: variant {v.key}: {rel} does not exist") from None
     profile = cell.toolchain.profiles.get(cell.profile, {})
-    for part in (cell.suite.name, cell.toolchain.name, cell.toolchain_version, cell.toolchain.build,
-                 repr(sorted(profile.items())), v.flags, v.link, v.bin or v.name, v.language, v.dir or ""):
+    for part in (
+        cell.suite.name,
+        cell.toolchain.name,
+        cell.toolchain_version,
+        cell.toolchain.build,
+        repr(sorted(profile.items())),
+        v.flags,
+        v.link,
+        v.bin or v.name,
+        v.language,
+        v.dir or "",
+    ):
         h.update(part.encode() + b"\0")
     return h.hexdigest()[:24]
 
@@ -112,8 +123,14 @@ def build(cell: Cell) -> None:
     command = build_command(cell, tmp)
     if command.strip():
         try:
-            proc = subprocess.run(["bash", "-c", command], cwd=tmp, capture_output=True, text=True,
-                                  timeout=BUILD_TIMEOUT, env={**os.environ, **cell.variant.env})
+            proc = subprocess.run(
+                ["bash", "-c", command],
+                cwd=tmp,
+                capture_output=True,
+                text=True,
+                timeout=BUILD_TIMEOUT,
+                env={**os.environ, **cell.variant.env},
+            )
             output, code = proc.stdout + proc.stderr, proc.returncode
         except subprocess.TimeoutExpired:
             output, code = f"build timed out after {BUILD_TIMEOUT} s", -1

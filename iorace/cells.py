@@ -1,4 +1,5 @@
 """Expand suites into cells: suite x dataset x parameters x variant x toolchain x profile."""
+
 from __future__ import annotations
 
 import fnmatch
@@ -13,9 +14,31 @@ from iorace.suites import Suite
 
 # The states by name, for the pipeline's stages (iorace.status.Status is the one definition).
 PLANNED, SKIPPED, BUILD_FAILED, OK, WRONG, FAILED, TIMEOUT = (
-    Status.PLANNED, Status.SKIPPED, Status.BUILD_FAILED, Status.OK, Status.WRONG, Status.FAILED, Status.TIMEOUT)
-__all__ = ["BAD_STATES", "BUILD_FAILED", "FAILED", "OK", "PLANNED", "SKIPPED", "TIMEOUT", "WRONG", "Cell",
-           "DatasetRef", "Status", "cell_label", "dataset_refs", "expand", "sizes_for"]
+    Status.PLANNED,
+    Status.SKIPPED,
+    Status.BUILD_FAILED,
+    Status.OK,
+    Status.WRONG,
+    Status.FAILED,
+    Status.TIMEOUT,
+)
+__all__ = [
+    "BAD_STATES",
+    "BUILD_FAILED",
+    "FAILED",
+    "OK",
+    "PLANNED",
+    "SKIPPED",
+    "TIMEOUT",
+    "WRONG",
+    "Cell",
+    "DatasetRef",
+    "Status",
+    "cell_label",
+    "dataset_refs",
+    "expand",
+    "sizes_for",
+]
 
 
 def cell_label(variant_key: str, toolchain: str, profile: str, params: dict) -> str:
@@ -27,7 +50,7 @@ def cell_label(variant_key: str, toolchain: str, profile: str, params: dict) -> 
 class DatasetRef:
     """One input of a session: a generated dataset (or one member of it) or a user file."""
 
-    name: str                 # "quick", "edge:crlf", or "input:FILE"
+    name: str  # "quick", "edge:crlf", or "input:FILE"
     suite_dataset: str | None  # the manifest dataset it comes from (None for --input)
     param_overrides: dict[str, ParamValue]
     user_path: Path | None = None
@@ -44,7 +67,7 @@ class Cell:
     toolchain: Toolchain
     profile: str
     status: Status = PLANNED
-    detail: str = ""           # why skipped/failed/wrong, last lines of output
+    detail: str = ""  # why skipped/failed/wrong, last lines of output
     toolchain_version: str = ""
     build_dir: Path | None = None
     build_key: str = ""
@@ -53,8 +76,8 @@ class Cell:
     answer: object = None
     units: dict[str, int] = field(default_factory=dict)
     instructions: int | None = None  # cachegrind's count (run --instructions)
-    instructions_note: str = ""      # why there is no count
-    counters: dict[str, float] = field(default_factory=dict)   # "perf:cycles", "cachegrind:branches", ... (counters.py)
+    instructions_note: str = ""  # why there is no count
+    counters: dict[str, float] = field(default_factory=dict)  # "perf:cycles", "cachegrind:branches", ... (counters.py)
     counter_notes: dict[str, str] = field(default_factory=dict)  # same keys: why a counter has no value
     extra: dict[str, float] = field(default_factory=dict)  # figures the program reports (result line "extra")
     db_id: int | None = None
@@ -66,7 +89,8 @@ class Cell:
     @property
     def known_wrong(self) -> bool:
         return self.dataset.name in self.variant.known_wrong or (
-            self.dataset.suite_dataset is not None and self.dataset.suite_dataset in self.variant.known_wrong)
+            self.dataset.suite_dataset is not None and self.dataset.suite_dataset in self.variant.known_wrong
+        )
 
 
 def _sweep(params: dict[str, ParamValue | list[ParamValue]]) -> list[dict[str, ParamValue]]:
@@ -91,8 +115,7 @@ def dataset_refs(suite: Suite, sizes: list[str], inputs: list[Path]) -> list[Dat
         ds = suite.manifest.datasets.get(size)
         if ds is None:
             raise UsageError(f"suite {suite.name} has no dataset {size!r} (has: {', '.join(suite.manifest.datasets)})")
-        refs += [DatasetRef(f"{size}:{m}", size, ds.params) for m in ds.members] if ds.members \
-            else [DatasetRef(size, size, ds.params)]
+        refs += [DatasetRef(f"{size}:{m}", size, ds.params) for m in ds.members] if ds.members else [DatasetRef(size, size, ds.params)]
     return refs
 
 
@@ -124,14 +147,21 @@ def matches(variant: Variant, globs: list[str]) -> bool:
     return not globs or any(fnmatch.fnmatchcase(variant.name, g) or fnmatch.fnmatchcase(variant.key, g) for g in globs)
 
 
-def expand(suite: Suite, datasets: list[DatasetRef], variant_globs: list[str], toolchain_names: list[str],
-           profile_names: list[str], param_items: list[str]) -> list[Cell]:
+def expand(
+    suite: Suite,
+    datasets: list[DatasetRef],
+    variant_globs: list[str],
+    toolchain_names: list[str],
+    profile_names: list[str],
+    param_items: list[str],
+) -> list[Cell]:
     """Every cell of one suite that the filters select; cells of missing toolchains are kept (skipped later)."""
     overrides = _parse_param_overrides(param_items)
     unknown = [k for k in overrides if k not in suite.manifest.params]
     if unknown:
-        raise UsageError(f"--param {unknown[0]}: suite {suite.name} has no such parameter "
-                         f"(has: {', '.join(suite.manifest.params) or 'none'})")
+        raise UsageError(
+            f"--param {unknown[0]}: suite {suite.name} has no such parameter (has: {', '.join(suite.manifest.params) or 'none'})"
+        )
     cells: list[Cell] = []
     for variant in suite.manifest.variants:
         if not matches(variant, variant_globs):

@@ -1,4 +1,5 @@
 """The `iorace` command: list, doctor, run, show."""
+
 from __future__ import annotations
 
 import os
@@ -30,8 +31,15 @@ def _width(stream) -> int | None:
 console = Console(highlight=False, width=_width(sys.stdout))
 err_console = Console(stderr=True, highlight=False, width=_width(sys.stderr))
 
-SUITE_DIR_OPTION = click.option("--suite-dir", "suite_dirs", multiple=True, type=click.Path(path_type=Path),
-                                help="Another folder of suites (or one suite folder). Repeatable.")
+SUITE_DIR_OPTION = click.option(
+    "--suite-dir",
+    "suite_dirs",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Another folder of suites (or one suite folder). Repeatable.",
+)
+
+
 def export_options(command):
     """One --export-NAME FILE option per registered exporter (iorace.export.EXPORTERS)."""
     for e in reversed(EXPORTERS):
@@ -39,17 +47,21 @@ def export_options(command):
     return command
 
 
-WIDE_OPTION = click.option("--wide", is_flag=True,
-                           help="Every column (user, sys, CPU, RSS, answer, spreads, ...). Default on a terminal: "
-                                "the compact view; piped output always has every column.")
+WIDE_OPTION = click.option(
+    "--wide",
+    is_flag=True,
+    help="Every column (user, sys, CPU, RSS, answer, spreads, ...). Default on a terminal: "
+    "the compact view; piped output always has every column.",
+)
 
 
 def wide_view(wide: bool) -> bool:
     return wide or not sys.stdout.isatty()
 
 
-DB_OPTION = click.option("--db", type=click.Path(path_type=Path), default=None,
-                         help=f"SQLite database of sessions [default: {default_db()}]")
+DB_OPTION = click.option(
+    "--db", type=click.Path(path_type=Path), default=None, help=f"SQLite database of sessions [default: {default_db()}]"
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -67,8 +79,9 @@ def list_cmd(suite, suite_dirs):
         m = s.manifest
         params = " ".join(f"{k}={'|'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in m.params.items())
         console.print(f"[bold]{escape(s.name)}[/] - {escape(m.title)}")
-        console.print(escape(f"  datasets: {', '.join(m.datasets)} · params: {params or '-'} · answer: {m.answer}"
-                             f" · metric: {m.metric} · {s.dir}"))
+        console.print(
+            escape(f"  datasets: {', '.join(m.datasets)} · params: {params or '-'} · answer: {m.answer} · metric: {m.metric} · {s.dir}")
+        )
         t = Table(show_header=True, header_style="bold", box=None, padding=(0, 2, 0, 2))
         for col in ("variant", "kind", "toolchain", "profiles", "here", "description"):
             t.add_column(col, overflow="fold", no_wrap=col in {"variant", "toolchain"})
@@ -77,15 +90,19 @@ def list_cmd(suite, suite_dirs):
             for i, name in enumerate(names):
                 tc = s.toolchains.get(name)
                 pr = probe(tc) if tc else None
-                here = "[green]ready[/]" if pr and pr.available else \
-                    f"[yellow]{escape(pr.reason if pr else 'unknown toolchain')}[/]"
+                here = "[green]ready[/]" if pr and pr.available else f"[yellow]{escape(pr.reason if pr else 'unknown toolchain')}[/]"
                 profiles = ", ".join(v.profiles or m.default_profiles or (tc.default_profiles if tc else []))
-                t.add_row(escape(v.key) if i == 0 else "", v.kind if i == 0 else "", escape(name), profiles, here,
-                          escape(v.description) if i == 0 else "")
+                t.add_row(
+                    escape(v.key) if i == 0 else "",
+                    v.kind if i == 0 else "",
+                    escape(name),
+                    profiles,
+                    here,
+                    escape(v.description) if i == 0 else "",
+                )
         console.print(t)
         # Toolchains the suite declares for a language it cannot run here (capnp's Java and Go): say why.
-        used = {n for v in m.variants for n in (v.toolchains or
-                [n for n, tc in s.toolchains.items() if tc.language == v.language])}
+        used = {n for v in m.variants for n in (v.toolchains or [n for n, tc in s.toolchains.items() if tc.language == v.language])}
         for name in sorted(set(m.toolchains) - used):
             tc = s.toolchains[name]
             pr = probe(tc)
@@ -109,11 +126,17 @@ def doctor(suite_dirs):
         t.add_column(col, overflow="fold")
     for name, tc in sorted(toolchains.items(), key=lambda kv: (kv[1].language, kv[0])):
         pr = probe(tc)
-        t.add_row(escape(name), tc.language, "[green]yes[/]" if pr.available else "[red]no[/]",
-                  escape(pr.version if pr.available else pr.reason))
+        t.add_row(
+            escape(name), tc.language, "[green]yes[/]" if pr.available else "[red]no[/]", escape(pr.version if pr.available else pr.reason)
+        )
     console.print(t)
-    console.print(escape(f"python variants run on {harness_python()} (the harness's own interpreter, with the "
-                         "suites' Python packages), whatever `python3` comes first on PATH"), highlight=False)
+    console.print(
+        escape(
+            f"python variants run on {harness_python()} (the harness's own interpreter, with the "
+            "suites' Python packages), whatever `python3` comes first on PATH"
+        ),
+        highlight=False,
+    )
     m = machine.info()
     mt = Table(title="machine", title_justify="left", show_header=False)
     for k in ("cpu_model", "cores", "cpu_mhz", "memory_gb", "kernel", "governor", "load", "python"):
@@ -160,8 +183,14 @@ def show(session, db, wide, **exports):
 
 @cli.command("report")
 @click.argument("sessions", type=int, nargs=-1)
-@click.option("--html", "html_path", type=click.Path(path_type=Path), required=True, metavar="FILE",
-              help="Write one self-contained HTML file (charts as SVG; opens offline).")
+@click.option(
+    "--html",
+    "html_path",
+    type=click.Path(path_type=Path),
+    required=True,
+    metavar="FILE",
+    help="Write one self-contained HTML file (charts as SVG; opens offline).",
+)
 @DB_OPTION
 def report_cmd(sessions, html_path, db):
     """An HTML report of a stored session (the latest by default). Given several sessions, the report is
@@ -183,8 +212,9 @@ def report_cmd(sessions, html_path, db):
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
 @DB_OPTION
-@click.option("--threshold", default="5%", show_default=True, metavar="PERCENT",
-              help="A significant change smaller than this is not a regression.")
+@click.option(
+    "--threshold", default="5%", show_default=True, metavar="PERCENT", help="A significant change smaller than this is not a regression."
+)
 @click.option("--markdown", "as_markdown", is_flag=True, help="Markdown for a pull-request comment.")
 def compare_cmd(a, b, db, threshold, as_markdown):
     """Per cell of both A and B, the change of the primary metric, with its 95% interval and a Mann-Whitney
@@ -216,8 +246,7 @@ def compare_cmd(a, b, db, threshold, as_markdown):
 @click.option("--variant", "variants", multiple=True, metavar="GLOB", help="Only these variants. Repeatable.")
 @click.option("--dataset", "datasets", multiple=True, metavar="NAME", help="Only this dataset. Repeatable.")
 @click.option("--last", type=click.IntRange(1), default=8, show_default=True, help="Show the last N sessions.")
-@click.option("--threshold", default="5%", show_default=True, metavar="PERCENT",
-              help="Flag a significant change beyond this.")
+@click.option("--threshold", default="5%", show_default=True, metavar="PERCENT", help="Flag a significant change beyond this.")
 @DB_OPTION
 def history_cmd(suite, variants, datasets, last, threshold, db):
     """Each cell's primary metric (median) across the stored sessions of SUITE, by date and git revision;
@@ -231,8 +260,9 @@ def history_cmd(suite, variants, datasets, last, threshold, db):
     sessions, series = history(Store(path), suite, list(variants), list(datasets), compare.parse_threshold(threshold))
     console.print(rich_table(history_table(suite, sessions[-last:], series)))
     flagged = sum(1 for ser in series for p in ser.points if p.flag)
-    console.print(f"{len(series)} cells, {len(sessions)} sessions; {flagged} significant changes beyond "
-                  f"{threshold} flagged", highlight=False)
+    console.print(
+        f"{len(series)} cells, {len(sessions)} sessions; {flagged} significant changes beyond {threshold} flagged", highlight=False
+    )
 
 
 def main() -> None:
@@ -261,6 +291,5 @@ def main() -> None:
     except Exception as e:  # a bug in iorace itself: one line, the traceback on request
         if os.environ.get("IORACE_DEBUG"):
             raise
-        print(f"iorace: internal error: {type(e).__name__}: {e} (set IORACE_DEBUG=1 for the traceback)",
-              file=sys.stderr)
+        print(f"iorace: internal error: {type(e).__name__}: {e} (set IORACE_DEBUG=1 for the traceback)", file=sys.stderr)
         sys.exit(3)

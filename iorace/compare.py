@@ -7,6 +7,7 @@ and benchstat use: no normality assumed, fit for few runs). A cell regressed whe
 the interval excludes 1 and the ratio is beyond the threshold; instruction counts, where both sides have
 them, are exact and compared without a test. Cells that changed status, appeared or disappeared are listed.
 """
+
 from __future__ import annotations
 
 import json
@@ -34,22 +35,22 @@ ALPHA = 0.05
 @dataclass
 class CellSample:
     """One cell of one side: what a comparison needs, from a stored session or a JSON export."""
+
     suite: str
     dataset: str
     params: dict[str, str]
-    key: str                 # language/variant
+    key: str  # language/variant
     toolchain: str
     profile: str
     label: str
     status: str
-    metric: str              # inner | wall: what `values` measure
-    values: list[float]      # seconds, one per timed run
+    metric: str  # inner | wall: what `values` measure
+    values: list[float]  # seconds, one per timed run
     instructions: int | None = None
 
     @property
     def ident(self) -> tuple:
-        return (self.suite, self.dataset, json.dumps(self.params, sort_keys=True), self.key, self.toolchain,
-                self.profile)
+        return (self.suite, self.dataset, json.dumps(self.params, sort_keys=True), self.key, self.toolchain, self.profile)
 
     @property
     def name(self) -> str:
@@ -58,7 +59,7 @@ class CellSample:
 
 @dataclass
 class Side:
-    name: str                # "session 12", "old.json"
+    name: str  # "session 12", "old.json"
     git_revision: str
     started: str
     cells: list[CellSample]
@@ -72,15 +73,20 @@ class Side:
 class Change:
     a: CellSample
     b: CellSample
-    ratio: Ratio | None = None          # median B / median A, with its 95% interval
-    p_value: float | None = None        # Mann-Whitney U, two-sided
+    ratio: Ratio | None = None  # median B / median A, with its 95% interval
+    p_value: float | None = None  # Mann-Whitney U, two-sided
     instructions_change: float | None = None  # B / A - 1, exact
     verdict: Verdict = Verdict.SAME
 
     @property
     def significant(self) -> bool:
-        return (self.p_value is not None and self.p_value < ALPHA and self.ratio is not None
-                and self.ratio.low is not None and not self.ratio.overlaps_one())
+        return (
+            self.p_value is not None
+            and self.p_value < ALPHA
+            and self.ratio is not None
+            and self.ratio.low is not None
+            and not self.ratio.overlaps_one()
+        )
 
 
 @dataclass
@@ -97,8 +103,7 @@ class Comparison:
     def regressions(self) -> list[str]:
         """One line per cell that got significantly slower beyond the threshold, or broke."""
         out = [f"{c.a.name}: {describe(c)}" for c in self.changes if c.verdict is Verdict.REGRESSED]
-        out += [f"{a.name}: {a.status} -> {b.status}" for a, b in self.status_changes
-                if a.status == Status.OK and _broken(b.status)]
+        out += [f"{a.name}: {a.status} -> {b.status}" for a, b in self.status_changes if a.status == Status.OK and _broken(b.status)]
         return out
 
     @property
@@ -115,6 +120,7 @@ def _broken(status: str) -> bool:
 
 # --- loading the two sides ------------------------------------------------------------------------
 
+
 def _params(params: dict) -> dict[str, str]:
     return {k: str(v) for k, v in params.items()}
 
@@ -124,8 +130,21 @@ def side_from_session(s: SessionData, name: str | None = None) -> Side:
     for g in analyse(s):
         for r in g.rows:
             c = r.cell
-            cells.append(CellSample(c.suite, c.dataset, _params(c.params), c.key, c.toolchain, c.profile, c.label,
-                                    c.status, r.metric, r.primary_values(), c.instructions))
+            cells.append(
+                CellSample(
+                    c.suite,
+                    c.dataset,
+                    _params(c.params),
+                    c.key,
+                    c.toolchain,
+                    c.profile,
+                    c.label,
+                    c.status,
+                    r.metric,
+                    r.primary_values(),
+                    c.instructions,
+                )
+            )
     return Side(name or f"session {s.id}", s.git_revision, s.started, cells)
 
 
@@ -147,9 +166,21 @@ def side_from_json(path: Path) -> Side:
             raise UsageError(f"{path}: not an iorace JSON export (a result lacks {', '.join(REQUIRED)})")
         metric = r.get("metric") or "wall"
         values = r.get("inner_times") if metric == "inner" else r.get("times")
-        cells.append(CellSample(r["suite"], r["dataset"], _params(r.get("parameters") or {}),
-                                f"{r['language']}/{r['variant']}", r["toolchain"], r["profile"], r["label"],
-                                r["status"], metric, [float(v) for v in values or []], r.get("instructions")))
+        cells.append(
+            CellSample(
+                r["suite"],
+                r["dataset"],
+                _params(r.get("parameters") or {}),
+                f"{r['language']}/{r['variant']}",
+                r["toolchain"],
+                r["profile"],
+                r["label"],
+                r["status"],
+                metric,
+                [float(v) for v in values or []],
+                r.get("instructions"),
+            )
+        )
     meta = doc["iorace"]
     return Side(path.name, str(meta.get("git_revision", "?")), str(meta.get("started", "?")), cells)
 
@@ -157,9 +188,14 @@ def side_from_json(path: Path) -> Side:
 def _resolve_rev(rev: str) -> str:
     """A git revision name (HEAD~1, a branch, a short hash) as the full hash, when this checkout knows it."""
     from iorace.paths import REPO_SUITES
+
     try:
-        out = subprocess.run(["git", "-C", str(REPO_SUITES.parent), "rev-parse", "--verify", "--quiet",
-                              f"{rev}^{{commit}}"], capture_output=True, text=True, timeout=10)
+        out = subprocess.run(
+            ["git", "-C", str(REPO_SUITES.parent), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return rev
     return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else rev
@@ -202,10 +238,13 @@ def _open(db: Path, spec: str) -> Store:
 
 # --- comparing ------------------------------------------------------------------------------------
 
+
 def compare(a: Side, b: Side, threshold: float = 0.05) -> Comparison:
     if not a.suites & b.suites:
-        raise UsageError(f"{a.name} and {b.name} have no suite in common ({', '.join(sorted(a.suites)) or 'none'}"
-                         f" vs {', '.join(sorted(b.suites)) or 'none'}): nothing to compare")
+        raise UsageError(
+            f"{a.name} and {b.name} have no suite in common ({', '.join(sorted(a.suites)) or 'none'}"
+            f" vs {', '.join(sorted(b.suites)) or 'none'}): nothing to compare"
+        )
     result = Comparison(a, b, threshold)
     bs = {c.ident: c for c in b.cells}
     as_ = {c.ident: c for c in a.cells}
@@ -229,8 +268,7 @@ def _change(a: CellSample, b: CellSample, threshold: float, seed: int) -> Change
     if a.values and b.values and a.metric == b.metric:
         ch.ratio = median_ratio(b.values, a.values, seed=seed)
         if len(set(a.values) | set(b.values)) > 1:
-            ch.p_value = float(sps.mannwhitneyu(np.asarray(b.values), np.asarray(a.values),
-                                                alternative="two-sided").pvalue)
+            ch.p_value = float(sps.mannwhitneyu(np.asarray(b.values), np.asarray(a.values), alternative="two-sided").pvalue)
     if ch.ratio is None and ch.instructions_change is None:
         ch.verdict = Verdict.NOT_TIMED if not (a.values and b.values) else Verdict.OTHER_METRIC
         return ch
@@ -246,8 +284,10 @@ def _change(a: CellSample, b: CellSample, threshold: float, seed: int) -> Change
 
 # --- output ---------------------------------------------------------------------------------------
 
+
 def _seconds(v: float | None) -> str:
     from iorace.fmt import seconds
+
     return seconds(v)
 
 
@@ -267,20 +307,35 @@ def change_text(r: Ratio | None) -> str:
     return text + (f" [{r.low - 1:+.1%}, {r.high - 1:+.1%}]" if r.low is not None and r.high is not None else "")
 
 
-COLUMNS = [Column("cell", "left"), Column("metric", "left"), Column("A median"), Column("B median"),
-           Column("change [95% CI]"), Column("p (Mann-Whitney)"), Column("instructions"), Column("verdict", "left")]
+COLUMNS = [
+    Column("cell", "left"),
+    Column("metric", "left"),
+    Column("A median"),
+    Column("B median"),
+    Column("change [95% CI]"),
+    Column("p (Mann-Whitney)"),
+    Column("instructions"),
+    Column("verdict", "left"),
+]
 
 
 def table(cmp: Comparison) -> Table:
     """Every compared cell, regressions first, in the report's table model (drawn by the terminal and the
     Markdown drawers); the verdict is the status column."""
     out = []
-    for c in sorted(cmp.changes, key=lambda c: (c.verdict is not Verdict.REGRESSED, c.verdict is not Verdict.IMPROVED,
-                                                 c.a.name)):
-        out.append([c.a.name, c.a.metric, _seconds(float(np.median(c.a.values)) if c.a.values else None),
-                    _seconds(float(np.median(c.b.values)) if c.b.values else None), change_text(c.ratio),
-                    "-" if c.p_value is None else f"{c.p_value:.3f}",
-                    "-" if c.instructions_change is None else f"{c.instructions_change:+.2%}", c.verdict])
+    for c in sorted(cmp.changes, key=lambda c: (c.verdict is not Verdict.REGRESSED, c.verdict is not Verdict.IMPROVED, c.a.name)):
+        out.append(
+            [
+                c.a.name,
+                c.a.metric,
+                _seconds(float(np.median(c.a.values)) if c.a.values else None),
+                _seconds(float(np.median(c.b.values)) if c.b.values else None),
+                change_text(c.ratio),
+                "-" if c.p_value is None else f"{c.p_value:.3f}",
+                "-" if c.instructions_change is None else f"{c.instructions_change:+.2%}",
+                c.verdict,
+            ]
+        )
     return Table("", "", COLUMNS, out, [row[-1] for row in out], len(COLUMNS) - 1)
 
 
@@ -288,8 +343,10 @@ def summary(cmp: Comparison) -> str:
     n = len(cmp.changes)
     counts = {v: sum(c.verdict is v for c in cmp.changes) for v in (Verdict.REGRESSED, Verdict.IMPROVED)}
     gm = cmp.geomean
-    text = (f"{n} cells compared: {counts[Verdict.REGRESSED]} regressed, {counts[Verdict.IMPROVED]} improved beyond "
-            f"{cmp.threshold:.0%} (Mann-Whitney p < {ALPHA} and the 95% interval of the ratio of medians excluding 1)")
+    text = (
+        f"{n} cells compared: {counts[Verdict.REGRESSED]} regressed, {counts[Verdict.IMPROVED]} improved beyond "
+        f"{cmp.threshold:.0%} (Mann-Whitney p < {ALPHA} and the 95% interval of the ratio of medians excluding 1)"
+    )
     if gm is not None:
         text += f"; geometric mean of B/A {gm:.3f}"
     return text
@@ -303,8 +360,10 @@ def other_lines(cmp: Comparison) -> list[str]:
 
 
 def sides_text(cmp: Comparison) -> str:
-    return (f"A = {cmp.a.name} ({cmp.a.started}, git {cmp.a.git_revision[:12]}) · "
-            f"B = {cmp.b.name} ({cmp.b.started}, git {cmp.b.git_revision[:12]})")
+    return (
+        f"A = {cmp.a.name} ({cmp.a.started}, git {cmp.a.git_revision[:12]}) · "
+        f"B = {cmp.b.name} ({cmp.b.started}, git {cmp.b.git_revision[:12]})"
+    )
 
 
 def markdown(cmp: Comparison) -> str:
@@ -326,4 +385,3 @@ def parse_threshold(text: str) -> float:
     if not 0 <= value < 10:
         raise UsageError(f"--threshold {text}: out of range")
     return value
-

@@ -16,6 +16,7 @@ kernel allows: software counters almost everywhere, hardware ones only where
 the CPU's counters are exposed (not on most VMs). What is unavailable is
 recorded with the reason, and `iorace doctor` says it up front.
 """
+
 from __future__ import annotations
 
 import functools
@@ -65,8 +66,15 @@ def count(cell: Cell, timeout: float) -> tuple[int | None, str]:
     fd, out = tempfile.mkstemp(prefix="iorace-cg-")
     os.close(fd)
     try:
-        argv = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes",
-                f"--cachegrind-out-file={out}", "--quiet", *cell.argv]
+        argv = [
+            "valgrind",
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--branch-sim=yes",
+            f"--cachegrind-out-file={out}",
+            "--quiet",
+            *cell.argv,
+        ]
         run = run_once(argv, timeout=timeout, sink=SINK_NULL, env=env_for(cell), cwd=str(cell.build_dir))
         if run.timed_out:
             return None, f"under valgrind: {timeout_text(timeout)}"
@@ -126,8 +134,9 @@ def perf_status() -> dict[str, str]:
         return dict.fromkeys(PERF_EVENTS, f"perf not found ({PERF_INSTALL})")
     true = shutil.which("true") or "/bin/true"
     try:
-        proc = subprocess.run([perf, "stat", "-x,", "-e", ",".join(PERF_EVENTS), "--", true], capture_output=True,
-                              text=True, timeout=30, check=False)
+        proc = subprocess.run(
+            [perf, "stat", "-x,", "-e", ",".join(PERF_EVENTS), "--", true], capture_output=True, text=True, timeout=30, check=False
+        )
     except (OSError, subprocess.TimeoutExpired) as e:
         return dict.fromkeys(PERF_EVENTS, f"perf stat failed: {e}")
     if proc.returncode != 0:
@@ -150,8 +159,13 @@ def perf_count(cell: Cell, timeout: float) -> None:
     try:
         argv = [shutil.which("perf") or "perf", "stat", "-x,", "-o", out, "-e", ",".join(events), "--", *cell.argv]
         run = run_once(argv, timeout=timeout, sink=SINK_NULL, env=env_for(cell), cwd=str(cell.build_dir))
-        why = f"under perf stat: {timeout_text(timeout)}" if run.timed_out else \
-            f"failed under perf stat: {run.failure()}" if run.exit_code != 0 else ""
+        why = (
+            f"under perf stat: {timeout_text(timeout)}"
+            if run.timed_out
+            else f"failed under perf stat: {run.failure()}"
+            if run.exit_code != 0
+            else ""
+        )
         with open(out) as f:
             values, missing = parse_perf_csv(f.read())
         for e in events:

@@ -1,4 +1,5 @@
 """Generate datasets once into the cache (deterministic bytes), or take the user's own file."""
+
 from __future__ import annotations
 
 import hashlib

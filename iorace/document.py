@@ -5,6 +5,7 @@ Markdown, AsciiDoc and Org exports share one renderer (`src/export/markup.rs`): 
 bootstrap intervals, groups, grids, seed tables) runs once per session whatever is printed or exported,
 and the formats cannot disagree about a number or the order of the report's parts.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ class Section:
 
     kind: SectionKind
     table: tables.Table
-    best: tables.Table | None = None                        # groups only
+    best: tables.Table | None = None  # groups only
     source: Group | GridTable | SeedTableData | None = None  # what a format's charts are drawn from
 
 
@@ -34,15 +35,14 @@ class Report:
     session: SessionData
     groups: list[Group]
     sections: list[Section]
-    problems: list[str]          # one line per failed, wrong or timed-out cell (folded when alike)
-    counter_notes: list[str]     # one line per reason some counter has no value
+    problems: list[str]  # one line per failed, wrong or timed-out cell (folded when alike)
+    counter_notes: list[str]  # one line per reason some counter has no value
     status_counts: dict[str, int] = field(default_factory=dict)
 
     @property
     def summary(self) -> str:
         """'12 ok, 1 wrong' (most frequent first), or 'no cells'."""
-        return ", ".join(f"{n} {s}" for s, n in sorted(self.status_counts.items(), key=lambda kv: -kv[1])) \
-            or "no cells"
+        return ", ".join(f"{n} {s}" for s, n in sorted(self.status_counts.items(), key=lambda kv: -kv[1])) or "no cells"
 
     def of_kind(self, kind: SectionKind) -> list[Section]:
         return [s for s in self.sections if s.kind == kind]

@@ -1,4 +1,5 @@
 """Human formatting of times, sizes, rates and ratios (shared by the terminal report and Markdown)."""
+
 from __future__ import annotations
 
 from iorace.analysis import Row

@@ -4,6 +4,7 @@ A point is flagged when it differs from the cell's previous measured point the w
 regression or an improvement (Mann-Whitney U and the bootstrap interval of the ratio of medians, beyond the
 threshold; exact instruction counts beyond the threshold).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ class Point:
     started: str
     git_revision: str
     cell: CellSample
-    change: Change | None = None   # against the previous measured point of the same cell
+    change: Change | None = None  # against the previous measured point of the same cell
 
     @property
     def median(self) -> float | None:
@@ -34,7 +35,7 @@ class Point:
 
     @property
     def flag(self) -> str:
-        """"slower", "faster" or ""."""
+        """ "slower", "faster" or ""."""
         if self.change is None:
             return ""
         return {Verdict.REGRESSED: "slower", Verdict.IMPROVED: "faster"}.get(self.change.verdict, "")
@@ -42,7 +43,7 @@ class Point:
 
 @dataclass
 class Series:
-    name: str                      # dataset + cell label
+    name: str  # dataset + cell label
     ident: tuple
     points: list[Point] = field(default_factory=list)
 
@@ -53,8 +54,9 @@ def matches(c: CellSample, variants: list[str]) -> bool:
     return not variants or any(fnmatch(c.key, g) or fnmatch(name, g) for g in variants)
 
 
-def history(store: Store, suite: str, variants: list[str] | None = None, datasets: list[str] | None = None,
-            threshold: float = 0.05) -> tuple[list[tuple[int, str, str]], list[Series]]:
+def history(
+    store: Store, suite: str, variants: list[str] | None = None, datasets: list[str] | None = None, threshold: float = 0.05
+) -> tuple[list[tuple[int, str, str]], list[Series]]:
     """(sessions as (id, started, git revision), one series per cell), oldest session first."""
     ids = store.sessions_with_suite(suite)
     if not ids:
@@ -62,12 +64,15 @@ def history(store: Store, suite: str, variants: list[str] | None = None, dataset
         raise UsageError(f"{suite}: no stored session has this suite (stored: {', '.join(known) or 'none'})")
     variants, datasets = variants or [], datasets or []
     loaded = [store.load(sid) for sid in ids]
-    series = [ser for ser in cell_series(loaded, threshold)
-              if ser.ident[0] == suite and matches(ser.points[0].cell, variants)
-              and (not datasets or ser.ident[1] in datasets)]
+    series = [
+        ser
+        for ser in cell_series(loaded, threshold)
+        if ser.ident[0] == suite and matches(ser.points[0].cell, variants) and (not datasets or ser.ident[1] in datasets)
+    ]
     if not series:
-        raise UsageError(f"{suite}: no stored cell matches --variant {' '.join(variants)}"
-                         f"{' --dataset ' + ' '.join(datasets) if datasets else ''}")
+        raise UsageError(
+            f"{suite}: no stored cell matches --variant {' '.join(variants)}{' --dataset ' + ' '.join(datasets) if datasets else ''}"
+        )
     return [(s.id, s.started, s.git_revision) for s in loaded], series
 
 
@@ -90,8 +95,7 @@ def _point_text(p: Point | None) -> str:
         return p.cell.status
     text = seconds(p.median)
     if p.change is not None and p.change.verdict.arrow:
-        change = (f"{p.change.ratio.value - 1:+.0%}" if p.change.ratio is not None
-                  else f"{p.change.instructions_change or 0:+.2%} instr")
+        change = f"{p.change.ratio.value - 1:+.0%}" if p.change.ratio is not None else f"{p.change.instructions_change or 0:+.2%} instr"
         text += f" {p.change.verdict.arrow}{change}"
     return text
 

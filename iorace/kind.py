@@ -3,6 +3,7 @@
 Adding a kind is one edit here: the manifest accepts it, and the ratios, notes, chart shapes and the HTML
 row style all read these properties.
 """
+
 from __future__ import annotations
 
 import enum
@@ -26,8 +27,12 @@ class Kind(enum.StrEnum):
     @property
     def note(self) -> str:
         """What the report's notes column says of a row of this kind."""
-        return {Kind.VARIANT: "", Kind.PEER: "peer", Kind.LIMIT: "LIMIT (other method)",
-                Kind.BULK: "bulk: not the job's method, not compared"}[self]
+        return {
+            Kind.VARIANT: "",
+            Kind.PEER: "peer",
+            Kind.LIMIT: "LIMIT (other method)",
+            Kind.BULK: "bulk: not the job's method, not compared",
+        }[self]
 
     @property
     def tag(self) -> str:

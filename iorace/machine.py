@@ -1,4 +1,5 @@
 """What this machine is, and what about it makes timings less trustworthy."""
+
 from __future__ import annotations
 
 import os
@@ -9,9 +10,9 @@ from pathlib import Path
 
 import psutil
 
-LOAD_WARN = 0.5            # load average per core above which timings are disturbed
-BUSY_PROCESS_PCT = 10.0    # doctor names other processes using more than this % of a core
-BUSY_OTHERS_PCT = 50.0     # iorace run warns when other processes together use more than this % of a core
+LOAD_WARN = 0.5  # load average per core above which timings are disturbed
+BUSY_PROCESS_PCT = 10.0  # doctor names other processes using more than this % of a core
+BUSY_OTHERS_PCT = 50.0  # iorace run warns when other processes together use more than this % of a core
 
 
 def _cpu_model() -> str:
@@ -82,9 +83,11 @@ def busy_sample(sample_s: float = 0.25) -> dict:
     """How busy the machine is now, apart from iorace: the 1-minute load average per core and the CPU
     (% of one core) that other processes use over sample_s, with the busiest of them."""
     others = busy_processes(sample_s, threshold=1.0)
-    return {"load_per_core": round(os.getloadavg()[0] / (os.cpu_count() or 1), 2),
-            "others_pct": round(sum(pct for _, _, pct in others)),
-            "busiest": [f"{name} (pid {pid}) {pct:.0f}%" for name, pid, pct in others[:3]]}
+    return {
+        "load_per_core": round(os.getloadavg()[0] / (os.cpu_count() or 1), 2),
+        "others_pct": round(sum(pct for _, _, pct in others)),
+        "busiest": [f"{name} (pid {pid}) {pct:.0f}%" for name, pid, pct in others[:3]],
+    }
 
 
 def busy_warning(before: dict, after: dict) -> str:
@@ -96,8 +99,7 @@ def busy_warning(before: dict, after: dict) -> str:
         why.append(f"load average {before['load_per_core']} per core before measuring (> {LOAD_WARN})")
     for when, s in (("before", before), ("after", after)):
         if s["others_pct"] > BUSY_OTHERS_PCT:
-            why.append(f"other processes used {s['others_pct']}% of a core {when} measuring "
-                       f"({', '.join(s['busiest'])})")
+            why.append(f"other processes used {s['others_pct']}% of a core {when} measuring ({', '.join(s['busiest'])})")
     if not why:
         return ""
     return "the machine was busy: " + "; ".join(why) + ": ratios may not reproduce in another session"
@@ -107,14 +109,18 @@ def warnings(m: dict, busy: list[tuple[str, int, float]]) -> list[str]:
     out = []
     per_core = m["load"][0] / (m["cores"] or 1)
     if per_core > LOAD_WARN:
-        out.append(f"load average {m['load'][0]} on {m['cores']} cores ({per_core:.2f} per core > {LOAD_WARN}): "
-                   "other work competes for the CPU; compare ratios from one interleaved run, not absolute times")
+        out.append(
+            f"load average {m['load'][0]} on {m['cores']} cores ({per_core:.2f} per core > {LOAD_WARN}): "
+            "other work competes for the CPU; compare ratios from one interleaved run, not absolute times"
+        )
     for name, pid, pct in busy[:5]:
         out.append(f"busy process: {name} (pid {pid}) uses {pct:.0f}% of a core")
     gov = m["governor"]
     if gov not in {"performance"} and not gov.startswith("unknown"):
-        out.append(f"CPU frequency governor is {gov!r}: clock speed may change during runs "
-                   "(`cpupower frequency-set -g performance` as root fixes it)")
+        out.append(
+            f"CPU frequency governor is {gov!r}: clock speed may change during runs "
+            "(`cpupower frequency-set -g performance` as root fixes it)"
+        )
     if (m["cores"] or 1) <= 2:
         out.append(f"only {m['cores']} cores: the harness itself shares them with the program being timed")
     return out
@@ -122,10 +128,10 @@ def warnings(m: dict, busy: list[tuple[str, int, float]]) -> list[str]:
 
 def git_revision(path: Path) -> str:
     try:
-        rev = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10,
-                             check=False)
-        dirty = subprocess.run(["git", "-C", str(path), "status", "--porcelain", "--", "."], capture_output=True,
-                               text=True, timeout=10, check=False)
+        rev = subprocess.run(["git", "-C", str(path), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=False)
+        dirty = subprocess.run(
+            ["git", "-C", str(path), "status", "--porcelain", "--", "."], capture_output=True, text=True, timeout=10, check=False
+        )
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
     if rev.returncode != 0:

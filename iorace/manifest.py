@@ -3,6 +3,7 @@
 Every model forbids unknown fields, so a typo in a manifest is an error that
 names the file and the field instead of a silently ignored setting.
 """
+
 from __future__ import annotations
 
 import tomllib
@@ -105,9 +106,9 @@ class Grid(Strict):
     (`language/variant@toolchain:profile`), and the ratio of two of those columns with its 95% interval."""
 
     title: str
-    split: str                  # a parameter: one table per value (e.g. case)
-    rows: str                   # a parameter: one row per value, in the manifest's order (e.g. config)
-    columns: list[str]          # cells as language/variant@toolchain:profile
+    split: str  # a parameter: one table per value (e.g. case)
+    rows: str  # a parameter: one row per value, in the manifest's order (e.g. config)
+    columns: list[str]  # cells as language/variant@toolchain:profile
     ratio: list[str] = Field(default_factory=list)  # [numerator, denominator] among `columns`
 
     @field_validator("ratio")
@@ -125,13 +126,13 @@ class SeedTable(Strict):
     not)."""
 
     title: str
-    rows: list[str]                                         # cells as language/variant, in the seed's order
-    baseline: str                                           # one of `rows`: the "x baseline" column divides by it
+    rows: list[str]  # cells as language/variant, in the seed's order
+    baseline: str  # one of `rows`: the "x baseline" column divides by it
     seed_figures: dict[str, float] = Field(default_factory=dict)  # language/variant -> the seed's seconds
     # where the seed timed several compilers (serialize: dmd and gdc): toolchain -> its figures, used for
     # that toolchain's table in place of seed_figures
     seed_figures_by_toolchain: dict[str, dict[str, float]] = Field(default_factory=dict)
-    seed_figures_source: str = ""                           # where those figures come from (machine, runs)
+    seed_figures_source: str = ""  # where those figures come from (machine, runs)
 
     @model_validator(mode="after")
     def _baseline_is_a_row(self) -> SeedTable:
@@ -169,13 +170,15 @@ class SuiteManifest(Strict):
 
     def analysis_settings(self) -> dict:
         """The settings the analysis of a stored session needs, stored with the session per suite."""
-        return {"baseline_languages": self.baseline_languages, "scale_params": self.scale_params,
-                "throughput": self.throughput,
-                "same_language_reference": self.same_language_reference.model_dump()
-                if self.same_language_reference else None,
-                "grids": [g.model_dump() for g in self.grids],
-                "seed_tables": [t.model_dump() for t in self.seed_tables],
-                "param_order": {k: v for k, v in self.params.items() if isinstance(v, list)}}
+        return {
+            "baseline_languages": self.baseline_languages,
+            "scale_params": self.scale_params,
+            "throughput": self.throughput,
+            "same_language_reference": self.same_language_reference.model_dump() if self.same_language_reference else None,
+            "grids": [g.model_dump() for g in self.grids],
+            "seed_tables": [t.model_dump() for t in self.seed_tables],
+            "param_order": {k: v for k, v in self.params.items() if isinstance(v, list)},
+        }
 
     @model_validator(mode="before")
     @classmethod

@@ -9,6 +9,7 @@ in chunks of whole rounds lasting about CHUNK_S seconds (the first chunk is
 one round, which times the rest): the harness sleeps while a chunk runs, and only between chunks
 does Python store runs, judge them and update the progress bar.
 """
+
 from __future__ import annotations
 
 import random
@@ -28,8 +29,19 @@ def check_run(cell: Cell, run: Run) -> None:
         cell.status, cell.detail = v.status, v.detail
 
 
-def measure(cells: list[Cell], *, runs: int, warmup: int, timeout: float, sink: str, recorder: Recorder, seed: int,
-            advance: Callable[[str], None], cell_changed: Callable[[Cell], None], runner: Runner = run_batch) -> None:
+def measure(
+    cells: list[Cell],
+    *,
+    runs: int,
+    warmup: int,
+    timeout: float,
+    sink: str,
+    recorder: Recorder,
+    seed: int,
+    advance: Callable[[str], None],
+    cell_changed: Callable[[Cell], None],
+    runner: Runner = run_batch,
+) -> None:
     """Warm-up rounds, then `runs` counted rounds, each chunk of rounds made by runner (the launcher by
     default); the recorder (the session's store) gets every run made and is committed after every chunk.
 
@@ -49,7 +61,7 @@ def measure(cells: list[Cell], *, runs: int, warmup: int, timeout: float, sink: 
             return
         # Rounds until the next check: shuffles of the cells ok now (a later failure skips its runs).
         chunk = []
-        for phase, round_no in phases[done:done + _chunk_rounds(round_s)]:
+        for phase, round_no in phases[done : done + _chunk_rounds(round_s)]:
             order = list(ok)
             rng.shuffle(order)
             chunk.append((phase, round_no, order))

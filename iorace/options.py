@@ -1,6 +1,7 @@
 """The options of `iorace run`, declared once: each field carries its command-line option and whether the
 session stores it, so adding a run option is one field here (the `run` command and the session's stored
 options are derived from this declaration)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
@@ -22,45 +23,94 @@ SHARED = {"stored": False}  # set by an option that other commands share too (--
 @dataclass
 class RunOptions:
     suites: list[str] = field(default_factory=list, metadata=SHARED)  # the command's arguments
-    sizes: list[str] = field(default_factory=list, metadata=flag(  # NAME or SUITE=NAME; none: quick
-        "--size", multiple=True, metavar="NAME|SUITE=NAME",
-        help="Dataset: tiny, quick (default), seed, or any other a suite declares (big, edge, ...). "
-             "Repeatable; SUITE=NAME applies to one suite only (--size quick --size rdb=seed)."))
-    runs: int = field(default=10, metadata=flag(
-        "--runs", type=click.IntRange(1), show_default=True, help="Timed runs per cell."))
-    warmup: int = field(default=1, metadata=flag(
-        "--warmup", type=click.IntRange(0), show_default=True, help="Untimed runs per cell first."))
-    timeout: float = field(default=300.0, metadata=flag(
-        "--timeout", type=click.FloatRange(min=0, min_open=True), show_default=True, metavar="SECONDS",
-        help="Per run; the whole process group is killed after it."))
-    sink: str = field(default="null", metadata=flag(
-        "--sink", type=click.Choice(["null", "pipe"]), show_default=True,
-        help="Where timed runs write stdout: /dev/null, or a pipe drained by iorace."))
-    check_only: bool = field(default=False, metadata=flag(
-        "--check-only", is_flag=True, help="Build and verify every answer; measure nothing."))
-    seed: int | None = field(default=None, metadata=flag(
-        "--seed", type=int, help="Seed of the interleaving order (default: random, stored)."))
-    inputs: list[Path] = field(default_factory=list, metadata=flag(
-        "--input", multiple=True, type=click.Path(path_type=Path), metavar="PATH",
-        help="Your own input file instead of generated data (the reference computes the answer). Repeatable."))
-    variants: list[str] = field(default_factory=list, metadata=flag(
-        "--variant", multiple=True, metavar="GLOB",
-        help="Only variants whose name or language/name matches (e.g. 'cpp/*', 'mmap'). Repeatable."))
-    toolchains: list[str] = field(default_factory=list, metadata=flag(
-        "--toolchain", multiple=True, metavar="NAME", help="Only this toolchain. Repeatable."))
-    profiles: list[str] = field(default_factory=list, metadata=flag(
-        "--profile", multiple=True, metavar="NAME",
-        help="Build profile (release, debug, ...; 'all' for every one). Repeatable. "
-             "Default: each variant's own default profiles."))
-    params: list[str] = field(default_factory=list, metadata=flag(
-        "--param", multiple=True, metavar="KEY=VALUE", help="Fix a parameter (e.g. mode=sum)."))
-    instructions: bool = field(default=False, metadata=flag(
-        "--instructions", is_flag=True,
-        help="Also count each cell's instructions once under valgrind (repeatable on a noisy machine)."))
-    counters: bool = field(default=False, metadata=flag(
-        "--counters", is_flag=True,
-        help="Also record perf stat's counters of one run per cell (task-clock, context switches, page faults, "
-             "and cycles, instructions, branches where the machine has hardware counters)."))
+    sizes: list[str] = field(
+        default_factory=list,
+        metadata=flag(  # NAME or SUITE=NAME; none: quick
+            "--size",
+            multiple=True,
+            metavar="NAME|SUITE=NAME",
+            help="Dataset: tiny, quick (default), seed, or any other a suite declares (big, edge, ...). "
+            "Repeatable; SUITE=NAME applies to one suite only (--size quick --size rdb=seed).",
+        ),
+    )
+    runs: int = field(default=10, metadata=flag("--runs", type=click.IntRange(1), show_default=True, help="Timed runs per cell."))
+    warmup: int = field(
+        default=1, metadata=flag("--warmup", type=click.IntRange(0), show_default=True, help="Untimed runs per cell first.")
+    )
+    timeout: float = field(
+        default=300.0,
+        metadata=flag(
+            "--timeout",
+            type=click.FloatRange(min=0, min_open=True),
+            show_default=True,
+            metavar="SECONDS",
+            help="Per run; the whole process group is killed after it.",
+        ),
+    )
+    sink: str = field(
+        default="null",
+        metadata=flag(
+            "--sink",
+            type=click.Choice(["null", "pipe"]),
+            show_default=True,
+            help="Where timed runs write stdout: /dev/null, or a pipe drained by iorace.",
+        ),
+    )
+    check_only: bool = field(
+        default=False, metadata=flag("--check-only", is_flag=True, help="Build and verify every answer; measure nothing.")
+    )
+    seed: int | None = field(
+        default=None, metadata=flag("--seed", type=int, help="Seed of the interleaving order (default: random, stored).")
+    )
+    inputs: list[Path] = field(
+        default_factory=list,
+        metadata=flag(
+            "--input",
+            multiple=True,
+            type=click.Path(path_type=Path),
+            metavar="PATH",
+            help="Your own input file instead of generated data (the reference computes the answer). Repeatable.",
+        ),
+    )
+    variants: list[str] = field(
+        default_factory=list,
+        metadata=flag(
+            "--variant",
+            multiple=True,
+            metavar="GLOB",
+            help="Only variants whose name or language/name matches (e.g. 'cpp/*', 'mmap'). Repeatable.",
+        ),
+    )
+    toolchains: list[str] = field(
+        default_factory=list, metadata=flag("--toolchain", multiple=True, metavar="NAME", help="Only this toolchain. Repeatable.")
+    )
+    profiles: list[str] = field(
+        default_factory=list,
+        metadata=flag(
+            "--profile",
+            multiple=True,
+            metavar="NAME",
+            help="Build profile (release, debug, ...; 'all' for every one). Repeatable. Default: each variant's own default profiles.",
+        ),
+    )
+    params: list[str] = field(
+        default_factory=list, metadata=flag("--param", multiple=True, metavar="KEY=VALUE", help="Fix a parameter (e.g. mode=sum).")
+    )
+    instructions: bool = field(
+        default=False,
+        metadata=flag(
+            "--instructions", is_flag=True, help="Also count each cell's instructions once under valgrind (repeatable on a noisy machine)."
+        ),
+    )
+    counters: bool = field(
+        default=False,
+        metadata=flag(
+            "--counters",
+            is_flag=True,
+            help="Also record perf stat's counters of one run per cell (task-clock, context switches, page faults, "
+            "and cycles, instructions, branches where the machine has hardware counters).",
+        ),
+    )
     db: Path | None = field(default=None, metadata=SHARED)
     exports: dict[str, Path | None] = field(default_factory=dict, metadata=SHARED)  # Exporter.dest -> file
     wide: bool = field(default=True, metadata=SHARED)  # every column in the printed report (terminal: compact)

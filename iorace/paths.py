@@ -1,4 +1,5 @@
 """Where iorace keeps its caches and its database (XDG directories, overridable)."""
+
 from __future__ import annotations
 
 import os

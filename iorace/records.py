@@ -7,6 +7,7 @@ columns a database made by an older iorace lacks (added with ALTER TABLE, so eve
 the first release must be nullable or have a DEFAULT), INSERT, UPDATE, and reading a row back by column
 name. Adding a stored value is then one field (pyperf's Run and Benchmark own their serialisation alike).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -30,8 +31,7 @@ def _field(default: Any, default_factory: Any, metadata: dict) -> Any:
     return dataclasses.field(**kw)
 
 
-def column(decl: str, *, json: str | None = None, default: Any = dataclasses.MISSING,
-           default_factory: Any = dataclasses.MISSING) -> Any:
+def column(decl: str, *, json: str | None = None, default: Any = dataclasses.MISSING, default_factory: Any = dataclasses.MISSING) -> Any:
     """A stored field; `decl` is its column's SQLite declaration. json (runner.Run's fields): the name of
     the per-run array under which the JSON export lists the field's values for each cell."""
     return _field(default, default_factory, {_COLUMN: decl, _JSON_TEXT: False, _EXPORT: json})
@@ -59,8 +59,10 @@ def record(*, kw_only: bool = False) -> Callable[[type[_T]], type[_T]]: ...
 def record(cls: Any = None, /, *, kw_only: bool = False) -> Any:
     """A dataclass whose fields may be declared with column, json_column and transient (so that type
     checkers see which fields have defaults)."""
+
     def wrap(c: Any) -> Any:
         return dataclasses.dataclass(c, kw_only=kw_only)
+
     return wrap if cls is None else wrap(cls)
 
 
@@ -93,8 +95,15 @@ class Table(Generic[R]):
     """A table holding records of one class: its columns are the class's stored fields, after the table's
     own `links` (a row id that is no field of the record, the id of the row it belongs to)."""
 
-    def __init__(self, name: str, record_type: type[R], *, links: dict[str, str] | None = None,
-                 constraints: Sequence[str] = (), indexes: dict[str, str] | None = None):
+    def __init__(
+        self,
+        name: str,
+        record_type: type[R],
+        *,
+        links: dict[str, str] | None = None,
+        constraints: Sequence[str] = (),
+        indexes: dict[str, str] | None = None,
+    ):
         self.name, self.record_type = name, record_type
         self.links = links or {}
         self.constraints, self.indexes = tuple(constraints), indexes or {}
@@ -119,7 +128,8 @@ class Table(Generic[R]):
                 except sqlite3.OperationalError as e:
                     raise sqlite3.OperationalError(
                         f"cannot add the column {self.name}.{k} ({decl}) to a database made by an older iorace: {e}"
-                        " (a column declared later must be nullable or have a DEFAULT)") from None
+                        " (a column declared later must be nullable or have a DEFAULT)"
+                    ) from None
         for index, cols in self.indexes.items():
             db.execute(f"CREATE INDEX IF NOT EXISTS {index} ON {self.name}({cols})")
 
@@ -135,8 +145,7 @@ class Table(Generic[R]):
         """Insert one record (its row id left to SQLite) with the given link columns; returns the row id."""
         row = {k: v for k, v in {**self.encode(rec), **links}.items() if k != self.rowid}
         verb = "INSERT OR REPLACE" if replace else "INSERT"
-        cur = db.execute(f"{verb} INTO {self.name} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
-                         tuple(row.values()))
+        cur = db.execute(f"{verb} INTO {self.name} ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", tuple(row.values()))
         return cur.lastrowid or 0
 
     def update(self, db: sqlite3.Connection, rec: R, **links: Any) -> None:
@@ -148,8 +157,7 @@ class Table(Generic[R]):
     def set(self, db: sqlite3.Connection, rowid: int, changes: dict[str, Any]) -> None:
         """Change some columns (name -> field value) of the row with this id."""
         values = {k: self._sql(k, v) for k, v in changes.items()}
-        db.execute(f"UPDATE {self.name} SET {', '.join(f'{k} = ?' for k in values)} WHERE {self.rowid} = ?",
-                   (*values.values(), rowid))
+        db.execute(f"UPDATE {self.name} SET {', '.join(f'{k} = ?' for k in values)} WHERE {self.rowid} = ?", (*values.values(), rowid))
 
     def rows(self, db: sqlite3.Connection, *, order_by: str | None = None, **where: Any) -> list[sqlite3.Row]:
         """Every row whose columns equal the given values, all columns, in order_by's order."""

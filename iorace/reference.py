@@ -1,4 +1,5 @@
 """Expected answers (and work units) from the suite's Python module, cached per dataset checksum and parameters."""
+
 from __future__ import annotations
 
 import hashlib
@@ -28,6 +29,7 @@ def expected(suite: Suite, ds: DatasetRef, params: dict) -> object:
             return suite.module().expected(ds.path, dict(params))
         except Exception as e:  # corrupt or unsupported input: the reference says why
             raise UsageError(f"{ds.name}: the {suite.name} reference cannot compute an answer: {e}") from None
+
     return _cached("expected", suite, ds, params, compute)
 
 

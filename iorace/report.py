@@ -1,4 +1,5 @@
 """The terminal: draws the report document (iorace.document) with rich, fitted to the terminal's width."""
+
 from __future__ import annotations
 
 from rich import box
@@ -36,13 +37,24 @@ def fit(table: tables.Table, width: int | None) -> tables.Table:
 def rich_table(table: tables.Table) -> Table:
     """Draw a format-neutral table with rich. Program and manifest text is plain text, never markup
     ("#[inline]", "[mode=sum]"); only the status gets a colour. Long labels and notes wrap; numbers never do."""
-    t = Table(title=f"[bold]{escape(table.title)}[/]" if table.title else None, title_justify="left", header_style="bold",
-              box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
+    t = Table(
+        title=f"[bold]{escape(table.title)}[/]" if table.title else None,
+        title_justify="left",
+        header_style="bold",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        padding=(0, 1, 0, 0),
+    )
     for i, col in enumerate(table.columns):
         # A number is never cut or wrapped (its column is at least as wide as its longest text); when the
         # terminal is narrow, the label and notes columns wrap and headers break between words instead.
-        t.add_column(col.header, justify="left" if col.align == "left" else "right",
-                     overflow="fold" if col.wrap else "ellipsis", min_width=_min_width(table, i))
+        t.add_column(
+            col.header,
+            justify="left" if col.align == "left" else "right",
+            overflow="fold" if col.wrap else "ellipsis",
+            min_width=_min_width(table, i),
+        )
     for i, row in enumerate(table.rows):
         cells = [escape(c) for c in row]
         if table.status_column is not None and i < len(table.statuses):
@@ -82,8 +94,13 @@ def print_session(report: Report, console: Console, wide: bool = True) -> None:
     session = report.session
     sink = session.options.get("sink")
     extra = f"; timed stdout went to {'a pipe drained by iorace' if sink == 'pipe' else '/dev/null'}" if sink else ""
-    console.print(escape(f"session {session.id} ({session.status}, {session.started}): "
-                         f"{report.summary}"
-                         f"; runs per cell {session.options.get('runs', '-')}{extra}"), highlight=False)
+    console.print(
+        escape(
+            f"session {session.id} ({session.status}, {session.started}): "
+            f"{report.summary}"
+            f"; runs per cell {session.options.get('runs', '-')}{extra}"
+        ),
+        highlight=False,
+    )
     if session.status == "interrupted":
         console.print("[bold yellow]interrupted: the table shows the runs measured before Ctrl-C[/]")

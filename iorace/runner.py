@@ -9,6 +9,7 @@ done, so no Python code or thread runs between or beside timed runs. Each
 run's stderr goes to its own file (in /dev/shm when there is one), read once
 the list is done.
 """
+
 from __future__ import annotations
 
 import functools
@@ -35,8 +36,8 @@ STDERR_TAIL_BYTES = 8192
 WATCHDOG_GRACE_S = 60.0  # the launcher enforces timeouts; this only guards against the launcher itself hanging
 
 # Where a run's stdout goes.
-SINK_NULL = "null"      # /dev/null (timed runs, default)
-SINK_PIPE = "pipe"      # a pipe drained by the launcher (timed runs with --sink pipe)
+SINK_NULL = "null"  # /dev/null (timed runs, default)
+SINK_PIPE = "pipe"  # a pipe drained by the launcher (timed runs with --sink pipe)
 SINK_DIGEST = "digest"  # a pipe whose bytes the harness hashes (verification of stdout suites)
 
 
@@ -92,15 +93,13 @@ class Run:
         return f"{why}: {last[-1].strip()}" if last else why
 
 
-
-
 @dataclass
 class Job:
     """One command the launcher may run several times (a cell of a measuring phase)."""
 
     argv: list[str]
     timeout: float
-    sink: str = SINK_NULL   # SINK_NULL, SINK_PIPE or SINK_DIGEST (the launcher's own stdout, which the harness hashes)
+    sink: str = SINK_NULL  # SINK_NULL, SINK_PIPE or SINK_DIGEST (the launcher's own stdout, which the harness hashes)
     env: dict | None = None
     cwd: str | None = None
 
@@ -112,8 +111,9 @@ class Runner(Protocol):
     not made) and whether the list was interrupted. on_stdout(stream) reads the digest sink's stdout.
     """
 
-    def __call__(self, jobs: list[Job], schedule: list[int], *,
-                 on_stdout: Callable[[IO[bytes]], None] | None = None) -> tuple[list[Run | None], bool]: ...
+    def __call__(
+        self, jobs: list[Job], schedule: list[int], *, on_stdout: Callable[[IO[bytes]], None] | None = None
+    ) -> tuple[list[Run | None], bool]: ...
 
 
 SPAWN_SOURCE = Path(__file__).resolve().parent / "spawn.c"
@@ -131,8 +131,7 @@ def launcher() -> str:
         raise UsageError("iorace needs a C compiler to build its process launcher (apt-get install gcc)")
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    proc = subprocess.run([cc, "-O2", "-pthread", "-o", str(tmp), str(SPAWN_SOURCE)], check=False,
-                          capture_output=True, text=True)
+    proc = subprocess.run([cc, "-O2", "-pthread", "-o", str(tmp), str(SPAWN_SOURCE)], check=False, capture_output=True, text=True)
     if proc.returncode != 0:
         raise UsageError(f"cannot build the process launcher with {cc}: {proc.stderr.strip().splitlines()[-1:]}")
     tmp.rename(path)
@@ -143,7 +142,7 @@ def _parse_result(stderr_tail: str) -> dict | None:
     for line in reversed(stderr_tail.splitlines()):
         if line.startswith(RESULT_PREFIX):
             try:
-                value = json.loads(line[len(RESULT_PREFIX):])
+                value = json.loads(line[len(RESULT_PREFIX) :])
             except json.JSONDecodeError:
                 return {"_invalid": line[:200]}
             return value if isinstance(value, dict) else {"_invalid": line[:200]}
@@ -162,9 +161,16 @@ def _plan(jobs: list[Job], schedule: list[int], errdir: str) -> bytes:
     for job in jobs:
         env = os.environ if job.env is None else job.env
         sink = {SINK_DIGEST: "inherit"}.get(job.sink, job.sink)
-        fields += [job.cwd or "", sink, str(max(1, round(job.timeout * 1000))),
-                   str(len(job.argv)), _resolve(job.argv[0], env), *job.argv[1:],
-                   str(len(env)), *(f"{k}={v}" for k, v in env.items())]
+        fields += [
+            job.cwd or "",
+            sink,
+            str(max(1, round(job.timeout * 1000))),
+            str(len(job.argv)),
+            _resolve(job.argv[0], env),
+            *job.argv[1:],
+            str(len(env)),
+            *(f"{k}={v}" for k, v in env.items()),
+        ]
     fields += [str(len(schedule)), *map(str, schedule)]
     if any("\0" in f for f in fields):
         raise UsageError("a command line or environment value contains a NUL byte")
@@ -197,15 +203,15 @@ def parse_report(lines: list[str], run_type: type[Run] = Run) -> dict[int, dict[
     types = typing.get_type_hints(run_type)
     unknown = [name for name in header[2:] if name not in types]
     if header[:2] != ["i", "job"] or unknown:
-        raise RuntimeError(f"iorace-spawn's report names {' '.join(unknown or header[:2])}, which {run_type.__name__}"
-                           " does not declare")
+        raise RuntimeError(f"iorace-spawn's report names {' '.join(unknown or header[:2])}, which {run_type.__name__} does not declare")
     runs = {}
     for line in lines[1:]:
         values = line.split()
         if len(values) != len(header):
             continue
-        runs[int(values[0])] = {name: bool(int(v)) if types[name] is bool else int(v)
-                                for name, v in zip(header[2:], values[2:], strict=True)}
+        runs[int(values[0])] = {
+            name: bool(int(v)) if types[name] is bool else int(v) for name, v in zip(header[2:], values[2:], strict=True)
+        }
     return runs
 
 
@@ -213,12 +219,18 @@ def _record(values: dict[str, Any], job: Job, err_path: str) -> Run:
     tail = _tail(err_path)
     result = _parse_result(tail)
     inner = result.get("inner_ns") if result else None
-    return Run(**values, inner_ns=int(inner) if isinstance(inner, (int, float)) and not isinstance(inner, bool) else None,
-               result=result, stderr_tail=tail, timeout_s=job.timeout)
+    return Run(
+        **values,
+        inner_ns=int(inner) if isinstance(inner, (int, float)) and not isinstance(inner, bool) else None,
+        result=result,
+        stderr_tail=tail,
+        timeout_s=job.timeout,
+    )
 
 
-def run_batch(jobs: list[Job], schedule: list[int], *,
-              on_stdout: Callable[[IO[bytes]], None] | None = None) -> tuple[list[Run | None], bool]:
+def run_batch(
+    jobs: list[Job], schedule: list[int], *, on_stdout: Callable[[IO[bytes]], None] | None = None
+) -> tuple[list[Run | None], bool]:
     """Run schedule (job numbers, in order) through one launcher; Python sleeps until it is done.
 
     Returns one record per scheduled run (None for a run not made: its job failed earlier in the list,
@@ -230,9 +242,13 @@ def run_batch(jobs: list[Job], schedule: list[int], *,
         with open(plan_path, "wb") as f:
             f.write(_plan(jobs, schedule, tmp))
         with open(os.path.join(tmp, "launcher.err"), "w+b") as lerr:
-            proc = subprocess.Popen([launcher(), plan_path, report_path], stdin=subprocess.DEVNULL,
-                                    stdout=subprocess.PIPE if on_stdout else subprocess.DEVNULL, stderr=lerr,
-                                    start_new_session=True)
+            proc = subprocess.Popen(
+                [launcher(), plan_path, report_path],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE if on_stdout else subprocess.DEVNULL,
+                stderr=lerr,
+                start_new_session=True,
+            )
             limit = sum(jobs[j].timeout for j in schedule) + WATCHDOG_GRACE_S
             watchdog = threading.Timer(limit, lambda: _kill_group(proc.pid))
             watchdog.daemon = True
@@ -283,8 +299,9 @@ def _kill_group(pgid: int) -> None:
         pass
 
 
-def run_once(argv: list[str], *, timeout: float, sink: str = SINK_NULL, env: dict | None = None,
-             cwd: str | None = None, runner: Runner = run_batch) -> Run:
+def run_once(
+    argv: list[str], *, timeout: float, sink: str = SINK_NULL, env: dict | None = None, cwd: str | None = None, runner: Runner = run_batch
+) -> Run:
     """Start argv through iorace-spawn (or the runner given), wait for it, and return what it cost and what it said."""
     drained: dict = {}
     on_stdout = (lambda stream: _digest(stream, drained)) if sink == SINK_DIGEST else None

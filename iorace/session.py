@@ -1,4 +1,5 @@
 """One `iorace run`: manifest -> build -> data -> verify -> measure -> store -> report/export."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -44,9 +45,16 @@ class _QuietProgress(Progress):
 
 
 def _progress(console: Console) -> Progress:
-    return _QuietProgress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                          TextColumn("{task.fields[what]}"), TimeElapsedColumn(), console=console, transient=True,
-                          auto_refresh=False)
+    return _QuietProgress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[what]}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        auto_refresh=False,
+    )
 
 
 def plan(opts: RunOptions) -> list[Cell]:
@@ -60,8 +68,13 @@ def plan(opts: RunOptions) -> list[Cell]:
         refs = dataset_refs(suite, opts.sizes, inputs)
         cells += expand(suite, refs, opts.variants, opts.toolchains, opts.profiles, opts.params)
     if not cells:
-        what = " ".join([*(f"--variant {v}" for v in opts.variants), *(f"--toolchain {t}" for t in opts.toolchains),
-                         *(f"--profile {p}" for p in opts.profiles)])
+        what = " ".join(
+            [
+                *(f"--variant {v}" for v in opts.variants),
+                *(f"--toolchain {t}" for t in opts.toolchains),
+                *(f"--profile {p}" for p in opts.profiles),
+            ]
+        )
         raise UsageError(f"no cell matches {what or 'the selection'} (see `iorace list`)")
     return cells
 
@@ -81,8 +94,9 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
     for w in machine.warnings(m, []):
         err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
     store = Store(opts.db or default_db())
-    session_id = store.begin_session(_now(), shlex.join(["iorace", *sys.argv[1:]]), opts.stored(seed), m, {},
-                                     machine.git_revision(REPO_SUITES.parent), __version__)
+    session_id = store.begin_session(
+        _now(), shlex.join(["iorace", *sys.argv[1:]]), opts.stored(seed), m, {}, machine.git_revision(REPO_SUITES.parent), __version__
+    )
     for suite in {c.suite.name: c.suite for c in cells}.values():
         store.save_suite_settings(session_id, suite.name, suite.manifest.analysis_settings())
     status, busy = "done", ""
@@ -160,11 +174,22 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
                 continue
             rounds = opts.warmup + opts.runs
             task = progress.add_task(f"measure {suite_name}", total=rounds * len(suite_cells), what="")
+
             def advance(label: str, task=task) -> None:
                 progress.update(task, what=label)
                 progress.advance(task)
-            measure(suite_cells, runs=opts.runs, warmup=opts.warmup, timeout=opts.timeout, sink=opts.sink,
-                    recorder=store, seed=seed, advance=advance, cell_changed=save)
+
+            measure(
+                suite_cells,
+                runs=opts.runs,
+                warmup=opts.warmup,
+                timeout=opts.timeout,
+                sink=opts.sink,
+                recorder=store,
+                seed=seed,
+                advance=advance,
+                cell_changed=save,
+            )
         return machine.busy_warning(before, machine.busy_sample()) if before is not None else ""
 
 

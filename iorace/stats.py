@@ -1,4 +1,5 @@
 """Summary statistics: medians, spread, and bootstrap confidence intervals of ratios (numpy + scipy)."""
+
 from __future__ import annotations
 
 import warnings
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as sps
 
-NOISY_CV = 0.10         # pyperf's rule: a stddev over 10% of the mean is too noisy to trust
+NOISY_CV = 0.10  # pyperf's rule: a stddev over 10% of the mean is too noisy to trust
 CONFIDENCE = 0.95
 RESAMPLES = 2000
 
@@ -34,8 +35,9 @@ def summarize(values: list[float]) -> Summary | None:
     if not values:
         return None
     a = np.asarray(values, dtype=float)
-    return Summary(len(a), float(np.median(a)), float(a.mean()), float(a.std(ddof=1)) if len(a) > 1 else 0.0,
-                   float(a.min()), float(a.max()))
+    return Summary(
+        len(a), float(np.median(a)), float(a.mean()), float(a.std(ddof=1)) if len(a) > 1 else 0.0, float(a.min()), float(a.max())
+    )
 
 
 def _median_ratio(a, b, axis=-1):
@@ -45,7 +47,7 @@ def _median_ratio(a, b, axis=-1):
 @dataclass(frozen=True)
 class Ratio:
     value: float
-    low: float | None   # None: too few runs for an interval
+    low: float | None  # None: too few runs for an interval
     high: float | None
 
     def overlaps_one(self) -> bool:
@@ -62,9 +64,16 @@ def median_ratio(a: list[float], b: list[float], seed: int = 0) -> Ratio | None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # degenerate samples (all runs equal) are fine here
         try:
-            res = sps.bootstrap((np.asarray(a, float), np.asarray(b, float)), _median_ratio, paired=False,
-                                vectorized=True, n_resamples=RESAMPLES, confidence_level=CONFIDENCE,
-                                method="percentile", random_state=np.random.default_rng(seed))
+            res = sps.bootstrap(
+                (np.asarray(a, float), np.asarray(b, float)),
+                _median_ratio,
+                paired=False,
+                vectorized=True,
+                n_resamples=RESAMPLES,
+                confidence_level=CONFIDENCE,
+                method="percentile",
+                random_state=np.random.default_rng(seed),
+            )
             low, high = float(res.confidence_interval.low), float(res.confidence_interval.high)
         except (ValueError, FloatingPointError):
             return Ratio(value, None, None)

@@ -3,6 +3,7 @@
 Adding a status is one edit here: the tables, the terminal's colours, the HTML's CSS, `compare`'s "broke"
 and `run`'s exit code all read these properties.
 """
+
 from __future__ import annotations
 
 import enum

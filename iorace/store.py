@@ -9,6 +9,7 @@ class's `column` fields, so CREATE TABLE, INSERT, reading a row back by column n
 older database lacks all follow from the class. Every SQL statement of iorace is in this module and
 records.py: the commands that look sessions up (compare, history) call the methods here.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -44,7 +45,7 @@ class CellData:
     detail: str = column("TEXT NOT NULL")
     answer: object = json_column("TEXT")
     expected: object = json_column("TEXT")
-    units: dict = json_column("TEXT NOT NULL")         # work per run, e.g. {"bytes": n}
+    units: dict = json_column("TEXT NOT NULL")  # work per run, e.g. {"bytes": n}
     known_wrong: bool = column("INTEGER NOT NULL DEFAULT 0")
     # Columns declared after the first release are nullable or have a DEFAULT: records.Table adds them to an
     # older database.
@@ -52,7 +53,7 @@ class CellData:
     instructions_note: str = column("TEXT NOT NULL DEFAULT ''", default="")
     extra: dict = json_column("TEXT NOT NULL DEFAULT '{}'", default_factory=dict)  # figures reported beside the answer
     runs: list[Run] = transient(default_factory=list)
-    counters: dict[str, float] = transient(default_factory=dict)   # counters table: SOURCE:EVENT -> value
+    counters: dict[str, float] = transient(default_factory=dict)  # counters table: SOURCE:EVENT -> value
     counter_notes: dict[str, str] = transient(default_factory=dict)  # SOURCE:EVENT -> why it has no value
 
     @property
@@ -77,11 +78,11 @@ class SessionData:
     id: int = column(ROWID)
     started: str = column("TEXT NOT NULL")
     finished: str | None = column("TEXT")
-    status: str = column("TEXT NOT NULL")              # running | done | interrupted
+    status: str = column("TEXT NOT NULL")  # running | done | interrupted
     command_line: str = column("TEXT NOT NULL")
-    options: dict = json_column("TEXT NOT NULL")       # size, runs, warmup, sink, ...
-    machine: dict = json_column("TEXT NOT NULL")       # from iorace.machine
-    toolchains: dict = json_column("TEXT NOT NULL")    # name -> version line
+    options: dict = json_column("TEXT NOT NULL")  # size, runs, warmup, sink, ...
+    machine: dict = json_column("TEXT NOT NULL")  # from iorace.machine
+    toolchains: dict = json_column("TEXT NOT NULL")  # name -> version line
     git_revision: str = column("TEXT NOT NULL")
     iorace_version: str = column("TEXT NOT NULL")
     cells: list[CellData] = transient()
@@ -97,6 +98,7 @@ class SessionData:
 @record
 class SuiteRow:
     """One suite's manifest settings that the analysis needs (baseline languages, ...), per session."""
+
     suite: str = column("TEXT NOT NULL")
     settings: dict = json_column("TEXT NOT NULL")
 
@@ -104,8 +106,9 @@ class SuiteRow:
 @record
 class CounterRow:
     """One counter of a cell's extra run (run --counters, --instructions)."""
-    name: str = column("TEXT NOT NULL")               # SOURCE:EVENT, e.g. perf:cycles, cachegrind:branches
-    value: float | None = column("REAL")              # NULL: not available, see note
+
+    name: str = column("TEXT NOT NULL")  # SOURCE:EVENT, e.g. perf:cycles, cachegrind:branches
+    value: float | None = column("REAL")  # NULL: not available, see note
     note: str = column("TEXT NOT NULL DEFAULT ''", default="")  # why there is no value
 
 
@@ -115,8 +118,7 @@ def _in(table: str) -> str:
 
 SESSIONS = Table("sessions", SessionData)
 CELLS = Table("cells", CellData, links={"session_id": _in("sessions")}, indexes={"cells_by_session": "session_id"})
-SUITES = Table("session_suites", SuiteRow, links={"session_id": _in("sessions")},
-               constraints=["PRIMARY KEY (session_id, suite)"])
+SUITES = Table("session_suites", SuiteRow, links={"session_id": _in("sessions")}, constraints=["PRIMARY KEY (session_id, suite)"])
 COUNTERS = Table("counters", CounterRow, links={"cell_id": _in("cells")}, constraints=["PRIMARY KEY (cell_id, name)"])
 
 
@@ -140,11 +142,22 @@ class Store:
         except (OSError, sqlite3.Error) as e:
             raise UsageError(f"--db {path}: cannot open the database: {e}") from None
 
-    def begin_session(self, started: str, command_line: str, options: dict, machine: dict, toolchains: dict,
-                      git_revision: str, version: str) -> int:
-        session = SessionData(id=0, started=started, finished=None, status="running", command_line=command_line,
-                              options=options, machine=machine, toolchains=toolchains, git_revision=git_revision,
-                              iorace_version=version, cells=[])
+    def begin_session(
+        self, started: str, command_line: str, options: dict, machine: dict, toolchains: dict, git_revision: str, version: str
+    ) -> int:
+        session = SessionData(
+            id=0,
+            started=started,
+            finished=None,
+            status="running",
+            command_line=command_line,
+            options=options,
+            machine=machine,
+            toolchains=toolchains,
+            git_revision=git_revision,
+            iorace_version=version,
+            cells=[],
+        )
         session_id = SESSIONS.insert(self.db, session)
         self.db.commit()
         return session_id
@@ -158,14 +171,33 @@ class Store:
     def save_cell(self, session_id: int, cell) -> None:
         """Insert or update one cell (an iorace.cells.Cell)."""
         data = CellData(
-            id=cell.db_id or 0, suite=cell.suite.name, title=cell.suite.manifest.title,
-            metric=cell.suite.manifest.metric, dataset=cell.dataset.name, dataset_sha256=cell.dataset.sha256,
-            input_path=str(cell.dataset.path or ""), params=cell.params, variant=cell.variant.name,
-            language=cell.variant.language, kind=cell.variant.kind, description=cell.variant.description,
-            toolchain=cell.toolchain.name, toolchain_version=cell.toolchain_version, profile=cell.profile,
-            build_key=cell.build_key, command=cell.argv, status=cell.status, detail=cell.detail,
-            answer=cell.answer, expected=cell.expected, units=cell.units, known_wrong=cell.known_wrong,
-            instructions=cell.instructions, instructions_note=cell.instructions_note, extra=cell.extra)
+            id=cell.db_id or 0,
+            suite=cell.suite.name,
+            title=cell.suite.manifest.title,
+            metric=cell.suite.manifest.metric,
+            dataset=cell.dataset.name,
+            dataset_sha256=cell.dataset.sha256,
+            input_path=str(cell.dataset.path or ""),
+            params=cell.params,
+            variant=cell.variant.name,
+            language=cell.variant.language,
+            kind=cell.variant.kind,
+            description=cell.variant.description,
+            toolchain=cell.toolchain.name,
+            toolchain_version=cell.toolchain_version,
+            profile=cell.profile,
+            build_key=cell.build_key,
+            command=cell.argv,
+            status=cell.status,
+            detail=cell.detail,
+            answer=cell.answer,
+            expected=cell.expected,
+            units=cell.units,
+            known_wrong=cell.known_wrong,
+            instructions=cell.instructions,
+            instructions_note=cell.instructions_note,
+            extra=cell.extra,
+        )
         if cell.db_id is None:
             cell.db_id = CELLS.insert(self.db, data, session_id=session_id)
         else:
@@ -174,8 +206,7 @@ class Store:
 
     def _save_counters(self, cell_id: int, counters: dict[str, float], notes: dict[str, str]) -> None:
         for name in {**dict.fromkeys(notes), **dict.fromkeys(counters)}:
-            COUNTERS.insert(self.db, CounterRow(name, counters.get(name), notes.get(name, "")), replace=True,
-                            cell_id=cell_id)
+            COUNTERS.insert(self.db, CounterRow(name, counters.get(name), notes.get(name, "")), replace=True, cell_id=cell_id)
 
     def _load_counters(self, cell: CellData) -> None:
         for counter in COUNTERS.select(self.db, cell_id=cell.id, order_by="rowid"):
@@ -220,8 +251,7 @@ class Store:
 
     def sessions_with_suite(self, suite: str) -> list[int]:
         """The ids of the sessions that have a cell of this suite, the oldest first."""
-        return [r[0] for r in self.db.execute("SELECT DISTINCT session_id FROM cells WHERE suite = ? ORDER BY session_id",
-                                               (suite,))]
+        return [r[0] for r in self.db.execute("SELECT DISTINCT session_id FROM cells WHERE suite = ? ORDER BY session_id", (suite,))]
 
     def suites(self) -> list[str]:
         """Every suite of a stored cell, sorted."""

@@ -1,4 +1,5 @@
 """Discover suites (the checkout's suites/ plus --suite-dir) and load their Python module."""
+
 from __future__ import annotations
 
 import functools
@@ -80,8 +81,13 @@ class Suite:
         (code of another suite), but not suite.toml, so editing a variant does not regenerate data.
         Datasets and expected answers are cached under it."""
         h = hashlib.sha256()
-        files = [p for p in self.dir.rglob("*") if p.suffix in {".py", ".proto", ".json"} and p.is_file()
-                 and not {"target", "__pycache__", "node_modules"} & set(p.relative_to(self.dir).parts)]
+        files = [
+            p
+            for p in self.dir.rglob("*")
+            if p.suffix in {".py", ".proto", ".json"}
+            and p.is_file()
+            and not {"target", "__pycache__", "node_modules"} & set(p.relative_to(self.dir).parts)
+        ]
         for rel in self.manifest.data_deps:
             dep = (self.dir / rel).resolve()
             files += [p for p in dep.rglob("*.py")] if dep.is_dir() else [dep]

@@ -4,6 +4,7 @@ Every output draws these same tables: the terminal report (rich), the Markdown
 export and the HTML report. A column knows whether the terminal's compact view
 shows it; a format only decides how to draw a header, a cell and a status.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -18,10 +19,10 @@ from iorace.store import SessionData
 @dataclass(frozen=True)
 class Column:
     header: str
-    align: str = "right"     # "left" or "right"
-    compact: bool = False    # shown in the terminal's default (compact) view
-    wide: bool = True        # shown in the wide view (Markdown, HTML, piped output, --wide)
-    wrap: bool = False       # long texts wrap instead of widening the table (labels, notes)
+    align: str = "right"  # "left" or "right"
+    compact: bool = False  # shown in the terminal's default (compact) view
+    wide: bool = True  # shown in the wide view (Markdown, HTML, piped output, --wide)
+    wrap: bool = False  # long texts wrap instead of widening the table (labels, notes)
 
 
 @dataclass
@@ -31,21 +32,23 @@ class Table:
     columns: list[Column]
     rows: list[list[str]]
     statuses: list[str] = field(default_factory=list)  # one per row where the table has a status column
-    status_column: int | None = None                   # index of the column to colour by status
+    status_column: int | None = None  # index of the column to colour by status
 
     def without(self, index: int) -> Table:
         """The same table less one column."""
         keep = [i for i in range(len(self.columns)) if i != index]
         status = keep.index(self.status_column) if self.status_column in keep else None
-        return Table(self.title, self.caption, [self.columns[i] for i in keep],
-                     [[row[i] for i in keep] for row in self.rows], self.statuses, status)
+        return Table(
+            self.title, self.caption, [self.columns[i] for i in keep], [[row[i] for i in keep] for row in self.rows], self.statuses, status
+        )
 
     def view(self, wide: bool = True) -> Table:
         """The table with the wide view's columns or only the compact ones."""
         keep = [i for i, c in enumerate(self.columns) if (c.wide if wide else c.compact)]
         status = keep.index(self.status_column) if self.status_column in keep else None
-        return Table(self.title, self.caption, [self.columns[i] for i in keep],
-                     [[row[i] for i in keep] for row in self.rows], self.statuses, status)
+        return Table(
+            self.title, self.caption, [self.columns[i] for i in keep], [[row[i] for i in keep] for row in self.rows], self.statuses, status
+        )
 
 
 def metric_title(g: Group) -> str:
@@ -57,14 +60,15 @@ def group_title(g: Group) -> str:
 
 
 def group_caption(g: Group) -> str:
-    text = (f"{g.title}. Ratios compare the median {metric_title(g)} with the fastest cell's (95% bootstrap CI); "
-            "inner = the program's own timing of the work, wall = the whole process.")
+    text = (
+        f"{g.title}. Ratios compare the median {metric_title(g)} with the fastest cell's (95% bootstrap CI); "
+        "inner = the program's own timing of the work, wall = the whole process."
+    )
     if g.scaled:
         unit = g.scale_unit[:-1] if g.scale_unit.endswith("s") else g.scale_unit or "unit"
         text += f" Cells run with other {', '.join(g.scale_params)} are compared per {unit} of work."
     if g.has_instructions:
-        text += (" Instructions: one run under cachegrind, repeatable whatever the machine does; per unit = "
-                 "divided by the work of that run.")
+        text += " Instructions: one run under cachegrind, repeatable whatever the machine does; per unit = divided by the work of that run."
     return text
 
 
@@ -116,8 +120,7 @@ def _group_columns(g: Group) -> list[tuple[Column, Text]]:
         cols.append((Column("instructions"), lambda r: fmt.count(r.cell.instructions)))
         unit = g.work_unit
         if unit:
-            cols.append((Column(f"instr/{fmt.unit_singular(unit)}", compact=True),
-                         lambda r: fmt.per_unit(r.instructions_per_unit)))
+            cols.append((Column(f"instr/{fmt.unit_singular(unit)}", compact=True), lambda r: fmt.per_unit(r.instructions_per_unit)))
         cols.append((Column("x fewest"), lambda r: _x(r.instructions_ratio)))
     for name in g.extra_names:
         cols.append((Column(name), _extra_text(name)))
@@ -129,8 +132,14 @@ def group_table(g: Group) -> Table:
     """Every cell of one suite x dataset x parameter set, fastest first."""
     cols = _group_columns(g)
     columns = [c for c, _ in cols]
-    return Table(group_title(g), group_caption(g), columns, [[text(r) for _, text in cols] for r in g.rows],
-                 [r.cell.status for r in g.rows], next(i for i, c in enumerate(columns) if c.header == "status"))
+    return Table(
+        group_title(g),
+        group_caption(g),
+        columns,
+        [[text(r) for _, text in cols] for r in g.rows],
+        [r.cell.status for r in g.rows],
+        next(i for i, c in enumerate(columns) if c.header == "status"),
+    )
 
 
 def best_table(g: Group) -> Table | None:
@@ -139,10 +148,15 @@ def best_table(g: Group) -> Table | None:
     best = g.best_per_toolchain()
     if len(best) < 2:
         return None
-    columns = [Column("best cell", "left", compact=True, wide=False, wrap=True),
-               Column("language", "left"), Column("toolchain", "left"),
-               Column("profile", "left"), Column("best variant", "left", wrap=True),
-               Column(metric_title(g), compact=True), Column("x fastest", compact=True)]
+    columns = [
+        Column("best cell", "left", compact=True, wide=False, wrap=True),
+        Column("language", "left"),
+        Column("toolchain", "left"),
+        Column("profile", "left"),
+        Column("best variant", "left", wrap=True),
+        Column(metric_title(g), compact=True),
+        Column("x fastest", compact=True),
+    ]
     if g.baseline is not None:
         columns.append(Column(f"x best {'/'.join(g.baseline_languages)}", compact=True))
     if g.limit is not None:
@@ -151,10 +165,16 @@ def best_table(g: Group) -> Table | None:
     for r in best:
         variant = r.cell.variant
         if r.scale != 1.0:  # say which work it did; its time is scaled to the group's work
-            variant += " (" + ", ".join(f"{k}={r.cell.params[k]}" for k in g.scale_params
-                                        if k in r.cell.params) + ", scaled)"
-        row = [f"{r.cell.language}/{variant} {r.cell.toolchain} {r.cell.profile}", r.cell.language, r.cell.toolchain,
-               r.cell.profile, variant, fmt.seconds(r.cost), fmt.ratio(r.vs_fastest)]
+            variant += " (" + ", ".join(f"{k}={r.cell.params[k]}" for k in g.scale_params if k in r.cell.params) + ", scaled)"
+        row = [
+            f"{r.cell.language}/{variant} {r.cell.toolchain} {r.cell.profile}",
+            r.cell.language,
+            r.cell.toolchain,
+            r.cell.profile,
+            variant,
+            fmt.seconds(r.cost),
+            fmt.ratio(r.vs_fastest),
+        ]
         if g.baseline is not None:
             row.append(_x(g.vs_baseline(r)))
         if g.limit is not None:
@@ -176,16 +196,22 @@ def grid_table(grid: GridTable) -> Table:
         if grid.ratio_label:
             row.append(fmt.ratio(ratio))
         rows.append(row)
-    return Table(grid.title, "Each entry is the cell's median time (the metric of the per-configuration tables).",
-                 columns, rows)
+    return Table(grid.title, "Each entry is the cell's median time (the metric of the per-configuration tables).", columns, rows)
 
 
 def seed_table(t: SeedTableData) -> Table:
     """A seed's own table of named tests, in its order: the median of each column as the seed summarised its
     runs (dcat: elapsed, user, system, mem), each test over the baseline test, and the seed's own figures."""
     base = t.baseline.split("/", 1)[-1]
-    columns = [Column("test", "left", compact=True), Column("status", "left", compact=True),
-               Column("median", compact=True), Column("user"), Column("sys"), Column("max RSS"), Column(f"x {base} [95% CI]", compact=True)]
+    columns = [
+        Column("test", "left", compact=True),
+        Column("status", "left", compact=True),
+        Column("median", compact=True),
+        Column("user"),
+        Column("sys"),
+        Column("max RSS"),
+        Column(f"x {base} [95% CI]", compact=True),
+    ]
     has_seed = any(r.seed_seconds is not None for r in t.rows)
     if has_seed:
         columns += [Column("seed's median", compact=True), Column(f"seed's x {base}", compact=True)]
@@ -194,8 +220,12 @@ def seed_table(t: SeedTableData) -> Table:
         r = sr.row
         row = [sr.test.split("/", 1)[-1], r.cell.status if r is not None else "not run"]
         if r is not None and r.ok:
-            row += [fmt.seconds(r.cost), fmt.seconds(r.user.median if r.user else None),
-                    fmt.seconds(r.system.median if r.system else None), fmt.rss(r.max_rss_kb)]
+            row += [
+                fmt.seconds(r.cost),
+                fmt.seconds(r.user.median if r.user else None),
+                fmt.seconds(r.system.median if r.system else None),
+                fmt.rss(r.max_rss_kb),
+            ]
         else:
             row += ["-"] * 4
         row.append(fmt.ratio(sr.vs_baseline))
@@ -203,18 +233,26 @@ def seed_table(t: SeedTableData) -> Table:
             row += [fmt.seconds(sr.seed_seconds), _x(sr.seed_vs_baseline)]
         rows.append(row)
         statuses.append(r.cell.status if r is not None else Status.SKIPPED)
-    caption = (f"The seed's tests in the seed's order; each column is the median of the runs (the metric of the "
-               f"per-dataset table), x {base} divides by that test's median.")
+    caption = (
+        f"The seed's tests in the seed's order; each column is the median of the runs (the metric of the "
+        f"per-dataset table), x {base} divides by that test's median."
+    )
     if has_seed:
         caption += f" The seed's figures: {t.source or 'as published'}; compare the ratios, not the seconds."
     return Table(t.title, caption, columns, rows, statuses, 1)
 
 
 COUNTER_COLUMNS = [  # (header, key or "ipc", digits after the point)
-    ("task-clock ms", "perf:task-clock", 2), ("ctx switches", "perf:context-switches", 0),
-    ("page faults", "perf:page-faults", 0), ("cycles", "perf:cycles", 0), ("instructions", "perf:instructions", 0),
-    ("IPC", "ipc", 2), ("branches", "perf:branches", 0), ("branch misses", "perf:branch-misses", 0),
-    ("cg branches", "cachegrind:branches", 0), ("cg branch misses", "cachegrind:branch-misses", 0),
+    ("task-clock ms", "perf:task-clock", 2),
+    ("ctx switches", "perf:context-switches", 0),
+    ("page faults", "perf:page-faults", 0),
+    ("cycles", "perf:cycles", 0),
+    ("instructions", "perf:instructions", 0),
+    ("IPC", "ipc", 2),
+    ("branches", "perf:branches", 0),
+    ("branch misses", "perf:branch-misses", 0),
+    ("cg branches", "cachegrind:branches", 0),
+    ("cg branch misses", "cachegrind:branch-misses", 0),
 ]
 
 
@@ -230,7 +268,12 @@ def counters_table(session: SessionData) -> Table | None:
         return ipc(c.counters) if key == "ipc" else c.counters.get(key)
 
     cols = [(h, k, d) for h, k, d in COUNTER_COLUMNS if any(value(c, k) is not None for c in cells)]
-    rows = [[f"{c.suite} {c.dataset} {c.label}",
-             *("-" if (v := value(c, k)) is None else f"{v:,.{d}f}" for _, k, d in cols)] for c in cells]
-    return Table("counters of one run per cell (perf stat; cg: cachegrind's simulation)", "",
-                 [Column("cell", "left", compact=True, wrap=True)] + [Column(h, compact=True) for h, _, _ in cols], rows)
+    rows = [
+        [f"{c.suite} {c.dataset} {c.label}", *("-" if (v := value(c, k)) is None else f"{v:,.{d}f}" for _, k, d in cols)] for c in cells
+    ]
+    return Table(
+        "counters of one run per cell (perf stat; cg: cachegrind's simulation)",
+        "",
+        [Column("cell", "left", compact=True, wrap=True)] + [Column(h, compact=True) for h, _, _ in cols],
+        rows,
+    )

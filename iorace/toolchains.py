@@ -1,4 +1,5 @@
 """Find toolchains on this machine and read their versions."""
+
 from __future__ import annotations
 
 import functools
@@ -15,7 +16,7 @@ from iorace.manifest import Toolchain
 class Probe:
     available: bool
     version: str  # the first non-empty line the version command printed
-    reason: str   # why it is not available ("" when it is)
+    reason: str  # why it is not available ("" when it is)
 
 
 @functools.cache

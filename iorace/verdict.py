@@ -1,14 +1,15 @@
 """What `iorace compare` and `iorace history` say of a cell's change: a closed set, like iorace.status."""
+
 from __future__ import annotations
 
 import enum
 
 
 class Verdict(enum.StrEnum):
-    REGRESSED = "regressed"        # significantly slower beyond the threshold
-    IMPROVED = "improved"          # significantly faster beyond the threshold
-    SAME = "~"                     # no significant change beyond the threshold
-    NOT_TIMED = "not timed"        # a side has no timed runs
+    REGRESSED = "regressed"  # significantly slower beyond the threshold
+    IMPROVED = "improved"  # significantly faster beyond the threshold
+    SAME = "~"  # no significant change beyond the threshold
+    NOT_TIMED = "not timed"  # a side has no timed runs
     OTHER_METRIC = "other metric"  # the sides measured different metrics (inner vs wall)
 
     @property

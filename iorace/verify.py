@@ -1,4 +1,5 @@
 """Run every built cell once and check its answer against the reference before anything is timed."""
+
 from __future__ import annotations
 
 import json
@@ -34,8 +35,7 @@ class Verdict:
     answer: object = None  # what the run answered (its stdout's sha256 for stdout suites), when it said
 
 
-def judge_run(run: Run, *, expected: object, answer_kind: str, known_wrong: bool = False,
-              timed: bool = False) -> Verdict:
+def judge_run(run: Run, *, expected: object, answer_kind: str, known_wrong: bool = False, timed: bool = False) -> Verdict:
     """The one judgement of a run: timeout / failed / wrong / ok, with the evidence in detail.
 
     A verification run (timed=False) must print a result line with an answer (or, for stdout suites,
@@ -58,8 +58,7 @@ def judge_run(run: Run, *, expected: object, answer_kind: str, known_wrong: bool
     elif run.result is None:
         return Verdict(Status.OK) if timed else Verdict(Status.FAILED, "printed no iorace-result line on stderr")
     elif "_invalid" in run.result:
-        return Verdict(Status.OK) if timed else \
-            Verdict(Status.FAILED, f"unreadable result line: {run.result['_invalid']}")
+        return Verdict(Status.OK) if timed else Verdict(Status.FAILED, f"unreadable result line: {run.result['_invalid']}")
     elif "answer" not in run.result:
         return Verdict(Status.OK) if timed else Verdict(Status.FAILED, "its iorace-result line has no answer")
     else:
@@ -86,8 +85,7 @@ def verify(cell: Cell, timeout: float, recorder: Recorder, *, runner: Runner = r
     """Run the cell once (through runner: the launcher by default), judge it and record the run as "verify"."""
     sink = SINK_DIGEST if cell.suite.manifest.answer == "stdout" else SINK_NULL
     try:
-        run = run_once(cell.argv, timeout=timeout, sink=sink, env=env_for(cell), cwd=str(cell.build_dir),
-                       runner=runner)
+        run = run_once(cell.argv, timeout=timeout, sink=sink, env=env_for(cell), cwd=str(cell.build_dir), runner=runner)
     except OSError as e:
         cell.status, cell.detail = FAILED, f"cannot start {cell.argv[0]}: {e.strerror or e}"
         return

@@ -3,6 +3,7 @@ fastest cell of its table reproduce? Prints both ratios per cell, their disagree
 largest one, whether the second ratio lies inside the first session's 95% interval (what the report promises
 on a noisy machine: the interval, not the point, is the claim), and how busy the machine was (load average)
 around each session."""
+
 from __future__ import annotations
 
 import json
@@ -14,8 +15,21 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT = ["readbytes", "--size", "seed", "--variant", "cpp/*", "--variant", "c/*", "--toolchain", "g++",
-           "--toolchain", "gcc", "--runs", "5"]
+DEFAULT = [
+    "readbytes",
+    "--size",
+    "seed",
+    "--variant",
+    "cpp/*",
+    "--variant",
+    "c/*",
+    "--toolchain",
+    "g++",
+    "--toolchain",
+    "gcc",
+    "--runs",
+    "5",
+]
 
 
 Ratio = tuple[float, tuple[float, float] | None]  # the ratio to the fastest and its 95% interval
@@ -24,8 +38,13 @@ Ratio = tuple[float, tuple[float, float] | None]  # the ratio to the fastest and
 def session(args: list[str], tmp: Path, n: int) -> tuple[dict[str, Ratio], float, float]:
     export = tmp / f"s{n}.json"
     load_before = os.getloadavg()[0]
-    proc = subprocess.run([sys.executable, "-m", "iorace", "run", *args, "--db", str(tmp / "db.sqlite"),
-                           "--export-json", str(export)], cwd=REPO, capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "iorace", "run", *args, "--db", str(tmp / "db.sqlite"), "--export-json", str(export)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if proc.returncode not in (0, 1) or not export.exists():
         sys.exit(f"bench-repro: session {n} failed ({proc.returncode}): {proc.stderr.strip()[-500:]}")
     for line in proc.stderr.splitlines():
@@ -63,8 +82,7 @@ def main() -> None:
         print(f"{label:64} {r1:>7.3f}x {ci_text:>13} {r2:>7.3f}x {d * 100:>+7.1f}%  {'yes' if within else 'NO'}")
     print(f"largest disagreement: {worst[0] * 100:.1f}% ({worst[1]})")
     print(f"second ratio inside the first session's 95% interval: {inside} of {compared} cells")
-    print(f"load average (1 min) before/after: session 1 {l0:.2f}/{l1:.2f}, session 2 {l2:.2f}/{l3:.2f} "
-          f"on {os.cpu_count()} cores")
+    print(f"load average (1 min) before/after: session 1 {l0:.2f}/{l1:.2f}, session 2 {l2:.2f}/{l3:.2f} on {os.cpu_count()} cores")
     print(f"command: iorace run {shlex.join(args)} (twice)")
 
 

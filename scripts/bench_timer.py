@@ -7,6 +7,7 @@ same command line; the blocks alternate which harness goes first. Printed: each 
 and their ratio, then the median of all runs of each harness and the median of the blocks' ratios. Nothing is asserted: a shared machine's
 noise is larger than the differences looked for, which is why there are blocks.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,22 @@ SUITE_DIR = REPO / "scripts" / "timerbench"
 
 
 def iorace(args: list[str], db: Path, export: Path) -> dict:
-    cmd = [sys.executable, "-m", "iorace", "run", "timerbench", "--suite-dir", str(SUITE_DIR), "--size", "tiny",
-           "--db", str(db), "--export-json", str(export), *args]
+    cmd = [
+        sys.executable,
+        "-m",
+        "iorace",
+        "run",
+        "timerbench",
+        "--suite-dir",
+        str(SUITE_DIR),
+        "--size",
+        "tiny",
+        "--db",
+        str(db),
+        "--export-json",
+        str(export),
+        *args,
+    ]
     proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
         sys.exit(f"bench-timer: iorace run failed ({proc.returncode}): {proc.stderr.strip()[-500:]}")
@@ -34,8 +49,12 @@ def iorace(args: list[str], db: Path, export: Path) -> dict:
 
 
 def hyperfine(command: str, runs: int, warmup: int, export: Path) -> dict:
-    proc = subprocess.run(["hyperfine", "-N", "--style", "none", "--warmup", str(warmup), "--runs", str(runs),
-                           "--export-json", str(export), command], capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        ["hyperfine", "-N", "--style", "none", "--warmup", str(warmup), "--runs", str(runs), "--export-json", str(export), command],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if proc.returncode != 0:
         sys.exit(f"bench-timer: hyperfine failed: {proc.stderr.strip()[-500:]}")
     return json.loads(export.read_text())["results"][0]
@@ -65,8 +84,7 @@ def main() -> None:
         h = hyperfine(commands(tmp, probe)["work"], 5, 1, tmp / "probe.json")
         iterations = max(1000, int(probe * a.target_ms / 1000 / h["median"]))
         cmds = commands(tmp, iterations)
-        print(f"work: {iterations} iterations (about {a.target_ms:g} ms); load average {os.getloadavg()[0]:.2f} "
-              f"on {os.cpu_count()} cores")
+        print(f"work: {iterations} iterations (about {a.target_ms:g} ms); load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
         print(f"{'program':8} {'block':>5} {'iorace median':>14} {'hyperfine median':>17} {'iorace/hyperfine':>17}")
         summary = {}
         for program, runs in (("work", a.runs_work), ("empty", a.runs_empty)):
@@ -75,9 +93,11 @@ def main() -> None:
                 steps = ["iorace", "hyperfine"] if block % 2 == 0 else ["hyperfine", "iorace"]
                 for step in steps:
                     if step == "iorace":
-                        doc = iorace(["--variant", program, "--runs", str(runs), "--warmup", str(a.warmup),
-                                      "--param", f"iterations={iterations}"], tmp / f"{program}{block}.sqlite",
-                                     tmp / f"{program}{block}.json")
+                        doc = iorace(
+                            ["--variant", program, "--runs", str(runs), "--warmup", str(a.warmup), "--param", f"iterations={iterations}"],
+                            tmp / f"{program}{block}.sqlite",
+                            tmp / f"{program}{block}.json",
+                        )
                         (res,) = doc["results"]
                         mine = res["times"]
                     else:
@@ -87,14 +107,14 @@ def main() -> None:
                 pooled_theirs += theirs
                 ratios.append(m / h)
                 print(f"{program:8} {block + 1:>5} {m * 1e3:>11.3f} ms {h * 1e3:>14.3f} ms {m / h:>17.4f}", flush=True)
-            summary[program] = (statistics.median(ratios), statistics.median(pooled_mine),
-                                statistics.median(pooled_theirs))
+            summary[program] = (statistics.median(ratios), statistics.median(pooled_mine), statistics.median(pooled_theirs))
         print()
         for program, (ratio, m, h) in summary.items():
-            print(f"{program}: median of all runs: iorace {m * 1e3:.3f} ms, hyperfine {h * 1e3:.3f} ms "
-                  f"(ratio {m / h:.4f}); median of the {a.blocks} blocks' ratios {ratio:.4f} ({(ratio - 1) * 100:+.1f}%)")
-        print(f"load average at the end {os.getloadavg()[0]:.2f}; command: "
-              f"{shlex.join(['scripts/bench-timer', *sys.argv[1:]])}")
+            print(
+                f"{program}: median of all runs: iorace {m * 1e3:.3f} ms, hyperfine {h * 1e3:.3f} ms "
+                f"(ratio {m / h:.4f}); median of the {a.blocks} blocks' ratios {ratio:.4f} ({(ratio - 1) * 100:+.1f}%)"
+            )
+        print(f"load average at the end {os.getloadavg()[0]:.2f}; command: {shlex.join(['scripts/bench-timer', *sys.argv[1:]])}")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ and over the serialization, interleaved, and prints both medians and what their 
 the limit: the floor of a one-thread parser that keeps the digest, before it decodes a single length.
 Nothing is asserted: the times are the machine's.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -55,8 +56,18 @@ def write_serialization(dump: Path, out_path: Path) -> tuple[int, str]:
 
 
 def build_limit(target: Path) -> Path:
-    cmd = ["cargo", "build", "--quiet", "--release", "--bin", "limit_crc64",
-           "--manifest-path", str(RUST / "Cargo.toml"), "--target-dir", str(target)]
+    cmd = [
+        "cargo",
+        "build",
+        "--quiet",
+        "--release",
+        "--bin",
+        "limit_crc64",
+        "--manifest-path",
+        str(RUST / "Cargo.toml"),
+        "--target-dir",
+        str(target),
+    ]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     except FileNotFoundError:
@@ -100,8 +111,10 @@ def main() -> int:
                 times[name].append(inner_ms(binary, path))
     t_dump, t_ser = statistics.median(times["dump"]), statistics.median(times["serialization"])
     print(f"dump           {dump_bytes:>12,} bytes  CRC-64 (the limit row) {t_dump:7.2f} ms median of {args.runs}")
-    print(f"serialization  {ser_bytes:>12,} bytes  CRC-64                 {t_ser:7.2f} ms median of {args.runs}"
-          f"  (digest {digest}, {ser_bytes / dump_bytes:.2f}x the dump)")
+    print(
+        f"serialization  {ser_bytes:>12,} bytes  CRC-64                 {t_ser:7.2f} ms median of {args.runs}"
+        f"  (digest {digest}, {ser_bytes / dump_bytes:.2f}x the dump)"
+    )
     print(f"floor          both CRCs on one thread, nothing decoded: {t_dump + t_ser:.2f} ms = {(t_dump + t_ser) / t_dump:.2f}x the limit")
     return 0
 

@@ -4,6 +4,7 @@ Neither tests/ nor tests/unit/ is a package (no __init__.py): pytest's default i
 the folder of this conftest and of each test module on sys.path, so helpers import by name (`conftest`,
 `suite_code` from tests/; `sessions`, `fakes` from tests/unit/), and a test file's name must be unique
 across both folders (hence tests/unit/test_capnp_unit.py beside tests/test_capnp.py)."""
+
 from __future__ import annotations
 
 import json
@@ -35,8 +36,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if UNIT in path.parents and slow:
             wrong.append(f"{item.nodeid}: marked slow inside tests/unit/, the fast tier (move it to tests/)")
         elif UNIT not in path.parents and not slow:
-            wrong.append(f"{item.nodeid}: not marked slow outside tests/unit/ (mark its file "
-                         "`pytestmark = pytest.mark.slow`, or move a fast test to tests/unit/)")
+            wrong.append(
+                f"{item.nodeid}: not marked slow outside tests/unit/ (mark its file "
+                "`pytestmark = pytest.mark.slow`, or move a fast test to tests/unit/)"
+            )
     if wrong:
         raise pytest.UsageError("tests on the wrong side of the fast/slow line:\n  " + "\n  ".join(wrong))
 
@@ -56,8 +59,7 @@ class IoraceResult:
         return [r for r in rows if all(r.get(k) == v for k, v in match.items())]
 
 
-def run_iorace(args: list[str], tmp_path: Path, timeout: float = 1800, export: bool = True,
-               env: dict | None = None) -> IoraceResult:
+def run_iorace(args: list[str], tmp_path: Path, timeout: float = 1800, export: bool = True, env: dict | None = None) -> IoraceResult:
     """Run `python -m iorace ARGS` with a private database (and, for `run`, a JSON export); env: extra variables."""
     env = {**os.environ, **(env or {})}
     env.setdefault("IORACE_CACHE", str(REPO / ".cache"))  # builds/data shared between tests
@@ -74,13 +76,23 @@ def run_iorace(args: list[str], tmp_path: Path, timeout: float = 1800, export: b
 
 # The toolchains scripts/setup installs on Debian. A test that needs them says so and skips clearly on a
 # machine without them; on a machine set up by scripts/setup they are all there.
-SETUP_TOOLCHAINS = {"gcc": "gcc", "g++": "g++", "clang": "clang", "clang++": "clang++", "gdc": "gdc",
-                    "ldc2": "ldc2", "cargo": "cargo", "go": "go", "javac": "javac"}
+SETUP_TOOLCHAINS = {
+    "gcc": "gcc",
+    "g++": "g++",
+    "clang": "clang",
+    "clang++": "clang++",
+    "gdc": "gdc",
+    "ldc2": "ldc2",
+    "cargo": "cargo",
+    "go": "go",
+    "javac": "javac",
+}
 
 
 def require_toolchains(*names: str) -> None:
     """Skip the calling test, naming what is missing, unless every named toolchain is on PATH."""
     import shutil
+
     missing = [n for n in names if shutil.which(SETUP_TOOLCHAINS.get(n, n)) is None]
     if missing:
         pytest.skip(f"needs the toolchains {', '.join(missing)} (scripts/setup installs them)")
@@ -89,8 +101,10 @@ def require_toolchains(*names: str) -> None:
 @pytest.fixture
 def iorace(tmp_path):
     """`iorace(["run", "readbytes", "--size", "tiny"])` -> IoraceResult."""
+
     def _run(args, **kw):
         return run_iorace(list(args), tmp_path, **kw)
+
     return _run
 
 
@@ -105,12 +119,15 @@ class Out:
 def iorace_inprocess(capsys, monkeypatch):
     """In-process, for the fast tier (no subprocess: start-up imports cost seconds on a loaded machine):
     `iorace_inprocess("compare", "1", "2", "--db", path)` -> Out."""
+
     def run(*args: str) -> Out:
         monkeypatch.setattr(sys, "argv", ["iorace", *args])
         capsys.readouterr()
         from iorace.cli import main
+
         with pytest.raises(SystemExit) as exit_:
             main()
         out = capsys.readouterr()
         return Out(exit_.value.code or 0, out.out, out.err)
+
     return run

@@ -1,6 +1,7 @@
 """Suites' own Python code, loaded by file path, for the tests of both tiers: the fast ones in
 tests/unit/test_*_unit.py and the slow ones in tests/test_*.py beside them (tests/ is on sys.path through
 tests/conftest.py, for tests/unit too)."""
+
 from __future__ import annotations
 
 import functools
@@ -43,7 +44,7 @@ def serialize_bad_inputs(good: bytes) -> dict[str, bytes]:
     corrupt_bool = bytearray(good)
     corrupt_bool[first + 15] = 2  # record 1's bool byte
     long_name = bytearray(good[: first * 2])
-    long_name[first + 36:first + 38] = struct.pack(">H", 60)  # record 1's name runs past the end
+    long_name[first + 36 : first + 38] = struct.pack(">H", 60)  # record 1's name runs past the end
     return {
         "empty": b"",
         "truncated-header": good[: first + 20],

@@ -1,6 +1,7 @@
 """capnp suite: every cell's answer on tiny data through the real CLI, and the error
 paths (corrupt or truncated messages in the bytes path and on the pipe, a killed server, bad iteration
 files): one line on stderr, a non-zero exit, no hang and no server process left behind."""
+
 from __future__ import annotations
 
 import os
@@ -18,8 +19,18 @@ from conftest import run_iorace
 # tests are in tests/unit/test_capnp_unit.py).
 pytestmark = pytest.mark.slow
 
-CONFIGS = ["object-reuse", "object", "bytes-reuse", "bytes", "bytes-packed-reuse", "bytes-packed",
-           "pipe-reuse", "pipe", "pipe-packed-reuse", "pipe-packed"]
+CONFIGS = [
+    "object-reuse",
+    "object",
+    "bytes-reuse",
+    "bytes",
+    "bytes-packed-reuse",
+    "bytes-packed",
+    "pipe-reuse",
+    "pipe",
+    "pipe-packed-reuse",
+    "pipe-packed",
+]
 # per case x config: cpp/capnp, cpp/protobuf, cpp/null with g++ and clang++ (release);
 # rust/capnp, capnp-flat, capnp-no-utf8, prost in release (debug on request); python/pycapnp
 CELLS_PER_PARAMS = 3 * 2 + 4 + 1
@@ -45,8 +56,10 @@ def test_tiny_every_cell_ok(tiny_run):
 @pytest.fixture(scope="module")
 def tiny_debug_run(tmp_path_factory):
     """The Rust cells built with --profile debug (not a default profile): overflow checks on."""
-    return run_iorace(["run", "capnp", "--size", "tiny", "--check-only", "--variant", "rust/*", "--profile", "debug"],
-                      tmp_path_factory.mktemp("tiny-debug"))
+    return run_iorace(
+        ["run", "capnp", "--size", "tiny", "--check-only", "--variant", "rust/*", "--profile", "debug"],
+        tmp_path_factory.mktemp("tiny-debug"),
+    )
 
 
 def test_tiny_rust_debug_builds_answer_right(tiny_debug_run):
@@ -80,8 +93,7 @@ def _leftovers(prog: list[str]) -> list[int]:
 
 
 def _run(argv, env=None, timeout=60):
-    return subprocess.run(argv, check=False, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run(argv, check=False, capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})})
 
 
 def test_spoiled_messages_end_with_one_line(tiny_run, tiny_debug_run, tmp_path):
@@ -90,8 +102,7 @@ def test_spoiled_messages_end_with_one_line(tiny_run, tiny_debug_run, tmp_path):
     one line and exit 1."""
     iters = tmp_path / "iters.txt"
     iters.write_text("carsales 5\ncatrank 3\neval 50\n")
-    progs = {k: v for k, v in {**_programs(tiny_run), **_programs(tiny_debug_run)}.items()
-             if not k.startswith("cpp/null@")}
+    progs = {k: v for k, v in {**_programs(tiny_run), **_programs(tiny_debug_run)}.items() if not k.startswith("cpp/null@")}
     assert len(progs) == 2 * 2 + 4 * 2 + 1, sorted(progs)
     problems = []
     for name, prog in sorted(progs.items()):
@@ -117,11 +128,15 @@ def test_killed_server_ends_the_client(tiny_run, tmp_path):
     iters = tmp_path / "iters.txt"
     iters.write_text("eval 1000000000\n")
     progs = _programs(tiny_run)
-    for name in ("cpp/capnp@g++:release", "rust/capnp@cargo:release", "cpp/protobuf@g++:release",
-                 "rust/prost@cargo:release", "python/pycapnp@python3:release"):
+    for name in (
+        "cpp/capnp@g++:release",
+        "rust/capnp@cargo:release",
+        "cpp/protobuf@g++:release",
+        "rust/prost@cargo:release",
+        "python/pycapnp@python3:release",
+    ):
         prog = progs[name]
-        client = subprocess.Popen([*prog, "eval", "pipe", str(iters)], stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.PIPE, text=True)
+        client = subprocess.Popen([*prog, "eval", "pipe", str(iters)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
             deadline = time.monotonic() + 20
             children = []
@@ -148,9 +163,13 @@ def test_bad_command_lines_and_iteration_files(tiny_run, tmp_path):
     garbled = tmp_path / "garbled.txt"
     garbled.write_text("carsales many\n")
     for name, prog in sorted(_programs(tiny_run).items()):
-        for args in (["carsales", "object", str(missing)], ["carsales", "object", str(garbled)],
-                     ["carsales", "object", str(tmp_path / "absent.txt")],
-                     ["dogs", "object", str(missing)], ["eval", "object-packed", str(missing)]):
+        for args in (
+            ["carsales", "object", str(missing)],
+            ["carsales", "object", str(garbled)],
+            ["carsales", "object", str(tmp_path / "absent.txt")],
+            ["dogs", "object", str(missing)],
+            ["eval", "object-packed", str(missing)],
+        ):
             p = _run([*prog, *args], timeout=30)
             lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
             assert p.returncode == 1 and len(lines) == 1, (name, args, p.returncode, lines)
@@ -161,8 +180,23 @@ def test_bad_command_lines_and_iteration_files(tiny_run, tmp_path):
 def test_reference_refuses_a_file_without_the_case(tmp_path):
     bad = tmp_path / "iters.txt"
     bad.write_text("eval 3\n")
-    res = run_iorace(["run", "capnp", "--input", str(bad), "--param", "case=carsales", "--param", "config=object",
-                      "--variant", "cpp/null", "--check-only"], tmp_path, export=False)
+    res = run_iorace(
+        [
+            "run",
+            "capnp",
+            "--input",
+            str(bad),
+            "--param",
+            "case=carsales",
+            "--param",
+            "config=object",
+            "--variant",
+            "cpp/null",
+            "--check-only",
+        ],
+        tmp_path,
+        export=False,
+    )
     assert res.returncode == 2, res.stderr[-500:]
     assert "no iteration count for carsales" in res.stderr
 

@@ -1,4 +1,5 @@
 """`iorace list`, `iorace doctor` and `--sink pipe` from a user's point of view."""
+
 import shutil
 
 import pytest
@@ -33,14 +34,12 @@ def test_doctor_reports_toolchains_and_machine(iorace):
 
 
 def test_sink_pipe_is_recorded(iorace):
-    out = iorace(["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "good",
-                  "--runs", "2", "--sink", "pipe"])
+    out = iorace(["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "good", "--runs", "2", "--sink", "pipe"])
     assert out.returncode == 0, out.stderr
     assert out.export["iorace"]["options"]["sink"] == "pipe"
     assert "a pipe drained by iorace" in out.stdout
 
 
 def test_bracketed_text_is_printed_as_is(iorace):
-    out = iorace(["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "crash",
-                  "--check-only"])
+    out = iorace(["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "crash", "--check-only"])
     assert "c/crash@gcc:release[passes=1]: failed: killed by SIGSEGV" in out.stdout  # not eaten as markup

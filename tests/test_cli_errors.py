@@ -1,4 +1,5 @@
 """Bad usage and bad input: one clear line on stderr and exit code 2, never a traceback."""
+
 import pytest
 
 from conftest import TEST_SUITES
@@ -54,22 +55,29 @@ def test_show_without_sessions(iorace, tmp_path):
 
 
 def test_show_unknown_session(iorace, tmp_path):
-    first = iorace(["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "good",
-                    "--check-only"])
+    first = iorace(["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "good", "--check-only"])
     assert first.returncode == 0, first.stderr
     assert_one_line_error(iorace(["show", "999", "--db", str(tmp_path / "iorace.sqlite")]), "no session 999")
 
 
-@pytest.mark.parametrize("manifest, needles", [
-    ('name = "bad"\ntitle = "t"\n[datasets.tiny]\n[[variants]]\nname = "x"\nlanguage = "c"\nsources = ["x.c"]\n',
-     ["suite.toml", "variants.0.description", "Field required"]),
-    ('name = "bad"\ntitle = "t"\nmetric = "speed"\n[datasets.tiny]\n', ["metric", "'inner' or 'wall'"]),
-    ('name = "bad"\ntitle = "t"\ncolour = "red"\n[datasets.tiny]\n', ["colour", "Extra inputs"]),
-    ('name = "bad"\ntitle = "t"\n[datasets.tiny]\n[[variants]]\nname = "x"\nlanguage = "c"\ndescription = "d"\n'
-     'sources = ["missing.c"]\n', ["source missing.c does not exist"]),
-    ('name = "bad"\ntitle = [\n', ["not valid TOML"]),
-    ('name = "other"\ntitle = "t"\n[datasets.tiny]\n', ["the folder is 'bad'"]),
-])
+@pytest.mark.parametrize(
+    "manifest, needles",
+    [
+        (
+            'name = "bad"\ntitle = "t"\n[datasets.tiny]\n[[variants]]\nname = "x"\nlanguage = "c"\nsources = ["x.c"]\n',
+            ["suite.toml", "variants.0.description", "Field required"],
+        ),
+        ('name = "bad"\ntitle = "t"\nmetric = "speed"\n[datasets.tiny]\n', ["metric", "'inner' or 'wall'"]),
+        ('name = "bad"\ntitle = "t"\ncolour = "red"\n[datasets.tiny]\n', ["colour", "Extra inputs"]),
+        (
+            'name = "bad"\ntitle = "t"\n[datasets.tiny]\n[[variants]]\nname = "x"\nlanguage = "c"\ndescription = "d"\n'
+            'sources = ["missing.c"]\n',
+            ["source missing.c does not exist"],
+        ),
+        ('name = "bad"\ntitle = [\n', ["not valid TOML"]),
+        ('name = "other"\ntitle = "t"\n[datasets.tiny]\n', ["the folder is 'bad'"]),
+    ],
+)
 def test_bad_manifest_names_file_and_field(iorace, tmp_path, manifest, needles):
     suite = tmp_path / "suites" / "bad"
     suite.mkdir(parents=True)

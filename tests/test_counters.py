@@ -1,5 +1,6 @@
 """run --counters (perf stat) and --instructions (cachegrind with branch simulation): parsed, stored,
 reported; and what is unavailable is said with the reason."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,8 +15,22 @@ pytestmark = pytest.mark.slow
 
 
 def test_counters_are_recorded_stored_and_reported(iorace, tmp_path):
-    r = iorace(["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "good", "--runs", "1",
-                "--counters", "--instructions"])
+    r = iorace(
+        [
+            "run",
+            "broken",
+            "--suite-dir",
+            str(TEST_SUITES),
+            "--size",
+            "tiny",
+            "--variant",
+            "good",
+            "--runs",
+            "1",
+            "--counters",
+            "--instructions",
+        ]
+    )
     assert r.returncode == 0, r.stderr
     (cell,) = Store(tmp_path / "iorace.sqlite").load().cells
     status = counters.perf_status()

@@ -1,5 +1,6 @@
 """Deliberately broken variants (tests/suites/broken): each gets its own status, the good one is still
 measured, the session exits 1, and nothing the hanging or the daemon-starting variant started is left running."""
+
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,11 @@ pytestmark = pytest.mark.slow
 def broken(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("broken")
     pidfile = tmp / "pids"  # the hang and daemon variants append the pid of every process they start
-    result = run_iorace(["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--runs", "3",
-                         "--timeout", "3"], tmp, env={"IORACE_TEST_PIDFILE": str(pidfile)})
+    result = run_iorace(
+        ["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--runs", "3", "--timeout", "3"],
+        tmp,
+        env={"IORACE_TEST_PIDFILE": str(pidfile)},
+    )
     result.pids = [int(p) for p in pidfile.read_text().split()] if pidfile.exists() else []
     return result
 
@@ -46,15 +50,18 @@ def test_good_variant_is_measured_despite_the_others(broken):
     assert cell["answer"] == cell["expected"] == 1000
 
 
-@pytest.mark.parametrize("variant, status, evidence", [
-    ("crash", "failed", "SIGSEGV"),
-    ("hang", "timeout", "timed out"),
-    ("wrong", "wrong", "answered 1001, expected 1000"),
-    ("exit-nonzero", "failed", "exit code 3: exit-nonzero: the input is not what I expected"),
-    ("no-result", "failed", "no iorace-result line"),
-    ("build-fails", "build-failed", "error"),
-    ("missing-toolchain", "skipped", "iorace-no-such-compiler not found"),
-])
+@pytest.mark.parametrize(
+    "variant, status, evidence",
+    [
+        ("crash", "failed", "SIGSEGV"),
+        ("hang", "timeout", "timed out"),
+        ("wrong", "wrong", "answered 1001, expected 1000"),
+        ("exit-nonzero", "failed", "exit code 3: exit-nonzero: the input is not what I expected"),
+        ("no-result", "failed", "no iorace-result line"),
+        ("build-fails", "build-failed", "error"),
+        ("missing-toolchain", "skipped", "iorace-no-such-compiler not found"),
+    ],
+)
 def test_each_broken_variant_has_its_own_status(broken, variant, status, evidence):
     cell = status_of(broken, variant)
     assert cell["status"] == status

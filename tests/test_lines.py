@@ -1,4 +1,5 @@
 """The lines suite: its generator and edge inputs, and every variant verified through the real CLI."""
+
 from __future__ import annotations
 
 import hashlib
@@ -32,6 +33,7 @@ def sha256(data: bytes) -> str:
 
 
 # --- the generator -------------------------------------------------------------
+
 
 def test_tiny_is_deterministic_and_pinned(suite, tmp_path):
     suite.generate("tiny", tmp_path / "a")
@@ -101,14 +103,18 @@ def test_edge_members(suite, tmp_path):
 def test_training_sample_needs_no_numpy(tmp_path):
     """The ldc2 lto-pgo build runs `python3 suite.py train`: it must work where numpy is missing."""
     import subprocess
-    code = ("import sys, runpy; sys.modules['numpy'] = None; sys.argv = ['suite.py', 'train', sys.argv[1]]; "
-            f"runpy.run_path({str(SUITE_DIR / 'suite.py')!r}, run_name='__main__')")
+
+    code = (
+        "import sys, runpy; sys.modules['numpy'] = None; sys.argv = ['suite.py', 'train', sys.argv[1]]; "
+        f"runpy.run_path({str(SUITE_DIR / 'suite.py')!r}, run_name='__main__')"
+    )
     subprocess.run([sys.executable, "-c", code, str(tmp_path / "train")], check=True)
     data = (tmp_path / "train").read_bytes()
     assert data.count(b"\n") == 400_000 and LINE.fullmatch(data.split(b"\n")[0])
 
 
 # --- every variant through the CLI ----------------------------------------------
+
 
 def check_cells(result, dataset_prefix: str) -> None:
     """Every cell that ran is ok, except where the manifest says the strategy cannot keep the bytes:
@@ -150,8 +156,7 @@ def test_every_variant_on_the_edge_inputs(iorace):
     assert datasets == {f"edge:{m}" for m in ["empty", "no-final-newline", "empty-lines", "crlf", "long-line", "invalid-utf8"]}
 
     def status(variant: str, dataset: str) -> set[str]:
-        return {c["status"] for c in cells
-                if c["variant"] == variant and c["dataset"] == dataset and c["status"] != "skipped"}
+        return {c["status"] for c in cells if c["variant"] == variant and c["dataset"] == dataset and c["status"] != "skipped"}
 
     # the known limits are shown, not hidden
     assert status("lines-println", "edge:crlf") == {"wrong"}
@@ -161,8 +166,17 @@ def test_every_variant_on_the_edge_inputs(iorace):
     assert status("text-lines", "edge:crlf") == {"wrong"}
     assert status("fgets-fputs", "edge:invalid-utf8") == {"wrong"}
     # byte-faithful strategies keep everything, including the 1.6 MB line
-    for variant in ["iopipeByLineInBufOut", "bufferedByLineInBufOut", "byChunkInByLineBufOut", "read-window",
-                    "memchr-window", "readslice-writer", "byte-lines-bos", "binary-lines", "getline-cout"]:
+    for variant in [
+        "iopipeByLineInBufOut",
+        "bufferedByLineInBufOut",
+        "byChunkInByLineBufOut",
+        "read-window",
+        "memchr-window",
+        "readslice-writer",
+        "byte-lines-bos",
+        "binary-lines",
+        "getline-cout",
+    ]:
         for m in ["no-final-newline", "crlf", "long-line", "invalid-utf8"]:
             assert status(variant, f"edge:{m}") <= {"ok"} and status(variant, f"edge:{m}"), (variant, m)
 
@@ -170,8 +184,17 @@ def test_every_variant_on_the_edge_inputs(iorace):
 def test_list_shows_the_variants(iorace):
     result = iorace(["list", "lines"])
     assert result.returncode == 0, result.stderr
-    for name in ["byLineInRawOut", "iopipeByLineInBufIOOut", "byChunkInByLineBufOut", "getline-fwrite",
-                 "memchr-window", "readslice-writer", "readline-println", "text-lines", "bulk-limit"]:
+    for name in [
+        "byLineInRawOut",
+        "iopipeByLineInBufIOOut",
+        "byChunkInByLineBufOut",
+        "getline-fwrite",
+        "memchr-window",
+        "readslice-writer",
+        "readline-println",
+        "text-lines",
+        "bulk-limit",
+    ]:
         assert name in result.stdout
 
 

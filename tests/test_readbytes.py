@@ -1,5 +1,6 @@
 """The readbytes suite in C and C++: the seed's exact answers, right answers for any user file, and
 deterministic data written through protobuf."""
+
 import os
 import statistics
 from pathlib import Path
@@ -45,16 +46,14 @@ def test_seed_file_is_the_original_bytes(seed_run):
 
 
 def test_tiny_dataset_is_deterministic(tmp_path):
-    result = run_iorace(["run", "readbytes", "--size", "tiny", "--check-only", "--variant", "c/read-64k",
-                         "--toolchain", "gcc"], tmp_path)
+    result = run_iorace(["run", "readbytes", "--size", "tiny", "--check-only", "--variant", "c/read-64k", "--toolchain", "gcc"], tmp_path)
     assert_all_ok(result, 2)
     assert result.cells()[0]["dataset_sha256"] == TINY_SHA256
 
 
 def _user_files(folder):
     rng = __import__("random").Random(42)
-    sizes = {"empty": 0, "one-byte": 1, "1023": 1023, "1025": 1025, "65537": 65537, "131079": 131_079,
-             "odd-3MB": 3 * 1024 * 1024 + 17}
+    sizes = {"empty": 0, "one-byte": 1, "1023": 1023, "1025": 1025, "65537": 65537, "131079": 131_079, "odd-3MB": 3 * 1024 * 1024 + 17}
     paths = []
     for name, size in sizes.items():
         p = folder / name
@@ -97,8 +96,23 @@ def test_file_larger_than_the_cpu_caches(tmp_path):
         pytest.skip("the kernel does not report the CPU's cache sizes (/sys/devices/system/cpu/cpu0/cache)")
     big = tmp_path / "big.bin"
     big.write_bytes(os.urandom(2 * llc + 3))  # twice the largest cache: every pass streams from memory
-    result = run_iorace(["run", "readbytes", "--check-only", *C_CPP, "--param", "passes=1", "--input", str(big),
-                         "--toolchain", "g++", "--toolchain", "gcc"], tmp_path)
+    result = run_iorace(
+        [
+            "run",
+            "readbytes",
+            "--check-only",
+            *C_CPP,
+            "--param",
+            "passes=1",
+            "--input",
+            str(big),
+            "--toolchain",
+            "g++",
+            "--toolchain",
+            "gcc",
+        ],
+        tmp_path,
+    )
     assert_all_ok(result, 20)
     data = big.read_bytes()
     want = {"count": len(data), "sum": sum(data) + len(data)}
@@ -118,15 +132,33 @@ def test_second_run_rebuilds_nothing(tmp_path):
 
 
 def test_debug_profile_builds_and_is_right(tmp_path):
-    result = run_iorace(["run", "readbytes", "--size", "tiny", "--check-only", "--variant", "cpp/fread-buffer",
-                         "--profile", "debug"], tmp_path)
+    result = run_iorace(
+        ["run", "readbytes", "--size", "tiny", "--check-only", "--variant", "cpp/fread-buffer", "--profile", "debug"], tmp_path
+    )
     assert_all_ok(result, 4)
     assert {c["profile"] for c in result.cells()} == {"debug"}
 
 
 def test_limit_row_is_labelled(tmp_path):
-    result = run_iorace(["run", "readbytes", "--size", "tiny", "--variant", "c/simd-limit", "--variant", "c/read-64k",
-                         "--toolchain", "gcc", "--param", "mode=sum", "--runs", "3"], tmp_path)
+    result = run_iorace(
+        [
+            "run",
+            "readbytes",
+            "--size",
+            "tiny",
+            "--variant",
+            "c/simd-limit",
+            "--variant",
+            "c/read-64k",
+            "--toolchain",
+            "gcc",
+            "--param",
+            "mode=sum",
+            "--runs",
+            "3",
+        ],
+        tmp_path,
+    )
     assert_all_ok(result, 2)
     (limit,) = result.cells(variant="simd-limit")
     assert limit["kind"] == "limit" and limit["description"].startswith("LIMIT")
@@ -155,9 +187,30 @@ def test_every_language_gives_the_seeds_exact_answers_on_the_seed_file(tmp_path)
 
 
 def test_debug_profiles_of_every_compiled_language_build_and_are_right(tmp_path):
-    result = run_iorace(["run", "readbytes", "--size", "tiny", "--check-only", "--profile", "debug",
-                         "--param", "mode=sum", "--variant", "c/read-64k", "--variant", "cpp/mmap",
-                         "--variant", "d/mmfile", "--variant", "rust/own-buffer", "--variant", "go/own-buffer"], tmp_path)
+    result = run_iorace(
+        [
+            "run",
+            "readbytes",
+            "--size",
+            "tiny",
+            "--check-only",
+            "--profile",
+            "debug",
+            "--param",
+            "mode=sum",
+            "--variant",
+            "c/read-64k",
+            "--variant",
+            "cpp/mmap",
+            "--variant",
+            "d/mmfile",
+            "--variant",
+            "rust/own-buffer",
+            "--variant",
+            "go/own-buffer",
+        ],
+        tmp_path,
+    )
     cells = [c for c in result.cells() if c["status"] != "skipped"]
     assert {c["language"] for c in cells} == {"c", "cpp", "d", "rust", "go"}
     assert {c["profile"] for c in cells} == {"debug"}
@@ -165,9 +218,27 @@ def test_debug_profiles_of_every_compiled_language_build_and_are_right(tmp_path)
 
 
 def test_fewer_passes_are_compared_per_byte_in_the_same_table(tmp_path):
-    result = run_iorace(["run", "readbytes", "--size", "tiny", "--param", "mode=count", "--runs", "3",
-                         "--variant", "python/*", "--variant", "c/read-64k", "--toolchain", "gcc",
-                         "--toolchain", "python3"], tmp_path)
+    result = run_iorace(
+        [
+            "run",
+            "readbytes",
+            "--size",
+            "tiny",
+            "--param",
+            "mode=count",
+            "--runs",
+            "3",
+            "--variant",
+            "python/*",
+            "--variant",
+            "c/read-64k",
+            "--toolchain",
+            "gcc",
+            "--toolchain",
+            "python3",
+        ],
+        tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     (py,) = result.cells(language="python")
     (c,) = result.cells(language="c")

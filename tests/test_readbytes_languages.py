@@ -5,6 +5,7 @@ Runs the real CLI (`--check-only`: build + verify, no timing) per language on th
 any buffer size), and checks the variant protocol's bad-input behaviour with the
 very commands the export shows.
 """
+
 from __future__ import annotations
 
 import random
@@ -17,16 +18,22 @@ import pytest
 pytestmark = pytest.mark.slow
 
 # (variant, toolchain, profile) cells each language must produce, for both modes.
-D_VARIANTS = ["buffered-stream", "rawread-1byte", "fread-count-ptr", "fread-out-param", "fread-java-eof",
-              "mmfile", "file-slicing", "dlsym-fread"]
+D_VARIANTS = [
+    "buffered-stream",
+    "rawread-1byte",
+    "fread-count-ptr",
+    "fread-out-param",
+    "fread-java-eof",
+    "mmfile",
+    "file-slicing",
+    "dlsym-fread",
+]
 EXPECTED_CELLS = {
     # gdc twice: release (-O3 -frelease) and seed-flags (-O3, the seed's own command line)
-    "d": {(v, tc, "release") for v in D_VARIANTS for tc in ("gdc", "ldc2", "dmd")}
-         | {(v, "gdc", "seed-flags") for v in D_VARIANTS},
-    "java": {(v, "javac", "release") for v in
-             ("buffered-input-stream", "own-buffer", "mapped-byte-buffer", "file-channel")},
+    "d": {(v, tc, "release") for v in D_VARIANTS for tc in ("gdc", "ldc2", "dmd")} | {(v, "gdc", "seed-flags") for v in D_VARIANTS},
+    "java": {(v, "javac", "release") for v in ("buffered-input-stream", "own-buffer", "mapped-byte-buffer", "file-channel")},
     "rust": {(v, "cargo", p) for v in ("bufreader-bytes", "own-buffer", "memmap2") for p in ("release", "debug")}
-            | {("read-bytes-unbuffered", "cargo", "release")},
+    | {("read-bytes-unbuffered", "cargo", "release")},
     "go": {(v, "go", "release") for v in ("bufio-readbyte", "own-buffer", "mmap")},
     "python": {("buffered-read1", "python3", "release")},
 }
@@ -102,11 +109,13 @@ def test_edge_inputs_and_bad_input(iorace, tmp_path, language):
             continue
         seen.add(key)
         argv = shlex.split(c["command"])[:-3]  # the program, without FILE MODE PASSES
-        for bad in ([str(tmp_path / "missing.bin"), "count", "1"],   # no such file
-                    [str(tmp_path), "sum", "1"],                      # a directory
-                    [str(paths["one.bin"]), "median", "1"],           # bad mode
-                    [str(paths["one.bin"]), "count", "ten"],          # bad passes
-                    [str(paths["one.bin"]), "count", "0"]):
+        for bad in (
+            [str(tmp_path / "missing.bin"), "count", "1"],  # no such file
+            [str(tmp_path), "sum", "1"],  # a directory
+            [str(paths["one.bin"]), "median", "1"],  # bad mode
+            [str(paths["one.bin"]), "count", "ten"],  # bad passes
+            [str(paths["one.bin"]), "count", "0"],
+        ):
             proc = subprocess.run(argv + bad, capture_output=True, text=True, timeout=60)
             lines = proc.stderr.strip().splitlines()
             what = f"{language}/{key} {bad}: exit {proc.returncode}, stderr {proc.stderr[-600:]!r}"

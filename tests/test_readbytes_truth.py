@@ -8,6 +8,7 @@ count loop is folded away by the optimiser.
   reads byte by byte costs at least 2 instructions per byte (a load and the loop's own work); a loop
   folded into `end - begin` costs a fraction of one.
 """
+
 from __future__ import annotations
 
 import re
@@ -18,8 +19,8 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
-SIZE = 1_000_003     # no buffer size divides it
-LAST = 0x4A          # the last byte; every other byte is FILL
+SIZE = 1_000_003  # no buffer size divides it
+LAST = 0x4A  # the last byte; every other byte is FILL
 FILL = 0x10
 
 
@@ -31,12 +32,13 @@ def crafted(tmp_path):
 
 
 def test_go_and_java_count_loops_fold_every_byte(iorace, crafted):
-    result = iorace(["run", "readbytes", "--check-only", "--param", "mode=count", "--variant", "go/*",
-                     "--variant", "java/*", "--input", str(crafted)])
+    result = iorace(
+        ["run", "readbytes", "--check-only", "--param", "mode=count", "--variant", "go/*", "--variant", "java/*", "--input", str(crafted)]
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     cells = result.cells(status="ok")
     assert {c["language"] for c in cells} == {"go", "java"}
-    assert len(cells) == 7, [c["variant"] for c in cells]   # 3 Go + 4 Java strategies
+    assert len(cells) == 7, [c["variant"] for c in cells]  # 3 Go + 4 Java strategies
     for c in cells:
         argv = shlex.split(c["command"])
         argv[-3:] = [str(crafted), "count", "2"]
@@ -51,13 +53,11 @@ def test_go_and_java_count_loops_fold_every_byte(iorace, crafted):
 
 # The mmap/read loops whose count mode an optimiser could fold into a length (C, C++, D, Rust: the
 # observe() barrier of docs/ARCHITECTURE.md "Honest variants"), plus Go's inlined mmap reader.
-NATIVE = ["cpp/mmap", "cpp/fread-buffer", "c/read-64k", "d/mmfile", "d/fread-count-ptr", "rust/memmap2",
-          "rust/own-buffer", "go/mmap"]
+NATIVE = ["cpp/mmap", "cpp/fread-buffer", "c/read-64k", "d/mmfile", "d/fread-count-ptr", "rust/memmap2", "rust/own-buffer", "go/mmap"]
 
 
 def test_native_count_loops_are_not_folded(iorace, crafted):
-    args = ["run", "readbytes", "--check-only", "--instructions", "--param", "mode=count", "--profile", "release",
-            "--input", str(crafted)]
+    args = ["run", "readbytes", "--check-only", "--instructions", "--param", "mode=count", "--profile", "release", "--input", str(crafted)]
     for v in NATIVE:
         args += ["--variant", v]
     result = iorace(args)

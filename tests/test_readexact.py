@@ -1,4 +1,5 @@
 """readexact suite: the seed's LEN-byte read_exact loop, every strategy and profile, through the harness."""
+
 from __future__ import annotations
 
 import pytest
@@ -23,8 +24,7 @@ def test_readexact_tiny_every_cell_ok(iorace):
 @pytest.mark.slow
 def test_seed_size_dataset_is_the_seeds_size(iorace):
     """The seed's README reads 6,789,100 bytes at LEN 10: `seed-size` is a seed-like dump of about that size."""
-    res = iorace(["run", "readexact", "--size", "seed-size", "--check-only", "--variant", "rust/readloop-vec",
-                  "--profile", "release"])
+    res = iorace(["run", "readexact", "--size", "seed-size", "--check-only", "--variant", "rust/readloop-vec", "--profile", "release"])
     (row,) = res.cells(suite="readexact")
     assert row["status"] == "ok" and row["answer"] == row["expected"], row
     assert 6_700_000 <= row["answer"] <= 6_900_000

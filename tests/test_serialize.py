@@ -1,6 +1,7 @@
 """serialize suite: every D and C++ cell through the real CLI (tiny data), including bad inputs (truncated,
 corrupt, empty) run by the exact command the export shows. The Rust, Go, Java and Python variants are tested in
 test_serialize_languages.py, the Python reference in tests/unit/test_serialize_unit.py."""
+
 from __future__ import annotations
 
 import shlex
@@ -27,22 +28,26 @@ def tiny_file(tmp_path_factory) -> Path:
 
 # --- D and C++ through the real CLI -------------------------------------------------------------------
 
-D_CELLS = 6 * 2    # six designs x gdc, ldc2 (dmd: skipped, not installed)
+D_CELLS = 6 * 2  # six designs x gdc, ldc2 (dmd: skipped, not installed)
 CPP_CELLS = 7 * 2  # six designs + cereal x g++, clang++
 
 
 @pytest.fixture(scope="module")
 def tiny_run(tmp_path_factory):
-    return run_iorace(["run", "serialize", "--size", "tiny", "--check-only", "--variant", "d/*", "--variant", "cpp/*"],
-                      tmp_path_factory.mktemp("tiny"))
+    return run_iorace(
+        ["run", "serialize", "--size", "tiny", "--check-only", "--variant", "d/*", "--variant", "cpp/*"], tmp_path_factory.mktemp("tiny")
+    )
 
 
 def test_tiny_every_d_and_cpp_cell_ok(tiny_run):
     rows = tiny_run.cells(suite="serialize")
     assert rows, tiny_run.stdout[-3000:] + tiny_run.stderr[-3000:]
     ok = [r for r in rows if r["status"] == "ok"]
-    bad = [(r["label"], r["status"], r.get("detail")) for r in rows
-           if r["status"] != "ok" and not (r["status"] == "skipped" and r["toolchain"] == "dmd")]
+    bad = [
+        (r["label"], r["status"], r.get("detail"))
+        for r in rows
+        if r["status"] != "ok" and not (r["status"] == "skipped" and r["toolchain"] == "dmd")
+    ]
     assert not bad, bad
     assert len([r for r in ok if r["label"].startswith("d/")]) == D_CELLS
     assert len([r for r in ok if r["label"].startswith("cpp/")]) == CPP_CELLS

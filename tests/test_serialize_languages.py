@@ -5,6 +5,7 @@ and on a small file of unusual but valid records (`--input`), then runs every pr
 languages by hand, with the very command the export shows, on bad files: each must stop with one line
 on stderr and a non-zero exit, no stack trace, no panic.
 """
+
 from __future__ import annotations
 
 import math
@@ -17,12 +18,38 @@ import pytest
 # End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
 pytestmark = pytest.mark.slow
 
-RUST = ["ser-dyn", "ser-generic-vec", "ser-generic-reused", "ser-generic-smallvec", "deser-dyn", "deser-generic",
-        "peer-bincode", "peer-postcard", "peer-bitcode", "peer-bitcode-derive"]
-GO = ["ser-interface", "ser-concrete-new", "ser-concrete-reused", "ser-concrete-stack", "ser-binary-append",
-      "deser-interface", "deser-concrete", "peer-binary-write", "peer-gob"]
-JAVA = ["ser-interface", "ser-final-new", "ser-final-reused", "deser-interface", "deser-final",
-        "peer-data-output-stream", "peer-byte-buffer"]
+RUST = [
+    "ser-dyn",
+    "ser-generic-vec",
+    "ser-generic-reused",
+    "ser-generic-smallvec",
+    "deser-dyn",
+    "deser-generic",
+    "peer-bincode",
+    "peer-postcard",
+    "peer-bitcode",
+    "peer-bitcode-derive",
+]
+GO = [
+    "ser-interface",
+    "ser-concrete-new",
+    "ser-concrete-reused",
+    "ser-concrete-stack",
+    "ser-binary-append",
+    "deser-interface",
+    "deser-concrete",
+    "peer-binary-write",
+    "peer-gob",
+]
+JAVA = [
+    "ser-interface",
+    "ser-final-new",
+    "ser-final-reused",
+    "deser-interface",
+    "deser-final",
+    "peer-data-output-stream",
+    "peer-byte-buffer",
+]
 PYTHON = ["ser-struct", "deser-struct", "peer-pickle"]
 
 EXPECTED_CELLS = {
@@ -69,7 +96,7 @@ def encode(rid, kind, delta, stamp, active, ratio, value, dims, name: bytes) -> 
 
 
 ODD_RECORDS = [
-    encode(0, 0, 0, 0, 0, 0.0, 0.0, (0, 0, 0, 0), b""),                      # 38 bytes: the smallest record
+    encode(0, 0, 0, 0, 0, 0.0, 0.0, (0, 0, 0, 0), b""),  # 38 bytes: the smallest record
     # (no -0.0: gob omits zero-valued fields, so peer-gob would bring a -0.0 back as +0.0)
     encode(0xFFFFFFFF, 255, -32768, -(1 << 63), 1, 1.5e-45, -math.inf, (65535, 1, 65535, 2), "é-ünïcode".encode()),
     encode(1, 2, 32767, (1 << 63) - 1, 1, math.inf, 1e308, (1, 2, 3, 4), b"x" * 300),  # larger than any buffer
@@ -79,16 +106,29 @@ ODD_RECORDS = [
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_tiny_odd_records_and_bad_files(iorace, tmp_path, language):
-    result = iorace(["run", "serialize", "--size", "tiny", "--check-only", "--variant", f"{language}/*",
-                     *PROFILES.get(language, [])])
+    result = iorace(["run", "serialize", "--size", "tiny", "--check-only", "--variant", f"{language}/*", *PROFILES.get(language, [])])
     check_cells(result, language)
     assert result.returncode == 0, result.stderr[-2000:]
 
     # A user's file (--input) of valid records unlike the generated ones, K = 4; fewer ops.
     odd = tmp_path / "odd.bin"
     odd.write_bytes(b"".join(ODD_RECORDS))
-    result = iorace(["run", "serialize", "--input", str(odd), "--param", "ser_ops=3001", "--param", "deser_ops=9001",
-                     "--check-only", "--variant", f"{language}/*", *PROFILES.get(language, [])])
+    result = iorace(
+        [
+            "run",
+            "serialize",
+            "--input",
+            str(odd),
+            "--param",
+            "ser_ops=3001",
+            "--param",
+            "deser_ops=9001",
+            "--check-only",
+            "--variant",
+            f"{language}/*",
+            *PROFILES.get(language, []),
+        ]
+    )
     cells = check_cells(result, language)
     assert result.returncode == 0, result.stderr[-2000:]
     assert {c["dataset"] for c in cells} == {"input:odd.bin"}
@@ -97,12 +137,12 @@ def test_tiny_odd_records_and_bad_files(iorace, tmp_path, language):
     # Bad files: every program decodes the whole file first, so each must refuse them the same way.
     data = b"".join(ODD_RECORDS)
     bad_bool = bytearray(data)
-    bad_bool[15] = 2                                           # record 0's bool byte
+    bad_bool[15] = 2  # record 0's bool byte
     long_name = bytearray(data)
-    long_name[36:38] = struct.pack(">H", 60000)                # record 0's name runs past the end
+    long_name[36:38] = struct.pack(">H", 60000)  # record 0's name runs past the end
     bad_files = {
-        "truncated.bin": data[:-1],                            # the last record's name ends a byte short
-        "torn.bin": data + data[:20],                          # a partial record after the last one
+        "truncated.bin": data[:-1],  # the last record's name ends a byte short
+        "torn.bin": data + data[:20],  # a partial record after the last one
         "bad-bool.bin": bytes(bad_bool),
         "long-name.bin": bytes(long_name),
         "empty.bin": b"",
@@ -117,7 +157,10 @@ def test_tiny_odd_records_and_bad_files(iorace, tmp_path, language):
         seen.add(key)
         argv = shlex.split(c["command"])[:-2]  # the program, without FILE OPS
         for bad in [[str(tmp_path / n), "1000"] for n in bad_files] + [
-                [str(tmp_path / "missing.bin"), "10"], [str(odd), "0"], [str(odd), "ten"]]:
+            [str(tmp_path / "missing.bin"), "10"],
+            [str(odd), "0"],
+            [str(odd), "ten"],
+        ]:
             proc = subprocess.run(argv + bad, capture_output=True, text=True, timeout=120)
             lines = proc.stderr.strip().splitlines()
             what = f"{language}/{key} {bad}: exit {proc.returncode}, stderr {proc.stderr[-600:]!r}"

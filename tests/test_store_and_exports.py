@@ -1,4 +1,5 @@
 """A session is stored in SQLite, shown again by `iorace show`, and exported as hyperfine JSON, TSV, Markdown."""
+
 import hashlib
 import json
 import shlex
@@ -17,16 +18,48 @@ from iorace.document import build
 # End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
 pytestmark = pytest.mark.slow
 
-HYPERFINE_FIELDS = {"command", "mean", "stddev", "median", "user", "system", "min", "max", "times",
-                    "memory_usage_byte", "exit_codes", "parameters"}
+HYPERFINE_FIELDS = {
+    "command",
+    "mean",
+    "stddev",
+    "median",
+    "user",
+    "system",
+    "min",
+    "max",
+    "times",
+    "memory_usage_byte",
+    "exit_codes",
+    "parameters",
+}
 
 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("session")
-    result = run_iorace(["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "good",
-                         "--variant", "wrong", "--runs", "4", "--warmup", "1",
-                         "--export-tsv", str(tmp / "runs.tsv"), "--export-markdown", str(tmp / "report.md")], tmp)
+    result = run_iorace(
+        [
+            "run",
+            "broken",
+            "--suite-dir",
+            str(TEST_SUITES),
+            "--size",
+            "tiny",
+            "--variant",
+            "good",
+            "--variant",
+            "wrong",
+            "--runs",
+            "4",
+            "--warmup",
+            "1",
+            "--export-tsv",
+            str(tmp / "runs.tsv"),
+            "--export-markdown",
+            str(tmp / "report.md"),
+        ],
+        tmp,
+    )
     return tmp, result
 
 
@@ -85,8 +118,25 @@ def test_database_holds_session_cells_and_runs(session):
 
 
 def test_runs_are_interleaved_round_by_round(tmp_path):
-    result = run_iorace(["run", "readbytes", "--size", "tiny", "--variant", "c/*", "--param", "mode=count",
-                         "--toolchain", "gcc", "--runs", "5", "--warmup", "0"], tmp_path)
+    result = run_iorace(
+        [
+            "run",
+            "readbytes",
+            "--size",
+            "tiny",
+            "--variant",
+            "c/*",
+            "--param",
+            "mode=count",
+            "--toolchain",
+            "gcc",
+            "--runs",
+            "5",
+            "--warmup",
+            "0",
+        ],
+        tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     db = sqlite3.connect(tmp_path / "iorace.sqlite")
     rounds = [r for (r,) in db.execute("SELECT round FROM runs WHERE phase = 'measure' ORDER BY id")]
@@ -110,9 +160,29 @@ def test_show_prints_the_stored_session_and_exports(session):
 
 def test_ctrl_c_keeps_what_was_measured(tmp_path):
     db = tmp_path / "iorace.sqlite"
-    proc = subprocess.Popen([sys.executable, "-m", "iorace", "run", "broken", "--suite-dir", str(TEST_SUITES),
-                             "--size", "tiny", "--variant", "good", "--runs", "100000", "--db", str(db)],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "iorace",
+            "run",
+            "broken",
+            "--suite-dir",
+            str(TEST_SUITES),
+            "--size",
+            "tiny",
+            "--variant",
+            "good",
+            "--runs",
+            "100000",
+            "--db",
+            str(db),
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.time() + 120
     measured = 0
     while time.time() < deadline and measured < 20:  # wait until timed runs are being committed
@@ -132,8 +202,7 @@ def test_ctrl_c_keeps_what_was_measured(tmp_path):
 
 
 def test_instruction_counts_are_repeatable(tmp_path):
-    args = ["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "good",
-            "--check-only", "--instructions"]
+    args = ["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "good", "--check-only", "--instructions"]
     first = run_iorace(args, tmp_path)
     second = run_iorace(args, tmp_path)
     assert first.returncode == 0, first.stderr
@@ -153,8 +222,28 @@ def test_a_real_session_reads_in_a_terminal_of_80_and_120_columns(tmp_path, widt
 
     from iorace.report import print_session
     from iorace.store import Store
-    result = run_iorace(["run", "readbytes", "--size", "tiny", "--variant", "c/read-64k", "--variant", "c/getc-unlocked",
-                         "--toolchain", "gcc", "--toolchain", "clang", "--param", "mode=count", "--runs", "3"], tmp_path)
+
+    result = run_iorace(
+        [
+            "run",
+            "readbytes",
+            "--size",
+            "tiny",
+            "--variant",
+            "c/read-64k",
+            "--variant",
+            "c/getc-unlocked",
+            "--toolchain",
+            "gcc",
+            "--toolchain",
+            "clang",
+            "--param",
+            "mode=count",
+            "--runs",
+            "3",
+        ],
+        tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     out = io.StringIO()
     print_session(build(Store(tmp_path / "iorace.sqlite").load()), Console(file=out, width=width, color_system=None), wide=False)

@@ -1,5 +1,6 @@
 """Exports of a stored session into formats users already use. A format is one entry of EXPORTERS: the
 `--export-NAME FILE` options of `run` and `show` and the writing after a session all come from this list."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -15,9 +16,9 @@ from iorace.export.tsv import write_tsv
 
 @dataclass(frozen=True)
 class Exporter:
-    name: str                                      # the option is --export-NAME
+    name: str  # the option is --export-NAME
     help: str
-    write: Callable[[Report, Path], None]   # draws the report document (iorace.document) into a file
+    write: Callable[[Report, Path], None]  # draws the report document (iorace.document) into a file
 
     @property
     def option(self) -> str:
@@ -30,11 +31,9 @@ class Exporter:
 
 EXPORTERS = [
     Exporter("json", "hyperfine-style JSON (+ iorace fields).", write_json),
-    Exporter("tsv", "One row per timed run: test elapsed user system cpu_pct mem (the dcat seed's layout).",
-             write_tsv),
+    Exporter("tsv", "One row per timed run: test elapsed user system cpu_pct mem (the dcat seed's layout).", write_tsv),
     Exporter("markdown", "The report's tables as Markdown.", write_markdown),
-    Exporter("html", "One self-contained HTML page: charts (SVG), sortable tables, problems, machine; opens offline.",
-             write_html),
+    Exporter("html", "One self-contained HTML page: charts (SVG), sortable tables, problems, machine; opens offline.", write_html),
 ]
 
 

@@ -11,6 +11,7 @@ are static SVG rendered by vl-convert from Altair (Vega-Lite) specs (iorace/char
 page is written: Altair is not needed to start the CLI); the only script is the few lines below that sort
 and filter the tables.
 """
+
 from __future__ import annotations
 
 import html
@@ -116,8 +117,7 @@ def esc(text: object) -> str:
 
 def _table(table: tables.Table, cls: str = "", row_attrs: list[str] | None = None) -> str:
     """Draw a format-neutral table (iorace.tables) as HTML; the status cell gets its colour class."""
-    out = [f'<table class="{cls}"><thead><tr>' + "".join(f"<th>{esc(c.header)}</th>" for c in table.columns)
-           + "</tr></thead><tbody>"]
+    out = [f'<table class="{cls}"><thead><tr>' + "".join(f"<th>{esc(c.header)}</th>" for c in table.columns) + "</tr></thead><tbody>"]
     for i, row in enumerate(table.rows):
         attrs = row_attrs[i] if row_attrs else ""
         tds = []
@@ -158,15 +158,26 @@ def _group_section(section: Section, index: int, languages: list[str]) -> str:
     g = section.source
     assert isinstance(g, Group)
     table = section.table.view(wide=True)  # every column the terminal report has
-    out = [f'<section id="g{index}"><h2>{esc(table.title)}</h2>', f'<p class="caption">{esc(table.caption)}</p>',
-           '<div class="charts">', _figure(charts.ratio_chart(g, languages)), _figure(charts.best_chart(g, languages)),
-           _figure(charts.distribution_chart(g, languages)), "</div>",
-           "<h3>cells</h3>", _table(table, "sortable cells", _row_attrs(g))]
+    out = [
+        f'<section id="g{index}"><h2>{esc(table.title)}</h2>',
+        f'<p class="caption">{esc(table.caption)}</p>',
+        '<div class="charts">',
+        _figure(charts.ratio_chart(g, languages)),
+        _figure(charts.best_chart(g, languages)),
+        _figure(charts.distribution_chart(g, languages)),
+        "</div>",
+        "<h3>cells</h3>",
+        _table(table, "sortable cells", _row_attrs(g)),
+    ]
     if (best := section.best) is not None:
         out += [f"<h3>{esc(best.title)}</h3>", _table(best.view(wide=True), "sortable best")]
     commands = [[r.cell.label, shlex.join(r.cell.command) if r.cell.command else "-"] for r in g.rows]
-    out += [f"<details><summary>each cell's exact command ({len(commands)})</summary>",
-            _table(_plain(["cell", "command"], commands), "commands"), "</details>", "</section>"]
+    out += [
+        f"<details><summary>each cell's exact command ({len(commands)})</summary>",
+        _table(_plain(["cell", "command"], commands), "commands"),
+        "</details>",
+        "</section>",
+    ]
     return "\n".join(out)
 
 
@@ -188,16 +199,17 @@ def _section(section: Section, index: int) -> str:
     caption = f'<p class="caption">{esc(table.caption)}</p>' if table.caption else ""
     chart = _chart_of(section)
     figures = f'<div class="charts">{_figure(chart)}</div>' if chart is not None else ""
-    return (f'<section id="{section.kind}{index}"><h2>{esc(table.title)}</h2>{caption}'
-            f'{figures}{_table(table, f"sortable {section.kind}")}</section>')
+    return (
+        f'<section id="{section.kind}{index}"><h2>{esc(table.title)}</h2>{caption}'
+        f"{figures}{_table(table, f'sortable {section.kind}')}</section>"
+    )
 
 
 def _filters(session: SessionData) -> str:
     out = ['<div class="filters">']
     for name in FILTERS:
         values = sorted({getattr(c, name) for c in session.cells})
-        options = '<option value="">all</option>' + "".join(f'<option value="{esc(v)}">{esc(v)}</option>'
-                                                             for v in values)
+        options = '<option value="">all</option>' + "".join(f'<option value="{esc(v)}">{esc(v)}</option>' for v in values)
         out.append(f'<label>{name} <select name="{name}">{options}</select></label>')
     out.append('<label>text <input id="filter-text" type="search" placeholder="variant, note, ..."></label></div>')
     return "".join(out)
@@ -206,19 +218,29 @@ def _filters(session: SessionData) -> str:
 def _meta(report: Report) -> str:
     session = report.session
     m = session.machine
-    facts = [["session", f"{session.id} ({session.status})"], ["started", session.started],
-             ["finished", session.finished or "-"], ["git revision", session.git_revision],
-             ["iorace", session.iorace_version]]
+    facts = [
+        ["session", f"{session.id} ({session.status})"],
+        ["started", session.started],
+        ["finished", session.finished or "-"],
+        ["git revision", session.git_revision],
+        ["iorace", session.iorace_version],
+    ]
     facts += [[k, str(v)] for k, v in m.items()]
     facts += [[k, str(v)] for k, v in session.options.items() if not isinstance(v, dict)]
     lines = report.problems + report.counter_notes
     out = ['<section id="problems"><h2>problems</h2>']
-    out.append('<ul class="problems">' + "".join(f"<li><code>{esc(line)}</code></li>" for line in lines) + "</ul>"
-               if lines else "<p>none: every cell answered right.</p>")
-    out += ["</section>", '<section id="machine"><h2>machine, session and toolchains</h2>',
-            _table(_plain(["fact", "value"], facts), "meta"),
-            _table(_plain(["toolchain", "version"], [[k, str(v)] for k, v in sorted(session.toolchains.items())]),
-                   "meta"), "</section>"]
+    out.append(
+        '<ul class="problems">' + "".join(f"<li><code>{esc(line)}</code></li>" for line in lines) + "</ul>"
+        if lines
+        else "<p>none: every cell answered right.</p>"
+    )
+    out += [
+        "</section>",
+        '<section id="machine"><h2>machine, session and toolchains</h2>',
+        _table(_plain(["fact", "value"], facts), "meta"),
+        _table(_plain(["toolchain", "version"], [[k, str(v)] for k, v in sorted(session.toolchains.items())]), "meta"),
+        "</section>",
+    ]
     return "\n".join(out)
 
 
@@ -235,13 +257,21 @@ def _history(sessions: list[SessionData], languages: list[str]) -> str:
         for p in ser.points:
             if p.median is not None:
                 charts_data.setdefault((suite, dataset, params), []).append(
-                    {"session": labels[p.session_id], "cell": f"{p.cell.key} {p.cell.toolchain} {p.cell.profile}",
-                     "language": p.cell.key.split("/")[0], "median": p.median, "change": p.flag or "-"})
-    out = ['<section id="history"><h2>history across the given sessions</h2>',
-           '<p class="caption">Each line is one cell: its median primary metric in each session; a triangle marks '
-           "a significant change from the cell's previous session beyond 5% (Mann-Whitney p < 0.05 and the 95% "
-           "interval of the ratio excluding 1), as <code>iorace compare</code> judges it.</p>",
-           '<div class="charts">']
+                    {
+                        "session": labels[p.session_id],
+                        "cell": f"{p.cell.key} {p.cell.toolchain} {p.cell.profile}",
+                        "language": p.cell.key.split("/")[0],
+                        "median": p.median,
+                        "change": p.flag or "-",
+                    }
+                )
+    out = [
+        '<section id="history"><h2>history across the given sessions</h2>',
+        '<p class="caption">Each line is one cell: its median primary metric in each session; a triangle marks '
+        "a significant change from the cell's previous session beyond 5% (Mann-Whitney p < 0.05 and the 95% "
+        "interval of the ratio excluding 1), as <code>iorace compare</code> judges it.</p>",
+        '<div class="charts">',
+    ]
     for (suite, dataset, params), points in charts_data.items():
         if len({p["session"] for p in points}) > 1:
             title = f"{suite} · {dataset} · {' '.join(f'{k}={v}' for k, v in json.loads(params).items())}"
@@ -255,16 +285,20 @@ def render(report: Report, history: list[SessionData] | None = None) -> str:
     session = report.session
     languages = sorted({c.language for s in (history or [session]) for c in s.cells})
     summary = report.summary
-    nav = " · ".join(f'<a href="#g{i}">{esc(g.suite)} {esc(g.dataset)} {esc(params_text(g.params))}</a>'
-                     for i, g in enumerate(report.groups))
-    body = [f"<h1>iorace session {session.id}</h1>",
-            f"<p>{esc(session.started)} · {esc(session.machine.get('cpu_model', '?'))} · "
-            f"{esc(session.machine.get('cores', '?'))} cores · {esc(summary)} · runs per cell "
-            f"{esc(session.options.get('runs', '-'))}</p>",
-            f"<p>reproduce: <code>{esc(session.command_line)}</code> (git {esc(session.git_revision[:12])})</p>",
-            f'<p>{nav} · <a href="#problems">problems</a> · <a href="#machine">machine</a>'
-            + (' · <a href="#history">history</a>' if history and len(history) > 1 else "") + "</p>",
-            _filters(session)]
+    nav = " · ".join(
+        f'<a href="#g{i}">{esc(g.suite)} {esc(g.dataset)} {esc(params_text(g.params))}</a>' for i, g in enumerate(report.groups)
+    )
+    body = [
+        f"<h1>iorace session {session.id}</h1>",
+        f"<p>{esc(session.started)} · {esc(session.machine.get('cpu_model', '?'))} · "
+        f"{esc(session.machine.get('cores', '?'))} cores · {esc(summary)} · runs per cell "
+        f"{esc(session.options.get('runs', '-'))}</p>",
+        f"<p>reproduce: <code>{esc(session.command_line)}</code> (git {esc(session.git_revision[:12])})</p>",
+        f'<p>{nav} · <a href="#problems">problems</a> · <a href="#machine">machine</a>'
+        + (' · <a href="#history">history</a>' if history and len(history) > 1 else "")
+        + "</p>",
+        _filters(session),
+    ]
     body += [_group_section(s, i, languages) for i, s in enumerate(report.of_kind("group"))]
     numbered: dict[str, int] = {}
     for section in report.sections:
@@ -274,10 +308,11 @@ def render(report: Report, history: list[SessionData] | None = None) -> str:
     if history and len(history) > 1:
         body.append(_history(history, languages))
     body.append(_meta(report))
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>iorace session {session.id}"
-            f"</title><style>{CSS}</style></head><body>\n" + "\n".join(body) +
-            f"\n<script>{SCRIPT}</script>\n</body></html>\n")
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>iorace session {session.id}'
+        f"</title><style>{CSS}</style></head><body>\n" + "\n".join(body) + f"\n<script>{SCRIPT}</script>\n</body></html>\n"
+    )
 
 
 def write_html(report: Report, path: Path, history: list[SessionData] | None = None) -> None:

@@ -7,6 +7,7 @@ hyperfine's own scripts (scripts/advanced_statistics.py, plot_whisker.py, plot_h
 end, and every other cell, with the same fields, goes to the top-level `iorace_unmeasured` list, where
 hyperfine's tools do not look.
 """
+
 from __future__ import annotations
 
 import json
@@ -47,11 +48,22 @@ def result(row: Row) -> dict:
         "exit_codes": [r.exit_code for r in runs],
         "parameters": {k: str(v) for k, v in c.params.items()},
         # iorace's fields
-        "suite": c.suite, "dataset": c.dataset, "dataset_sha256": c.dataset_sha256,
-        "variant": c.variant, "language": c.language, "kind": c.kind, "description": c.description,
-        "toolchain": c.toolchain, "toolchain_version": c.toolchain_version, "profile": c.profile,
-        "label": c.label, "status": c.status, "detail": c.detail, "known_wrong": c.known_wrong,
-        "answer": c.answer, "expected": c.expected,
+        "suite": c.suite,
+        "dataset": c.dataset,
+        "dataset_sha256": c.dataset_sha256,
+        "variant": c.variant,
+        "language": c.language,
+        "kind": c.kind,
+        "description": c.description,
+        "toolchain": c.toolchain,
+        "toolchain_version": c.toolchain_version,
+        "profile": c.profile,
+        "label": c.label,
+        "status": c.status,
+        "detail": c.detail,
+        "known_wrong": c.known_wrong,
+        "answer": c.answer,
+        "expected": c.expected,
         "metric": row.metric,
         "inner_times": [r.inner_ns / NS for r in runs if r.inner_ns is not None],
         "inner_median": row.inner.median if row.inner else None,
@@ -77,10 +89,18 @@ def document(report: Report) -> dict:
     return {
         "results": [result(r) for r in rows if measured(r)],
         "iorace_unmeasured": [result(r) for r in rows if not measured(r)],
-        "iorace": {"session": session.id, "started": session.started, "finished": session.finished,
-                   "status": session.status, "command_line": session.command_line, "options": session.options,
-                   "machine": session.machine, "toolchains": session.toolchains,
-                   "git_revision": session.git_revision, "version": session.iorace_version},
+        "iorace": {
+            "session": session.id,
+            "started": session.started,
+            "finished": session.finished,
+            "status": session.status,
+            "command_line": session.command_line,
+            "options": session.options,
+            "machine": session.machine,
+            "toolchains": session.toolchains,
+            "git_revision": session.git_revision,
+            "version": session.iorace_version,
+        },
     }
 
 

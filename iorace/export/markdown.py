@@ -1,4 +1,5 @@
 """Markdown tables of a session: the report's own tables (iorace.tables), every column."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -29,9 +30,13 @@ def draw_table(table: tables.Table) -> str:
 def render(report: Report) -> str:
     session = report.session
     m = session.machine
-    out = [f"# iorace session {session.id}", "",
-           f"{session.started} · {m.get('cpu_model', '?')} · {m.get('cores', '?')} cores · "
-           f"kernel {m.get('kernel', '?')} · `{session.command_line}`", ""]
+    out = [
+        f"# iorace session {session.id}",
+        "",
+        f"{session.started} · {m.get('cpu_model', '?')} · {m.get('cores', '?')} cores · "
+        f"kernel {m.get('kernel', '?')} · `{session.command_line}`",
+        "",
+    ]
     for section in report.sections:
         table = section.table.view(wide=True)
         out += [f"## {table.title}", ""]

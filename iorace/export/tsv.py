@@ -1,5 +1,6 @@
 """One row per timed run in the dcat seed's layout: test elapsed user system cpu_pct mem
 (seconds, seconds, seconds, percent, max RSS in KB), so the seed's tsv-summarize line works on it."""
+
 from __future__ import annotations
 
 import csv

@@ -1,4 +1,5 @@
 """timerbench: the answer is 0 whatever the input (the programs time the harness, not a job)."""
+
 from pathlib import Path
 
 

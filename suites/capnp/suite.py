@@ -20,14 +20,25 @@ computes, per case, the checksum the programs report over what their client deco
 The answer is {"iterations": N, "checksum": C}. It does not depend on the config (object, bytes, pipe,
 packed, reuse): every config carries the same requests and must decode the same responses.
 """
+
 from __future__ import annotations
 
 import functools
 from pathlib import Path
 
 CASES = ("carsales", "catrank", "eval")
-CONFIGS = ("object-reuse", "object", "bytes-reuse", "bytes", "bytes-packed-reuse", "bytes-packed",
-           "pipe-reuse", "pipe", "pipe-packed-reuse", "pipe-packed")
+CONFIGS = (
+    "object-reuse",
+    "object",
+    "bytes-reuse",
+    "bytes",
+    "bytes-packed-reuse",
+    "bytes-packed",
+    "pipe-reuse",
+    "pipe",
+    "pipe-packed-reuse",
+    "pipe-packed",
+)
 
 # iterations per case per dataset; `seed` is the seed's own run (carsales 10,000, catrank 1,000, eval 200,000)
 DATASETS = {
@@ -42,8 +53,7 @@ M64 = (1 << 64) - 1
 INT32_MAX = 0x7FFFFFFF
 INT32_MIN = -0x80000000
 
-WORDS = ("foo ", "bar ", "baz ", "qux ", "quux ", "corge ", "grault ", "garply ", "waldo ", "fred ",
-         "plugh ", "xyzzy ", "thud ")
+WORDS = ("foo ", "bar ", "baz ", "qux ", "quux ", "corge ", "grault ", "garply ", "waldo ", "fred ", "plugh ", "xyzzy ", "thud ")
 WORD_LENGTHS = tuple(len(w) for w in WORDS)
 URL_PREFIX = "http://example.com/"  # 19 bytes, one prefix for every implementation
 

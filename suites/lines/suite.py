@@ -27,6 +27,7 @@ Run as a script, `python3 suite.py train PATH` writes the PGO training sample
 that the ldc2 `lto-pgo` profile runs the instrumented program on: 400,000
 lines of the same shape from Python's own PRNG, so that a build needs no numpy.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -43,33 +44,112 @@ SEED = 0x5EED_D_CA7  # the generator's fixed seed ("seed dcat")
 
 # name -> (number of lines, longest run of years per ngram, stream id)
 SIZES = {
-    "tiny": (3_150, 8, 1),            # as many lines as the original's cmp test file
-    "quick": (2_000_000, 300, 2),     # ~48 MB
-    "seed": (110_075_424, 300, 3),    # the published line count of an ngram "s" file, ~2.6 GB
+    "tiny": (3_150, 8, 1),  # as many lines as the original's cmp test file
+    "quick": (2_000_000, 300, 2),  # ~48 MB
+    "seed": (110_075_424, 300, 3),  # the published line count of an ngram "s" file, ~2.6 GB
 }
 EDGE_MEMBERS = ["empty", "no-final-newline", "empty-lines", "crlf", "long-line", "invalid-utf8"]
 
-LAST_YEAR = 2008                   # the 2012 1-gram files end in 2008
-WORD_BYTES = 19                    # widest ngram (UTF-8 bytes) before the tag
+LAST_YEAR = 2008  # the 2012 1-gram files end in 2008
+WORD_BYTES = 19  # widest ngram (UTF-8 bytes) before the tag
 TAGS = ["", "_NOUN", "_VERB", "_ADJ", "_ADV", "_PRON", "_DET", "_ADP", "_NUM", "_CONJ", "_PRT", "_X", "_."]
 TAG_BYTES = 5
-MAX_COUNT = 9_999_999              # match_count and volume_count have at most 7 digits
-RUNS_PER_BLOCK = 16_384            # ~1.6 M rows per block for the big sizes
+MAX_COUNT = 9_999_999  # match_count and volume_count have at most 7 digits
+RUNS_PER_BLOCK = 16_384  # ~1.6 M rows per block for the big sizes
 
 # Words are built from English-like syllables after the initial "s":
 # "s" + vowel + coda, then 0-3 more syllables of onset + vowel + coda.
-ONSETS = ["t", "p", "c", "h", "l", "m", "n", "r", "st", "sh", "tr", "pl", "w", "b", "d", "g",
-          "k", "f", "v", "th", "ch", "sp", "sc", "pr", "gr", "bl", "cr", "qu", "", ""]
+ONSETS = [
+    "t",
+    "p",
+    "c",
+    "h",
+    "l",
+    "m",
+    "n",
+    "r",
+    "st",
+    "sh",
+    "tr",
+    "pl",
+    "w",
+    "b",
+    "d",
+    "g",
+    "k",
+    "f",
+    "v",
+    "th",
+    "ch",
+    "sp",
+    "sc",
+    "pr",
+    "gr",
+    "bl",
+    "cr",
+    "qu",
+    "",
+    "",
+]
 VOWELS = ["a", "e", "i", "o", "u", "ea", "ou", "ai", "ee", "io", "y", "a", "e", "i", "o", "e"]
-CODAS = ["", "", "", "n", "r", "s", "t", "l", "nd", "ng", "st", "ck", "m", "rt", "ss", "ed",
-         "ing", "er", "ly", "tion", "ness", "ment", "ble", "ous", "al", "es"]
+CODAS = [
+    "",
+    "",
+    "",
+    "n",
+    "r",
+    "s",
+    "t",
+    "l",
+    "nd",
+    "ng",
+    "st",
+    "ck",
+    "m",
+    "rt",
+    "ss",
+    "ed",
+    "ing",
+    "er",
+    "ly",
+    "tion",
+    "ness",
+    "ment",
+    "ble",
+    "ous",
+    "al",
+    "es",
+]
 # Non-ASCII letters a word may carry (2-4 UTF-8 bytes each).
 NON_ASCII = ["é", "ü", "ö", "ä", "ñ", "ç", "ß", "æ", "ø", "å", "œ", "ł", "ş", "ž", "í", "á", "ſ", "σ", "я", "中", "語", "𝔰"]
 # Real words with non-ASCII letters, placed among the frequent ngrams so that
 # even `tiny` carries several of them.
-CURATED = ["später", "société", "señor", "straße", "ſuch", "sœur", "süß", "séance", "Schrödinger",
-           "Sørensen", "Ståhl", "smörgåsbord", "świat", "şehir", "sí", "slovenščina", "sushi寿司",
-           "São", "Sévigné", "słowo", "σοφία", "слово", "Straßburg", "soupçon"]
+CURATED = [
+    "später",
+    "société",
+    "señor",
+    "straße",
+    "ſuch",
+    "sœur",
+    "süß",
+    "séance",
+    "Schrödinger",
+    "Sørensen",
+    "Ståhl",
+    "smörgåsbord",
+    "świat",
+    "şehir",
+    "sí",
+    "slovenščina",
+    "sushi寿司",
+    "São",
+    "Sévigné",
+    "słowo",
+    "σοφία",
+    "слово",
+    "Straßburg",
+    "soupçon",
+]
 VOCABULARY = 1 << 16
 
 
@@ -81,19 +161,18 @@ def _vocabulary() -> np.ndarray:
     """VOCABULARY ngrams as a (VOCABULARY, WORD_BYTES) uint8 matrix, NUL-padded."""
     rng = _rng(0)
     n = VOCABULARY
-    syllables = rng.integers(0, 3, n) + (rng.integers(0, 4, n) == 0)   # 0..3 after the first
-    parts = rng.integers(0, 1 << 30, (n, 12))                          # onset/vowel/coda picks
-    capital = rng.integers(0, 100, n) < 8          # "S..." 8% of the time
-    accent_pick = rng.integers(0, 100, n)          # < 4: one non-ASCII letter
+    syllables = rng.integers(0, 3, n) + (rng.integers(0, 4, n) == 0)  # 0..3 after the first
+    parts = rng.integers(0, 1 << 30, (n, 12))  # onset/vowel/coda picks
+    capital = rng.integers(0, 100, n) < 8  # "S..." 8% of the time
+    accent_pick = rng.integers(0, 100, n)  # < 4: one non-ASCII letter
     accent_char = rng.integers(0, len(NON_ASCII), n)
-    punct = rng.integers(0, 200, n)                # a few "s'il", "self-", "St."
+    punct = rng.integers(0, 200, n)  # a few "s'il", "self-", "St."
     words = np.zeros((n, WORD_BYTES), dtype=np.uint8)
     for i in range(n):
         p = parts[i]
         chars = VOWELS[p[0] % len(VOWELS)] + CODAS[p[1] % len(CODAS)]
         for k in range(syllables[i]):
-            chars += (ONSETS[p[2 + 3 * k] % len(ONSETS)] + VOWELS[p[3 + 3 * k] % len(VOWELS)]
-                      + CODAS[p[4 + 3 * k] % len(CODAS)])
+            chars += ONSETS[p[2 + 3 * k] % len(ONSETS)] + VOWELS[p[3 + 3 * k] % len(VOWELS)] + CODAS[p[4 + 3 * k] % len(CODAS)]
         if accent_pick[i] < 4:
             at = p[11] % len(chars)
             chars = chars[:at] + NON_ASCII[accent_char[i]] + chars[at + 1 :]
@@ -135,23 +214,22 @@ class _Tables:
         words = _vocabulary()
         tags = [t.encode() for t in TAGS]
         lengths = (words != 0).sum(axis=1)
-        wt = np.zeros((VOCABULARY, len(TAGS), 24), dtype=np.uint8)   # every ngram with every tag
+        wt = np.zeros((VOCABULARY, len(TAGS), 24), dtype=np.uint8)  # every ngram with every tag
         wt[:, :, :WORD_BYTES] = words[:, None, :]
         rows = np.arange(VOCABULARY)
         for t, tag in enumerate(tags):
             for j, byte in enumerate(tag):
                 wt[rows, t, lengths + j] = byte
-        self.word_tag = wt.reshape(-1, 24).view(LE64)                  # (VOCABULARY*len(TAGS), 3)
+        self.word_tag = wt.reshape(-1, 24).view(LE64)  # (VOCABULARY*len(TAGS), 3)
         self.year = _slots(range(LAST_YEAR + 1), lambda y: f"\t{y}\t")
         # A count v is thousands(v // 1000) | units[v % 1000 (+1000 when v >= 1000: zero-filled)].
         self.thousands = _slots(range(10_000), lambda k: f"{k}" if k else "")
-        self.thousands >>= np.uint64(32)            # digits into bytes 0..3
-        self.units = np.concatenate([_slots(range(1000), lambda k: f"{k}" if k else ""),
-                                     _slots(range(1000), lambda k: f"{k:03d}")])
-        self.units >>= np.uint64(8)                  # digits into bytes 4..6
+        self.thousands >>= np.uint64(32)  # digits into bytes 0..3
+        self.units = np.concatenate([_slots(range(1000), lambda k: f"{k}" if k else ""), _slots(range(1000), lambda k: f"{k:03d}")])
+        self.units >>= np.uint64(8)  # digits into bytes 4..6
         years = np.arange(LAST_YEAR + 1, dtype=np.float64)
         t = np.clip((years - 1700.0) / 308.0, 0.0, 1.0)
-        self.growth = 0.2 + 0.8 * t * t                                # books per year grow over time
+        self.growth = 0.2 + 0.8 * t * t  # books per year grow over time
 
     def counts(self, v: np.ndarray, end: int) -> np.ndarray:
         """Slots for counts v (1..MAX_COUNT) followed by the byte `end`."""
@@ -175,11 +253,11 @@ def _block(size_key: int, block: int, max_run: int, tb: _Tables) -> np.ndarray:
     rng = _rng(size_key, block)
     r = RUNS_PER_BLOCK
     u = rng.random(r)
-    word = (u * u * u * VOCABULARY).astype(np.int64)             # Zipf-like: few words are frequent
+    word = (u * u * u * VOCABULARY).astype(np.int64)  # Zipf-like: few words are frequent
     tag = rng.integers(0, 40, r)
-    tag = np.where(tag >= 28, tag - 27, 0)                       # 30% of ngrams carry a tag
+    tag = np.where(tag >= 28, tag - 27, 0)  # 30% of ngrams carry a tag
     u = rng.random(r)
-    run = 1 + (u * u * max_run).astype(np.int64)                 # years per ngram, mean ~max/3
+    run = 1 + (u * u * max_run).astype(np.int64)  # years per ngram, mean ~max/3
     late = rng.integers(0, 8, r) == 0
     end = LAST_YEAR - np.where(late, rng.integers(0, 40, r), 0)
     start = end - run + 1
@@ -187,7 +265,7 @@ def _block(size_key: int, block: int, max_run: int, tb: _Tables) -> np.ndarray:
     u2 = u * u
     u4 = u2 * u2
     u8 = u4 * u4
-    base = 1.0 + 300_000.0 * (u8 * u8)                           # typical count of the ngram, median ~5
+    base = 1.0 + 300_000.0 * (u8 * u8)  # typical count of the ngram, median ~5
 
     rows = int(run.sum())
     owner = np.repeat(np.arange(r), run)
@@ -254,9 +332,16 @@ def _edge(member: str) -> bytes:
         return b"".join(lines[:10]) + long + b"".join(lines[10:20]) + long[:70_000] + b"\n" + b"".join(lines[20:25])
     if member == "invalid-utf8":
         # stray continuation, overlong, surrogate, truncated sequence, 0xFF, Latin-1, and a NUL
-        bad = [b"s\x80x\t1900\t1\t1\n", b"s\xc0\xafy\t1901\t2\t1\n", b"s\xed\xa0\x80z\t1902\t3\t2\n",
-               b"s\xf0\x9f\x98\t1903\t4\t2\n", b"s\xff\xfe\t1904\t5\t3\n", b"caf\xe9\t1905\t6\t3\n",
-               b"s\x00nul\t1906\t7\t4\n", b"s\xc3\t1907\t8\t4\n"]
+        bad = [
+            b"s\x80x\t1900\t1\t1\n",
+            b"s\xc0\xafy\t1901\t2\t1\n",
+            b"s\xed\xa0\x80z\t1902\t3\t2\n",
+            b"s\xf0\x9f\x98\t1903\t4\t2\n",
+            b"s\xff\xfe\t1904\t5\t3\n",
+            b"caf\xe9\t1905\t6\t3\n",
+            b"s\x00nul\t1906\t7\t4\n",
+            b"s\xc3\t1907\t8\t4\n",
+        ]
         out = []
         for i, line in enumerate(lines[:16]):
             out.append(line)

@@ -18,6 +18,7 @@ datasets
           strings, ziplist hashes/lists/zsets, intsets, some hashtable-encoded
           collections, expiries
 """
+
 from __future__ import annotations
 
 import random
@@ -108,11 +109,11 @@ def lzf_compress(data: bytes) -> bytes:
         while s < end:
             run = min(32, end - s)
             out.append(run - 1)
-            out.extend(data[s:s + run])
+            out.extend(data[s : s + run])
             s += run
 
     while i + 2 < n:
-        key = data[i:i + 3]
+        key = data[i : i + 3]
         ref = table.get(key)
         table[key] = i
         if ref is not None and i - ref - 1 < 8192:
@@ -376,7 +377,14 @@ def v_stream(rng: random.Random, t: int, entries: int, groups: int):
         cnt = min(100, entries - start)
         lp = [cnt, 0, 2, b"field", b"n", 0]
         for k in range(cnt):
-            lp += [0x2, k, 0, b"v%d" % rng.randrange(10**6), start + k, 3 + 2]  # flags (SAMEFIELDS), ms delta, seq delta, 2 values, lp-count
+            lp += [
+                0x2,
+                k,
+                0,
+                b"v%d" % rng.randrange(10**6),
+                start + k,
+                3 + 2,
+            ]  # flags (SAMEFIELDS), ms delta, seq delta, 2 values, lp-count
         key = struct.pack(">QQ", base_ms + start, 0)
         nodes.append(enc_str(key) + enc_str(listpack(lp)))
     out = enc_len(len(nodes)) + b"".join(nodes)
@@ -472,8 +480,9 @@ class Writer:
         if size is not None and self.version >= 7:
             self.buf += bytes([RDB_OPCODE_RESIZEDB]) + enc_len(size) + enc_len(expires)
 
-    def key(self, key: bytes, value, expire_ms: int | None = None, expire_s: int | None = None,
-            idle: int | None = None, freq: int | None = None) -> None:
+    def key(
+        self, key: bytes, value, expire_ms: int | None = None, expire_s: int | None = None, idle: int | None = None, freq: int | None = None
+    ) -> None:
         t, body = value
         if expire_ms is not None:
             self.buf += bytes([RDB_OPCODE_EXPIRETIME_MS]) + struct.pack("<q", expire_ms)
@@ -499,8 +508,24 @@ class Writer:
         path.write_bytes(self.buf)
 
 
-WORDS = [b"alpha", b"bravo", b"charlie", b"delta", b"echo", b"foxtrot", b"golf", b"hotel",
-         b"india", b"juliet", b"kilo", b"lima", b"mike", b"november", b"oscar", b"papa"]
+WORDS = [
+    b"alpha",
+    b"bravo",
+    b"charlie",
+    b"delta",
+    b"echo",
+    b"foxtrot",
+    b"golf",
+    b"hotel",
+    b"india",
+    b"juliet",
+    b"kilo",
+    b"lima",
+    b"mike",
+    b"november",
+    b"oscar",
+    b"papa",
+]
 
 
 def _text(rng: random.Random, words: int) -> bytes:
@@ -515,9 +540,16 @@ def _item(rng: random.Random, k: int) -> bytes:
     """A collection element: small ints of every width, words, or binary."""
     r = k % 7
     if r == 0:
-        return b"%d" % rng.choice([rng.randrange(13), rng.randrange(-128, 128), rng.randrange(-32768, 32768),
-                                   rng.randrange(-(1 << 23), 1 << 23), rng.randrange(-(1 << 31), 1 << 31),
-                                   rng.randrange(-(1 << 63), 1 << 63)])
+        return b"%d" % rng.choice(
+            [
+                rng.randrange(13),
+                rng.randrange(-128, 128),
+                rng.randrange(-32768, 32768),
+                rng.randrange(-(1 << 23), 1 << 23),
+                rng.randrange(-(1 << 31), 1 << 31),
+                rng.randrange(-(1 << 63), 1 << 63),
+            ]
+        )
     if r == 1:
         return _rand_bytes(rng, rng.randrange(1, 24))
     return b"%s:%d" % (rng.choice(WORDS), rng.randrange(100000))
@@ -527,9 +559,10 @@ def all_encodings(w: Writer, rng: random.Random, u: int, big: bool) -> None:
     """One key of every type and encoding (u numbers the round; `big` adds large values)."""
     items = lambda n: [_item(rng, k) for k in range(n)]  # noqa: E731
     pairs = lambda n: [(b"f%d" % k, _item(rng, k + 3)) for k in range(n)]  # noqa: E731
-    scores = lambda n: [(b"m%d:%d" % (u, k), rng.choice([k * 1.0, k + 0.5, -k * 0.25, rng.random() * 1e6,
-                                                          rng.uniform(-1e-300, 1e-300), 1e22 + k]))
-                        for k in range(n)]
+    scores = lambda n: [
+        (b"m%d:%d" % (u, k), rng.choice([k * 1.0, k + 0.5, -k * 0.25, rng.random() * 1e6, rng.uniform(-1e-300, 1e-300), 1e22 + k]))
+        for k in range(n)
+    ]
     p = b"u%d:" % u
     now = 1_800_000_000
     w.key(p + b"str:raw", v_string(b"plain value %d" % u))
@@ -565,8 +598,8 @@ def all_encodings(w: Writer, rng: random.Random, u: int, big: bool) -> None:
         w.key(p + b"stream%d" % t, v_stream(rng, t, 3 + u % 5, u % 3))
     if big:
         n = 300
-        w.key(p + b"big:str32", v_string(_rand_bytes(rng, 20000)))          # natural 32-bit length
-        w.key(p + b"big:lzf", v_string(_text(rng, 4000), lzf=True))           # 14/32-bit LZF lengths
+        w.key(p + b"big:str32", v_string(_rand_bytes(rng, 20000)))  # natural 32-bit length
+        w.key(p + b"big:lzf", v_string(_text(rng, 4000), lzf=True))  # 14/32-bit LZF lengths
         w.key(p + b"big:list", v_list(items(n)))
         w.key(p + b"big:set", v_set([b"member:%d" % k for k in range(n)]))
         w.key(p + b"big:zset2", v_zset2(scores(n)))
@@ -581,8 +614,13 @@ def all_encodings(w: Writer, rng: random.Random, u: int, big: bool) -> None:
 def _gen_tiny(path: Path) -> None:
     rng = random.Random(1)
     w = Writer(11)
-    for k, v in ((b"redis-ver", b"7.2.4"), (b"redis-bits", b"64"), (b"ctime", b"1700000000"),
-                 (b"used-mem", b"1048576"), (b"aof-base", b"0")):
+    for k, v in (
+        (b"redis-ver", b"7.2.4"),
+        (b"redis-bits", b"64"),
+        (b"ctime", b"1700000000"),
+        (b"used-mem", b"1048576"),
+        (b"aof-base", b"0"),
+    ):
         w.aux(k, v)
     w.buf += bytes([RDB_OPCODE_FUNCTION2]) + enc_str(b"#!lua name=mylib\nredis.register_function('f', function() return 1 end)")
     for db, units in ((0, range(0, 3)), (1, range(3, 5)), (9, range(5, 6)), (300, range(6, 7))):
@@ -652,9 +690,19 @@ def _gen_seed(path: Path) -> None:
         elif r < 0.50:
             w.key(b"page:%d" % n, v_string(_text(rng, rng.randrange(30, 300)), lzf=True), expire_ms=exp)
         elif r < 0.70:
-            w.key(b"user:%d" % n, v_hash_ziplist([(b"name", b"user%d" % n), (b"age", b"%d" % rng.randrange(99)),
-                                                  (b"email", b"u%d@example.com" % n), (b"visits", b"%d" % rng.randrange(10**6)),
-                                                  (b"score", b"%d" % rng.randrange(-5000, 5000))]), expire_ms=exp)
+            w.key(
+                b"user:%d" % n,
+                v_hash_ziplist(
+                    [
+                        (b"name", b"user%d" % n),
+                        (b"age", b"%d" % rng.randrange(99)),
+                        (b"email", b"u%d@example.com" % n),
+                        (b"visits", b"%d" % rng.randrange(10**6)),
+                        (b"score", b"%d" % rng.randrange(-5000, 5000)),
+                    ]
+                ),
+                expire_ms=exp,
+            )
         elif r < 0.78:
             w.key(b"rank:%d" % n, v_zset_ziplist([(b"p%d" % k, rng.randrange(10**6) / 8) for k in range(rng.randrange(2, 30))]))
         elif r < 0.86:
@@ -701,12 +749,26 @@ def _gen_modern(path: Path) -> None:
             w.key(p + b"hfe:lpex:none", v_hash_listpack_ex([(b"a", b"1", 0), (b"b", b"2", 0)]))  # all TTLs removed
             big = [(b"field:%d" % k, _text(rng, 3), now + 7 * k if k % 2 else 0) for k in range(300)]
             w.key(p + b"hfe:meta:big", v_hash_metadata(big))
-            w.key(p + b"json", v_module(json_id, [(RDB_MODULE_OPCODE_STRING, b'{"a":[1,2,3],"s":"x"}'),
-                                                   (RDB_MODULE_OPCODE_UINT, 1 << 40), (RDB_MODULE_OPCODE_SINT, -5),
-                                                   (RDB_MODULE_OPCODE_FLOAT, 1.5), (RDB_MODULE_OPCODE_DOUBLE, -2.25)]),
-                  expire_s=1_800_000_000)
-            w.key(p + b"bloom", v_module(bf_id, [(RDB_MODULE_OPCODE_UINT, k) for k in range(slot + 1)]
-                                         + [(RDB_MODULE_OPCODE_STRING, _rand_bytes(rng, 40))]))
+            w.key(
+                p + b"json",
+                v_module(
+                    json_id,
+                    [
+                        (RDB_MODULE_OPCODE_STRING, b'{"a":[1,2,3],"s":"x"}'),
+                        (RDB_MODULE_OPCODE_UINT, 1 << 40),
+                        (RDB_MODULE_OPCODE_SINT, -5),
+                        (RDB_MODULE_OPCODE_FLOAT, 1.5),
+                        (RDB_MODULE_OPCODE_DOUBLE, -2.25),
+                    ],
+                ),
+                expire_s=1_800_000_000,
+            )
+            w.key(
+                p + b"bloom",
+                v_module(
+                    bf_id, [(RDB_MODULE_OPCODE_UINT, k) for k in range(slot + 1)] + [(RDB_MODULE_OPCODE_STRING, _rand_bytes(rng, 40))]
+                ),
+            )
             w.key(p + b"zset:lp", v_zset_listpack([(b"m%d" % k, k * 0.5) for k in range(5)]))
     w.module_aux(json_id, 2, [(RDB_MODULE_OPCODE_DOUBLE, 3.0)])
     w.finish(path)
@@ -722,7 +784,7 @@ def generate(dataset: str, path: Path) -> None:
 def expected(path: Path, params: dict) -> dict:
     if params.get("job") == "crc64":  # the limit row: only the CRC-64 of all but the last 8 bytes (the trailer)
         data = Path(path).read_bytes()
-        return {"crc64": f"{rdb_parse.crc64(0, data[:max(len(data) - 8, 0)]):016x}", "bytes": len(data)}
+        return {"crc64": f"{rdb_parse.crc64(0, data[: max(len(data) - 8, 0)]):016x}", "bytes": len(data)}
     return _parsed(path)
 
 

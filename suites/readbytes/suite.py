@@ -5,6 +5,7 @@ by protobuf. We compile `shop.proto` with protoc at generation time and write
 the message through the Python protobuf runtime, so the bytes come from a
 real protobuf implementation, not from a hand-written varint encoder.
 """
+
 from __future__ import annotations
 
 import importlib

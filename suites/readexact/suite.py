@@ -5,6 +5,7 @@ end of the file and answers the bytes read: the file size rounded down to a
 multiple of LEN (the last, partial chunk is a "premature EOF" and not counted,
 as in the seed's programs).
 """
+
 from __future__ import annotations
 
 import importlib.util

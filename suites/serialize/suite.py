@@ -11,6 +11,7 @@ Encoded size = 38 + len(name). A dataset file is K records concatenated, nothing
 `python suite.py generate tiny FILE` writes a dataset; `python suite.py decode FILE [N]` prints records;
 `python suite.py expected FILE ser|deser|roundtrip OPS` prints an answer.
 """
+
 from __future__ import annotations
 
 import json
@@ -67,8 +68,7 @@ def make_record(j: int) -> Record:
 def encode(r: Record) -> bytes:
     if len(r.name) > 0xFFFF:
         raise ValueError(f"name of {len(r.name)} bytes does not fit Cerealed's u16 length")
-    return (FIXED.pack(r.id, r.kind, r.delta, r.stamp, int(r.active), r.ratio, r.value, *r.dims)
-            + struct.pack(">H", len(r.name)) + r.name)
+    return FIXED.pack(r.id, r.kind, r.delta, r.stamp, int(r.active), r.ratio, r.value, *r.dims) + struct.pack(">H", len(r.name)) + r.name
 
 
 def decode_one(data: bytes, pos: int, index: int = 0) -> tuple[Record, int]:
@@ -83,8 +83,7 @@ def decode_one(data: bytes, pos: int, index: int = 0) -> tuple[Record, int]:
     end = pos + HEADER + n
     if end > len(data):
         raise CorruptError(f"record {index} at byte {pos}: name of {n} bytes runs past the end of the file")
-    return Record(rid, kind, delta, stamp, bool(active), ratio, value, (d0, d1, d2, d3),
-                  bytes(data[pos + HEADER:end])), end
+    return Record(rid, kind, delta, stamp, bool(active), ratio, value, (d0, d1, d2, d3), bytes(data[pos + HEADER : end])), end
 
 
 def decode_all(data: bytes) -> list[Record]:
@@ -111,11 +110,21 @@ def generate(dataset: str, path: Path) -> None:
 
 # --- answers -------------------------------------------------------------------------------------------
 
+
 def fold(r: Record) -> int:
     """s of the spec: every field (strings included) as an unsigned 64-bit sum."""
-    s = (r.id + r.kind + (r.delta & M64) + (r.stamp & M64) + int(r.active)
-         + struct.unpack(">I", struct.pack(">f", r.ratio))[0] + struct.unpack(">Q", struct.pack(">d", r.value))[0]
-         + sum(r.dims) + len(r.name) + sum(r.name))
+    s = (
+        r.id
+        + r.kind
+        + (r.delta & M64)
+        + (r.stamp & M64)
+        + int(r.active)
+        + struct.unpack(">I", struct.pack(">f", r.ratio))[0]
+        + struct.unpack(">Q", struct.pack(">d", r.value))[0]
+        + sum(r.dims)
+        + len(r.name)
+        + sum(r.name)
+    )
     return s & M64
 
 
@@ -207,8 +216,7 @@ def main(argv: list[str]) -> int:
             params = {"op": argv[2], "ser_ops": ops, "deser_ops": ops}
             print(json.dumps(expected(Path(argv[1]), params)))
         else:
-            print("usage: suite.py generate DATASET FILE | decode FILE [N] | expected FILE ser|deser|roundtrip OPS",
-                  file=sys.stderr)
+            print("usage: suite.py generate DATASET FILE | decode FILE [N] | expected FILE ser|deser|roundtrip OPS", file=sys.stderr)
             return 2
     except (OSError, ValueError) as e:
         print(f"suite.py: {e}", file=sys.stderr)

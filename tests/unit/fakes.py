@@ -1,6 +1,7 @@
 """Fakes for verify and measure, as hyperfine tests its benchmark loop with a MockExecutor: a runner that
 answers each scheduled run with a scripted Run (no process is started) and a recorder that keeps the
 runs in a list. The cells come from a real toy suite.toml (written to a temporary folder, never built)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -15,18 +16,39 @@ from iorace.runner import Job, Run
 from iorace.suites import load_suite
 
 MS = 1_000_000  # ns
-ANSWER = 1000   # every toy cell's expected answer
+ANSWER = 1000  # every toy cell's expected answer
 
 
-def record(answer: object = ANSWER, *, wall_ms: float = 10.0, exit_code: int = 0, timed_out: bool = False,
-           result: dict | None | str = "answer", stderr: str = "", extra: dict | None = None) -> Run:
+def record(
+    answer: object = ANSWER,
+    *,
+    wall_ms: float = 10.0,
+    exit_code: int = 0,
+    timed_out: bool = False,
+    result: dict | None | str = "answer",
+    stderr: str = "",
+    extra: dict | None = None,
+) -> Run:
     """A run as the launcher reports it; result="answer" makes the result line {"answer": answer}."""
     if result == "answer":
         result = {"answer": answer, **({"extra": extra} if extra else {})}
     assert not isinstance(result, str)
-    return Run(wall_ns=int(wall_ms * MS), user_ns=int(wall_ms * MS * 0.9), sys_ns=0, max_rss_kb=2048,
-                     minflt=100, majflt=0, nvcsw=1, nivcsw=2, exit_code=exit_code, timed_out=timed_out,
-                     inner_ns=None, result=result, stderr_tail=stderr, timeout_s=5.0)
+    return Run(
+        wall_ns=int(wall_ms * MS),
+        user_ns=int(wall_ms * MS * 0.9),
+        sys_ns=0,
+        max_rss_kb=2048,
+        minflt=100,
+        majflt=0,
+        nvcsw=1,
+        nivcsw=2,
+        exit_code=exit_code,
+        timed_out=timed_out,
+        inner_ns=None,
+        result=result,
+        stderr_tail=stderr,
+        timeout_s=5.0,
+    )
 
 
 @dataclass
@@ -63,8 +85,9 @@ class FakeRunner:
     calls: list[Call] = field(default_factory=list)
     made: dict[str, int] = field(default_factory=dict)
 
-    def __call__(self, jobs: list[Job], schedule: list[int], *,
-                 on_stdout: Callable[[IO[bytes]], None] | None = None) -> tuple[list[Run | None], bool]:
+    def __call__(
+        self, jobs: list[Job], schedule: list[int], *, on_stdout: Callable[[IO[bytes]], None] | None = None
+    ) -> tuple[list[Run | None], bool]:
         call_no = len(self.calls)
         self.calls.append(Call(jobs, list(schedule), on_stdout))
         if on_stdout is not None:
@@ -124,8 +147,14 @@ class ListRecorder:
         return [a for a in self.runs if a.name == name and a.phase == phase]
 
 
-def toy_cells(tmp_path: Path, names: tuple[str, ...] = ("a", "b", "c"), *, answer: str = "result",
-              known_wrong: tuple[str, ...] = (), env: dict[str, str] | None = None) -> list[Cell]:
+def toy_cells(
+    tmp_path: Path,
+    names: tuple[str, ...] = ("a", "b", "c"),
+    *,
+    answer: str = "result",
+    known_wrong: tuple[str, ...] = (),
+    env: dict[str, str] | None = None,
+) -> list[Cell]:
     """One verified-looking (status ok) gcc release cell per name, on dataset tiny; argv[0] is the name.
 
     known_wrong: the names whose manifest entry says they cannot be right on tiny. answer="stdout": the
@@ -135,14 +164,17 @@ def toy_cells(tmp_path: Path, names: tuple[str, ...] = ("a", "b", "c"), *, answe
     variants = []
     for name in names:
         (d / "c" / f"{name}.c").write_text("/* a toy strategy */\n")
-        variants.append(f'[[variants]]\nname = "{name}"\nlanguage = "c"\ndescription = "toy {name}"\n'
-                        f'sources = ["c/{name}.c"]\n'
-                        + ('known_wrong = ["tiny"]\n' if name in known_wrong else "")
-                        + (f"env = {{ {', '.join(f'{k} = {v!r}' for k, v in env.items())} }}\n" if env else ""))
-    (d / "suite.toml").write_text(f'name = "toy"\ntitle = "A toy job"\nanswer = "{answer}"\nmetric = "inner"\n'
-                                  '[datasets.tiny]\ndescription = "small"\n' + "\n".join(variants))
-    (d / "suite.py").write_text("def generate(name, path): path.write_bytes(b'x')\n"
-                                "def expected(path, params): return 1000\n")
+        variants.append(
+            f'[[variants]]\nname = "{name}"\nlanguage = "c"\ndescription = "toy {name}"\n'
+            f'sources = ["c/{name}.c"]\n'
+            + ('known_wrong = ["tiny"]\n' if name in known_wrong else "")
+            + (f"env = {{ {', '.join(f'{k} = {v!r}' for k, v in env.items())} }}\n" if env else "")
+        )
+    (d / "suite.toml").write_text(
+        f'name = "toy"\ntitle = "A toy job"\nanswer = "{answer}"\nmetric = "inner"\n'
+        '[datasets.tiny]\ndescription = "small"\n' + "\n".join(variants)
+    )
+    (d / "suite.py").write_text("def generate(name, path): path.write_bytes(b'x')\ndef expected(path, params): return 1000\n")
     suite = load_suite(d)
     cells = expand(suite, dataset_refs(suite, ["tiny"], []), [], ["gcc"], ["release"], [])
     assert [c.variant.name for c in cells] == list(names)

@@ -1,4 +1,5 @@
 """Grouping, ratios, scaling and per-unit figures of the analysis, on hand-built sessions."""
+
 import pytest
 from sessions import cell, session, toy_session
 
@@ -10,11 +11,11 @@ def rows_by_label(group):
 
 
 def test_one_group_per_suite_dataset_and_params():
-    s = session([cell("a", inner=[1, 1, 1]), cell("a", inner=[1, 1, 1], params={"mode": "sum"}),
-                 cell("a", inner=[1, 1, 1], dataset="quick")])
+    s = session(
+        [cell("a", inner=[1, 1, 1]), cell("a", inner=[1, 1, 1], params={"mode": "sum"}), cell("a", inner=[1, 1, 1], dataset="quick")]
+    )
     groups = analyse(s)
-    assert sorted((g.dataset, g.params["mode"]) for g in groups) == [("quick", "count"), ("tiny", "count"),
-                                                                      ("tiny", "sum")]
+    assert sorted((g.dataset, g.params["mode"]) for g in groups) == [("quick", "count"), ("tiny", "count"), ("tiny", "sum")]
 
 
 def test_ratios_refer_to_the_fastest_comparable_cell_never_the_limit():
@@ -32,8 +33,7 @@ def test_ratios_refer_to_the_fastest_comparable_cell_never_the_limit():
 
 def test_rows_sorted_fastest_first_and_bad_cells_last():
     (g,) = analyse(toy_session())
-    assert [f"{r.cell.variant}@{r.cell.toolchain}" for r in g.rows] == \
-        ["simd@gcc", "fast@gcc", "fast@clang", "slow@gcc", "broken@gcc"]
+    assert [f"{r.cell.variant}@{r.cell.toolchain}" for r in g.rows] == ["simd@gcc", "fast@gcc", "fast@clang", "slow@gcc", "broken@gcc"]
 
 
 def test_instructions_per_unit_of_work_and_ratio_to_the_fewest():
@@ -54,8 +54,9 @@ def test_best_per_toolchain_and_baseline():
 
 def test_scale_params_compare_less_work_per_unit():
     big = cell("ten-passes", inner=[100] * 3, params={"mode": "count", "passes": 10}, units={"bytes": 10_000})
-    small = cell("one-pass", language="python", toolchain="python3", inner=[50] * 3,
-                 params={"mode": "count", "passes": 1}, units={"bytes": 1000})
+    small = cell(
+        "one-pass", language="python", toolchain="python3", inner=[50] * 3, params={"mode": "count", "passes": 1}, units={"bytes": 1000}
+    )
     (g,) = analyse(session([big, small], suites={"toy": {"scale_params": ["passes"], "throughput": "bytes"}}))
     rows = rows_by_label(g)
     assert rows["one-pass@python3"].scale == pytest.approx(0.1)
@@ -65,8 +66,10 @@ def test_scale_params_compare_less_work_per_unit():
 
 
 def test_settings_of_older_sessions_come_from_the_options():
-    s = session([cell("a", inner=[1, 1, 1]), cell("b", language="go", toolchain="go", inner=[2, 2, 2])],
-                options={"baseline_languages": {"toy": ["go"]}})
+    s = session(
+        [cell("a", inner=[1, 1, 1]), cell("b", language="go", toolchain="go", inner=[2, 2, 2])],
+        options={"baseline_languages": {"toy": ["go"]}},
+    )
     (g,) = analyse(s)
     assert g.baseline_languages == ["go"] and g.baseline.cell.variant == "b"
 

@@ -1,5 +1,6 @@
 """capnp suite, its Python reference (suite.py): upstream's random generator, C integer semantics, the
 checksums every implementation agrees on, iteration files. The cells themselves: tests/test_capnp.py (slow)."""
+
 from __future__ import annotations
 
 import pytest
@@ -47,8 +48,7 @@ def test_iterations_files(tmp_path):
     p = tmp_path / "iters.txt"
     suite.generate("tiny", p)
     assert suite.read_counts(p) == suite.DATASETS["tiny"]
-    assert suite.expected(p, {"case": "eval", "config": "pipe"}) == {
-        "iterations": 400, "checksum": suite.checksum("eval", 400)}
+    assert suite.expected(p, {"case": "eval", "config": "pipe"}) == {"iterations": 400, "checksum": suite.checksum("eval", 400)}
     assert suite.units(p, {"case": "catrank", "config": "bytes"}) == {"messages": 8}
     for bad in ["carsales ten\n", "carsales 1 2\n", "dogs 3\n", "eval 1\neval 2\n"]:
         p.write_text(bad)

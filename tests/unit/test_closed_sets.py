@@ -1,5 +1,6 @@
 """Statuses and variant kinds are closed sets that every module asks (iorace.status, iorace.kind): each
 member drives every place that depends on it, so adding a member is one edit."""
+
 from __future__ import annotations
 
 import html
@@ -25,6 +26,7 @@ def test_every_kind_is_accepted_noted_drawn_and_styled(kind):
     if kind.note:
         assert html.escape(kind.note) in page
     from iorace.analysis import analyse
+
     (g,) = analyse(s)
     assert (g.fastest.cell.variant == "v") == kind.compared  # 5 ms beats 10 ms only where it is compared
 

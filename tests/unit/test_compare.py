@@ -19,7 +19,6 @@ def cell(variant: str, times: list[float] | None = None, **kw):
     return sessions.cell(variant, inner=[t * 1000 for t in times] if times else None, **kw)
 
 
-
 def scaled(factor: float) -> list[float]:
     return [t * factor for t in BASE]
 
@@ -30,11 +29,22 @@ def db(tmp_path):
     d now failing. Session 3 (git 3333333): a 20% faster than in session 1."""
     path = tmp_path / "db.sqlite"
     save(path, session([cell("a", BASE), cell("b", BASE), cell("d", BASE), cell("gone", BASE)], git="1111111"))
-    save(path, session([cell("a", scaled(1.2)), cell("b", scaled(1.001)), cell("c", BASE),
-                        cell("d", status="failed", detail="exit code 3")], git="2222222",
-                       started="2026-11-22T08:00:00+00:00"))
-    save(path, session([cell("a", scaled(0.8)), cell("b", BASE), cell("d", BASE), cell("gone", BASE)], git="3333333",
-                       started="2026-11-22T09:00:00+00:00"))
+    save(
+        path,
+        session(
+            [cell("a", scaled(1.2)), cell("b", scaled(1.001)), cell("c", BASE), cell("d", status="failed", detail="exit code 3")],
+            git="2222222",
+            started="2026-11-22T08:00:00+00:00",
+        ),
+    )
+    save(
+        path,
+        session(
+            [cell("a", scaled(0.8)), cell("b", BASE), cell("d", BASE), cell("gone", BASE)],
+            git="3333333",
+            started="2026-11-22T09:00:00+00:00",
+        ),
+    )
     return path
 
 
@@ -80,6 +90,7 @@ def test_markdown_for_a_pull_request(iorace_inprocess, db):
 
 def test_json_exports_compare_like_the_sessions(iorace_inprocess, db, tmp_path):
     from iorace.store import Store
+
     store = Store(db)
     write_json(build(store.load(1)), tmp_path / "a.json")
     write_json(build(store.load(2)), tmp_path / "b.json")
@@ -106,12 +117,15 @@ def test_instruction_counts_are_compared_exactly(iorace_inprocess, tmp_path):
     assert out.returncode == 1 and "instructions +0.20%" in out.stderr
 
 
-@pytest.mark.parametrize("args, message", [
-    (["7", "1"], "no session 7"),
-    (["1", "nosuchfile.json"], "nosuchfile.json: not a session id, a git:REV or an existing JSON export"),
-    (["1", "git:abcdef9"], "git:abcdef9: no stored session was made at that revision"),
-    (["1", "2", "--threshold", "lots"], "--threshold lots: not a percentage"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["7", "1"], "no session 7"),
+        (["1", "nosuchfile.json"], "nosuchfile.json: not a session id, a git:REV or an existing JSON export"),
+        (["1", "git:abcdef9"], "git:abcdef9: no stored session was made at that revision"),
+        (["1", "2", "--threshold", "lots"], "--threshold lots: not a percentage"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(iorace_inprocess, db, args, message):
     out = iorace_inprocess("compare", *args, "--db", str(db))
     assert out.returncode == 2 and out.stdout == ""

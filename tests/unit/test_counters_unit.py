@@ -1,6 +1,7 @@
 """run --counters (perf stat) and --instructions (cachegrind): perf's CSV and cachegrind's summary parsed,
 IPC, and `iorace doctor`'s line for every event (a value or why not). A real run with both: tests/test_counters.py
 (slow)."""
+
 from __future__ import annotations
 
 import shutil

@@ -6,6 +6,7 @@ A change to any output shows up here as a diff against `tests/unit/golden/`. Aft
 to alter an output, regenerate with `IORACE_UPDATE_GOLDEN=1 pytest tests/unit/test_golden.py` and read the
 diff before committing it (hyperfine's export tests compare whole texts the same way).
 """
+
 from __future__ import annotations
 
 import io
@@ -38,14 +39,24 @@ def full_session(sid: int = 7, factor: float = 1.0, git: str = "abc123"):
     """Every part a report can draw. `factor` scales the slow gcc cell (for compare and history)."""
     cells = [
         cell("fast", inner=[10, 10, 11, 10, 10], instructions=4000),
-        cell("slow", inner=[30 * factor, 31 * factor, 30 * factor, 29 * factor, 30 * factor], instructions=12000,
-             extra={"alloc_bytes_per_op": 48}),
+        cell(
+            "slow",
+            inner=[30 * factor, 31 * factor, 30 * factor, 29 * factor, 30 * factor],
+            instructions=12000,
+            extra={"alloc_bytes_per_op": 48},
+        ),
         cell("fast", toolchain="clang", inner=[20, 20, 21, 20, 19], instructions=7000),
         cell("simd", kind="limit", inner=[2, 2, 2, 2, 2], instructions=500),
         cell("tool", language="python", toolchain="python", kind="peer", inner=[90, 95, 91, 92, 90]),
         cell("chunks", kind="bulk", inner=[5, 5, 6, 5, 5]),
-        cell("onepass", language="python", toolchain="python", inner=[4, 4, 4, 5, 4],
-             params={"mode": "count", "passes": 1}, units={"bytes": 100}),
+        cell(
+            "onepass",
+            language="python",
+            toolchain="python",
+            inner=[4, 4, 4, 5, 4],
+            params={"mode": "count", "passes": 1},
+            units={"bytes": 100},
+        ),
         cell("untimed", language="go", toolchain="go", wall=[40, 41, 40, 42, 40]),
         cell("broken", status="wrong", detail="answered 1001, expected 1000"),
         cell("crash", language="go", toolchain="go", status="failed", detail="exit code 2: panic"),
@@ -61,21 +72,43 @@ def full_session(sid: int = 7, factor: float = 1.0, git: str = "abc123"):
     # capnp-like grid and dcat-like seed table in a second suite
     for config, cpp, rust in (("object", [10, 10, 10], [14, 14, 14]), ("bytes", [20, 20, 20], [30, 30, 30])):
         p = {"case": "carsales", "config": config}
-        cells += [cell("capnp", "cpp", "g++", inner=cpp, params=p, suite="grid"),
-                  cell("capnp", "rust", "cargo", inner=rust, params=p, suite="grid")]
+        cells += [
+            cell("capnp", "cpp", "g++", inner=cpp, params=p, suite="grid"),
+            cell("capnp", "rust", "cargo", inner=rust, params=p, suite="grid"),
+        ]
     for tc, k in (("gdc", 1), ("ldc2", 2)):
         for name, w in (("rawOut", 20), ("bufOut", 10), ("chunk", 5)):
             cells.append(cell(name, "d", tc, wall=[w * k] * 3, params={}, suite="lines", metric="wall"))
     suites = {
-        "toy": {"baseline_languages": ["c"], "scale_params": ["passes"], "throughput": "bytes",
-                "same_language_reference": {"label": "in-memory", "variants": ["c/fast", "python/onepass"]}},
-        "grid": {"grids": [{"title": "capnp grid", "split": "case", "rows": "config",
-                            "columns": ["cpp/capnp@g++:release", "rust/capnp@cargo:release"],
-                            "ratio": ["rust/capnp@cargo:release", "cpp/capnp@g++:release"]}],
-                 "param_order": {"config": ["object", "bytes"]}},
-        "lines": {"seed_tables": [{"title": "dcat's tests", "rows": ["d/rawOut", "d/bufOut", "d/chunk"],
-                                   "baseline": "d/rawOut", "seed_figures": {"d/rawOut": 22.41, "d/bufOut": 9.32},
-                                   "seed_figures_source": "MacOS, 5 runs"}]},
+        "toy": {
+            "baseline_languages": ["c"],
+            "scale_params": ["passes"],
+            "throughput": "bytes",
+            "same_language_reference": {"label": "in-memory", "variants": ["c/fast", "python/onepass"]},
+        },
+        "grid": {
+            "grids": [
+                {
+                    "title": "capnp grid",
+                    "split": "case",
+                    "rows": "config",
+                    "columns": ["cpp/capnp@g++:release", "rust/capnp@cargo:release"],
+                    "ratio": ["rust/capnp@cargo:release", "cpp/capnp@g++:release"],
+                }
+            ],
+            "param_order": {"config": ["object", "bytes"]},
+        },
+        "lines": {
+            "seed_tables": [
+                {
+                    "title": "dcat's tests",
+                    "rows": ["d/rawOut", "d/bufOut", "d/chunk"],
+                    "baseline": "d/rawOut",
+                    "seed_figures": {"d/rawOut": 22.41, "d/bufOut": 9.32},
+                    "seed_figures_source": "MacOS, 5 runs",
+                }
+            ]
+        },
     }
     return session(cells, suites=suites, sid=sid, git=git)
 

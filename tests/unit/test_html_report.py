@@ -1,5 +1,6 @@
 """The HTML report of hand-built sessions: self-contained, every column of the terminal report, every part
 (tests/test_html_browser.py opens a real session's report in headless Chromium)."""
+
 import re
 
 import sessions
@@ -20,9 +21,12 @@ def cell(variant: str, times: list[float] | None = None, **kw):
 
 
 def demo(sid: int = 1, factor: float = 1.0, git: str = "1111111"):
-    cells = [cell(f"v{i}", [t * factor * (1 + i / 3) for t in TIMES], language=lang, toolchain=tc)
-             for i, (lang, tc) in enumerate([("c", "gcc"), ("c", "clang"), ("cpp", "g++"), ("rust", "cargo"),
-                                             ("go", "go"), ("python", "python3")])]
+    cells = [
+        cell(f"v{i}", [t * factor * (1 + i / 3) for t in TIMES], language=lang, toolchain=tc)
+        for i, (lang, tc) in enumerate(
+            [("c", "gcc"), ("c", "clang"), ("cpp", "g++"), ("rust", "cargo"), ("go", "go"), ("python", "python3")]
+        )
+    ]
     cells.append(cell("limit", [t / 5 for t in TIMES], kind="limit"))
     cells.append(cell("peer", [t * 3 for t in TIMES], language="python", toolchain="python3", kind="peer"))
     cells.append(cell("crash", status="failed", detail="killed by SIGSEGV: about to crash"))
@@ -45,8 +49,7 @@ def test_report_is_self_contained_and_has_every_part():
     assert len(page) < 300_000
     # charts: ratio to the fastest, distribution and best per toolchain for the one group
     assert page.count("<svg") == 3
-    for title in ("time relative to the fastest cell", "distribution of the timed runs",
-                  "best strategy per language and toolchain"):
+    for title in ("time relative to the fastest cell", "distribution of the timed runs", "best strategy per language and toolchain"):
         assert title in page
     text = visible_text(page)
     table = tables.group_table(analyse(s)[0]).view(wide=True)
@@ -54,7 +57,7 @@ def test_report_is_self_contained_and_has_every_part():
     for col in table.columns:  # every column the terminal report has
         assert f"<th>{col.header}</th>" in page, col.header
     assert "iorace run demo --size tiny" in text  # the command that reproduces the session
-    assert "/cache/v0/prog /data/tiny count" in page     # each cell's exact command
+    assert "/cache/v0/prog /data/tiny count" in page  # each cell's exact command
     assert "demo tiny c/crash@gcc:release[passes=1]: failed: killed by SIGSEGV: about to crash" in text
     assert "Toy CPU" in text and "gcc 12.2" in text
     # filters and sortable tables; rows carry what the filters match
@@ -92,23 +95,34 @@ def test_a_manifest_grid_gets_its_table_and_chart():
     for case in ("carsales", "eval"):
         for config, cpp, rust in (("object", [10, 10, 10], [14, 14, 14]), ("bytes", [20, 20, 20], [30, 30, 30])):
             p = {"case": case, "config": config}
-            cells += [sessions.cell("capnp", "cpp", "g++", inner=cpp, params=p),
-                      sessions.cell("capnp", "rust", "cargo", inner=rust, params=p)]
-    spec = {"title": "capnp grid", "split": "case", "rows": "config",
-            "columns": ["cpp/capnp@g++:release", "rust/capnp@cargo:release"],
-            "ratio": ["rust/capnp@cargo:release", "cpp/capnp@g++:release"]}
+            cells += [
+                sessions.cell("capnp", "cpp", "g++", inner=cpp, params=p),
+                sessions.cell("capnp", "rust", "cargo", inner=rust, params=p),
+            ]
+    spec = {
+        "title": "capnp grid",
+        "split": "case",
+        "rows": "config",
+        "columns": ["cpp/capnp@g++:release", "rust/capnp@cargo:release"],
+        "ratio": ["rust/capnp@cargo:release", "cpp/capnp@g++:release"],
+    }
     page = render(build(session(cells, suites={"toy": {"grids": [spec], "param_order": {"config": ["object", "bytes"]}}})))
     sections = re.findall(r'<section id="grid\d">.*?</section>', page, re.S)
     assert len(sections) == 2 and "capnp grid · toy · tiny · case=carsales" in sections[0]
     assert all(sec.count("<svg") == 1 for sec in sections)
     bars = re.findall(r'aria-label="config: (\w+); [^"]*column: ([^;"]+)', sections[0])
-    assert sorted(bars) == [("bytes", "cpp/capnp@g++:release"), ("bytes", "rust/capnp@cargo:release"),
-                            ("object", "cpp/capnp@g++:release"), ("object", "rust/capnp@cargo:release")]
+    assert sorted(bars) == [
+        ("bytes", "cpp/capnp@g++:release"),
+        ("bytes", "rust/capnp@cargo:release"),
+        ("object", "cpp/capnp@g++:release"),
+        ("object", "rust/capnp@cargo:release"),
+    ]
     assert ">1.40x [" in sections[0] and ">1.50x [" in sections[0]  # the table's ratio column
 
 
 def test_a_seed_table_gets_its_table_and_chart():
     from test_report_views import seed_table_session
+
     page = render(build(seed_table_session()))
     sections = re.findall(r'<section id="seed\d">.*?</section>', page, re.S)
     assert len(sections) == 2 and "dcat&#x27;s tests · lines · tiny · gdc release" in sections[0]

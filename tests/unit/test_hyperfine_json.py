@@ -7,6 +7,7 @@ statistics as numbers (`stddev` may be null, as hyperfine writes it for one run)
 list (advanced_statistics.py takes percentiles of it, plot_histogram.py its min and max). A cell that was
 never timed lives in `iorace_unmeasured`, which hyperfine's tools never read.
 """
+
 import json
 import statistics
 
@@ -27,17 +28,18 @@ def cell(variant: str, times: list[float] | None = None, **kw):
     return sessions.cell(variant, inner=[t * 1000 for t in times] if times else None, **kw)
 
 
-
 def mixed_session():
-    return session([
-        cell("fast", [0.010, 0.011, 0.012, 0.010]),
-        cell("slow", [0.020, 0.022, 0.021, 0.020]),
-        cell("once", [0.015]),
-        cell("wrong", status="wrong", detail="answered 1001, expected 1000"),
-        cell("crash", status="failed", detail="killed by SIGSEGV"),
-        cell("dmd", status="skipped", detail="dmd not found", toolchain="dmd", language="d"),
-        cell("slowpoke", status="timeout", detail="timed out after 1 s"),
-    ])
+    return session(
+        [
+            cell("fast", [0.010, 0.011, 0.012, 0.010]),
+            cell("slow", [0.020, 0.022, 0.021, 0.020]),
+            cell("once", [0.015]),
+            cell("wrong", status="wrong", detail="answered 1001, expected 1000"),
+            cell("crash", status="failed", detail="killed by SIGSEGV"),
+            cell("dmd", status="skipped", detail="dmd not found", toolchain="dmd", language="d"),
+            cell("slowpoke", status="timeout", detail="timed out after 1 s"),
+        ]
+    )
 
 
 def check_hyperfine_structure(doc: dict) -> None:

@@ -1,4 +1,5 @@
 """The busy-machine warning of `iorace run` (fast: hand-made samples, and one real sample)."""
+
 from iorace import machine
 
 QUIET = {"load_per_core": 0.1, "others_pct": 5, "busiest": []}
@@ -26,6 +27,7 @@ def test_another_process_using_a_core_warns_before_or_after():
 
 def test_a_real_sample_leaves_out_iorace_itself():
     import os
+
     s = machine.busy_sample(0.05)
     assert s["load_per_core"] >= 0 and s["others_pct"] >= 0
     assert not any(f"(pid {os.getpid()})" in b for b in s["busiest"])

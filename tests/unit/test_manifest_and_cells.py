@@ -1,4 +1,5 @@
 """Manifest validation and defaults, and the expansion of a suite into cells with filters (no builds)."""
+
 from pathlib import Path
 
 import pytest
@@ -49,15 +50,13 @@ def make_suite(tmp_path: Path, text: str = MANIFEST) -> Path:
         (d / f).parent.mkdir(parents=True, exist_ok=True)
         (d / f).write_text("/* strategy */\n")
     (d / "suite.toml").write_text(text)
-    (d / "suite.py").write_text("def generate(name, path): path.write_bytes(b'x')\n"
-                                "def expected(path, params): return 1\n")
+    (d / "suite.py").write_text("def generate(name, path): path.write_bytes(b'x')\ndef expected(path, params): return 1\n")
     return d
 
 
 def cells(tmp_path, sizes=("tiny",), variants=(), toolchains=(), profiles=(), params=(), text=MANIFEST):
     suite = load_suite(make_suite(tmp_path, text))
-    return expand(suite, dataset_refs(suite, list(sizes), []), list(variants), list(toolchains), list(profiles),
-                  list(params))
+    return expand(suite, dataset_refs(suite, list(sizes), []), list(variants), list(toolchains), list(profiles), list(params))
 
 
 def test_language_defaults_fill_variants(tmp_path):
@@ -95,33 +94,43 @@ def test_dataset_overrides_and_skips(tmp_path):
 def test_size_per_suite():
     class S:
         name = "rdb"
+
     assert sizes_for(S, ["quick", "rdb=seed"]) == ["seed"]  # type: ignore[arg-type]
     assert sizes_for(S, ["tiny"]) == ["tiny"]  # type: ignore[arg-type]
     assert sizes_for(S, []) == ["quick"]  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("args, needle", [
-    ({"params": ["speed=fast"]}, "no such parameter"),
-    ({"params": ["passes=many"]}, "not a valid int"),
-    ({"params": ["passes"]}, "expected KEY=VALUE"),
-    ({"sizes": ["huge"]}, "no dataset 'huge'"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        ({"params": ["speed=fast"]}, "no such parameter"),
+        ({"params": ["passes=many"]}, "not a valid int"),
+        ({"params": ["passes"]}, "expected KEY=VALUE"),
+        ({"sizes": ["huge"]}, "no dataset 'huge'"),
+    ],
+)
 def test_bad_selections_are_usage_errors(tmp_path, args, needle):
     with pytest.raises(UsageError, match=needle):
         cells(tmp_path, **args)
 
 
-@pytest.mark.parametrize("edit, needle", [
-    (lambda t: t.replace('title = "A toy job"\n', 'title = "A toy job"\ncolour = "red"\n'), "colour"),
-    (lambda t: t.replace('name = "fast"', 'name = "slow"'), "declared twice"),
-    (lambda t: t.replace('sources = ["c/fast.c"]', 'sources = ["c/missing.c"]'), "c/missing.c does not exist"),
-    (lambda t: t.replace('name = "toy"', 'name = "other"'), "the folder is 'toy'"),
-    (lambda t: t.replace('metric = "inner"', 'metric = "fastest"'), "metric"),
-    (lambda t: t + "[[variants]\n", "not valid TOML"),
-    (lambda t: t.replace('name = "fast"', 'name = "c/fast"'), "without '/'"),
-    (lambda t: t + '[[seed_tables]]\ntitle = "t"\nrows = ["c/fast"]\nbaseline = "c/slow"\n', "baseline 'c/slow' is not one of rows"),
-    (lambda t: t + '[[seed_tables]]\ntitle = "t"\nrows = ["c/fast", "c/gone"]\nbaseline = "c/fast"\n', "c/gone is not a declared variant"),
-])
+@pytest.mark.parametrize(
+    "edit, needle",
+    [
+        (lambda t: t.replace('title = "A toy job"\n', 'title = "A toy job"\ncolour = "red"\n'), "colour"),
+        (lambda t: t.replace('name = "fast"', 'name = "slow"'), "declared twice"),
+        (lambda t: t.replace('sources = ["c/fast.c"]', 'sources = ["c/missing.c"]'), "c/missing.c does not exist"),
+        (lambda t: t.replace('name = "toy"', 'name = "other"'), "the folder is 'toy'"),
+        (lambda t: t.replace('metric = "inner"', 'metric = "fastest"'), "metric"),
+        (lambda t: t + "[[variants]\n", "not valid TOML"),
+        (lambda t: t.replace('name = "fast"', 'name = "c/fast"'), "without '/'"),
+        (lambda t: t + '[[seed_tables]]\ntitle = "t"\nrows = ["c/fast"]\nbaseline = "c/slow"\n', "baseline 'c/slow' is not one of rows"),
+        (
+            lambda t: t + '[[seed_tables]]\ntitle = "t"\nrows = ["c/fast", "c/gone"]\nbaseline = "c/fast"\n',
+            "c/gone is not a declared variant",
+        ),
+    ],
+)
 def test_manifest_errors_name_the_file_and_field(tmp_path, edit, needle):
     with pytest.raises(UsageError) as e:
         load_suite(make_suite(tmp_path, edit(MANIFEST)))
@@ -130,10 +139,12 @@ def test_manifest_errors_name_the_file_and_field(tmp_path, edit, needle):
 
 def test_suite_module_may_use_dataclasses_with_postponed_annotations(tmp_path):
     d = make_suite(tmp_path)
-    (d / "suite.py").write_text("from __future__ import annotations\nimport dataclasses\n"
-                                "@dataclasses.dataclass\nclass Record:\n    n: int\n"
-                                "def generate(name, path): path.write_bytes(b'x')\n"
-                                "def expected(path, params): return Record(1).n\n")
+    (d / "suite.py").write_text(
+        "from __future__ import annotations\nimport dataclasses\n"
+        "@dataclasses.dataclass\nclass Record:\n    n: int\n"
+        "def generate(name, path): path.write_bytes(b'x')\n"
+        "def expected(path, params): return Record(1).n\n"
+    )
     assert load_suite(d).module().expected(None, {}) == 1
 
 

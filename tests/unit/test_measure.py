@@ -1,5 +1,6 @@
 """measure() with a fake runner and a recorder in a list (no process is started): chunks of whole rounds,
 the seeded interleaving, cells dropping out after a bad timed run, warm-up, Ctrl-C."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -22,30 +23,42 @@ def chunk_of_two_seconds(monkeypatch):
 
 def run_measure(cells, fake, *, runs=3, warmup=1, seed=1, sink="null", timeout=5.0):
     recorder, advanced, changed = ListRecorder(), [], []
-    measure(cells, runs=runs, warmup=warmup, timeout=timeout, sink=sink, recorder=recorder, seed=seed,
-            advance=advanced.append, cell_changed=changed.append, runner=fake)
+    measure(
+        cells,
+        runs=runs,
+        warmup=warmup,
+        timeout=timeout,
+        sink=sink,
+        recorder=recorder,
+        seed=seed,
+        advance=advanced.append,
+        cell_changed=changed.append,
+        runner=fake,
+    )
     return recorder, advanced, changed
 
 
 def chunks(recorder: ListRecorder) -> list[int]:
     """How many runs were recorded between commits (the recorder must end on a commit)."""
     assert recorder.events and recorder.events[-1] == COMMIT
-    return [len(list(group)) for is_commit, group in groupby(recorder.events, key=lambda e: e == COMMIT)
-            if not is_commit]
+    return [len(list(group)) for is_commit, group in groupby(recorder.events, key=lambda e: e == COMMIT) if not is_commit]
 
 
-@pytest.mark.parametrize("wall_ms, rounds_per_call", [
-    (250, [1, 4, 4, 2]),    # two cells of 0.25 s: a round takes 0.5 s, so a chunk of 2 s holds 4 rounds
-    (10, [1, 10]),          # rounds of 20 ms: the whole rest in the second chunk
-    (1500, [1] * 11),       # rounds of 3 s, longer than a chunk: one round at a time
-])
+@pytest.mark.parametrize(
+    "wall_ms, rounds_per_call",
+    [
+        (250, [1, 4, 4, 2]),  # two cells of 0.25 s: a round takes 0.5 s, so a chunk of 2 s holds 4 rounds
+        (10, [1, 10]),  # rounds of 20 ms: the whole rest in the second chunk
+        (1500, [1] * 11),  # rounds of 3 s, longer than a chunk: one round at a time
+    ],
+)
 def test_chunks_are_whole_rounds_of_about_chunk_s_and_the_first_is_one_round(tmp_path, wall_ms, rounds_per_call):
     cells = toy_cells(tmp_path, ("a", "b"))
     fake = FakeRunner(wall_ms=wall_ms)
     recorder, advanced, _ = run_measure(cells, fake, warmup=1, runs=10)
     assert [len(c.schedule) for c in fake.calls] == [2 * n for n in rounds_per_call]
     for call in fake.calls:  # whole rounds: each pair of runs is one round of both cells
-        assert all(sorted(call.names[i:i + 2]) == ["a", "b"] for i in range(0, len(call.names), 2))
+        assert all(sorted(call.names[i : i + 2]) == ["a", "b"] for i in range(0, len(call.names), 2))
     assert chunks(recorder) == [2 * n for n in rounds_per_call]  # committed after every chunk
     assert len(advanced) == 2 * 11
 
@@ -70,10 +83,10 @@ def test_every_ok_cell_runs_once_a_round_in_an_order_shuffled_from_the_seed(tmp_
     rounds = [[name for _, _, name in group] for _, group in groupby(first, key=lambda r: r[:2])]
     assert len(rounds) == 1 + 8
     assert all(sorted(r) == list(names) for r in rounds)  # every cell once a round
-    assert len({tuple(r) for r in rounds}) > 1            # not one fixed order
-    assert any(r != list(names) for r in rounds)          # not the cells' own order
-    assert order(7) == first                              # the seed decides the order ...
-    assert order(8) != first                              # ... and another seed gives another
+    assert len({tuple(r) for r in rounds}) > 1  # not one fixed order
+    assert any(r != list(names) for r in rounds)  # not the cells' own order
+    assert order(7) == first  # the seed decides the order ...
+    assert order(8) != first  # ... and another seed gives another
 
 
 def test_jobs_are_the_cells_commands(tmp_path):
@@ -82,8 +95,7 @@ def test_jobs_are_the_cells_commands(tmp_path):
     run_measure(cells, fake, runs=1, warmup=0, sink="", timeout=7.5)
     (call,) = fake.calls
     assert [j.argv for j in call.jobs] == [c.argv for c in cells]
-    assert all(j.timeout == 7.5 and j.sink == SINK_NULL and j.env is not None and j.env["TOY_MODE"] == "fast"
-               for j in call.jobs)
+    assert all(j.timeout == 7.5 and j.sink == SINK_NULL and j.env is not None and j.env["TOY_MODE"] == "fast" for j in call.jobs)
     assert [j.cwd for j in call.jobs] == [str(c.build_dir) for c in cells]
     assert call.on_stdout is None
     fake = FakeRunner()
@@ -91,11 +103,14 @@ def test_jobs_are_the_cells_commands(tmp_path):
     assert {j.sink for j in fake.calls[0].jobs} == {SINK_PIPE}
 
 
-@pytest.mark.parametrize("bad, status, detail", [
-    (record(exit_code=1, stderr="b: lost the file\n"), FAILED, "a timed run failed: exit code 1: b: lost the file"),
-    (record(exit_code=-9, timed_out=True), TIMEOUT, "a timed run " + timeout_text(5.0)),
-    (record(answer=ANSWER - 1), WRONG, f"a timed run answered {ANSWER - 1}, expected {ANSWER}"),
-])
+@pytest.mark.parametrize(
+    "bad, status, detail",
+    [
+        (record(exit_code=1, stderr="b: lost the file\n"), FAILED, "a timed run failed: exit code 1: b: lost the file"),
+        (record(exit_code=-9, timed_out=True), TIMEOUT, "a timed run " + timeout_text(5.0)),
+        (record(answer=ANSWER - 1), WRONG, f"a timed run answered {ANSWER - 1}, expected {ANSWER}"),
+    ],
+)
 def test_a_bad_timed_run_drops_its_cell_out_of_later_rounds(tmp_path, bad, status, detail):
     cells = toy_cells(tmp_path, ("a", "b", "c"))
     # rounds of 0.3 s: chunks of 1, 6 and 4 rounds; b's third run (measure round 1, in the second chunk) is bad
@@ -104,17 +119,17 @@ def test_a_bad_timed_run_drops_its_cell_out_of_later_rounds(tmp_path, bad, statu
     a, b, c = cells
     assert [len(call.schedule) for call in fake.calls] == [3, 18, 8]  # the last 4 rounds without b
     assert (b.status, b.detail) == (status, detail)
-    assert changed == [b]                                           # told once
-    assert [r.round_no for r in recorder.of("b")] == [0, 1]         # the bad run is kept, nothing after it
+    assert changed == [b]  # told once
+    assert [r.round_no for r in recorder.of("b")] == [0, 1]  # the bad run is kept, nothing after it
     assert recorder.of("b")[-1].run is bad
-    assert "b" not in fake.calls[2].names                           # not scheduled in later chunks
+    assert "b" not in fake.calls[2].names  # not scheduled in later chunks
     # a wrong answer exits 0: the launcher goes on running it in that chunk, but those runs are not kept;
     # a failure or timeout: the launcher skips the rest of the chunk's runs of it (None)
     assert fake.made["b"] == (1 + 6 if status == WRONG else 3)
     for other in (a, c):
         assert other.status == OK and other.detail == ""
         assert [r.round_no for r in recorder.of(other.variant.name)] == list(range(10))
-    assert len(advanced) == 3 + 18 + 8                              # every scheduled run, made or not
+    assert len(advanced) == 3 + 18 + 8  # every scheduled run, made or not
 
 
 def test_a_bad_warmup_run_drops_the_cell_and_with_no_cell_left_measuring_ends(tmp_path):
@@ -142,7 +157,12 @@ def test_warmup_runs_are_recorded_as_warmup(tmp_path):
     recorder, _, _ = run_measure(cells, FakeRunner(), warmup=2, runs=3)
     for name in ("a", "b"):
         assert [(r.phase, r.round_no) for r in recorder.runs if r.name == name] == [
-            ("warmup", 0), ("warmup", 1), ("measure", 0), ("measure", 1), ("measure", 2)]
+            ("warmup", 0),
+            ("warmup", 1),
+            ("measure", 0),
+            ("measure", 1),
+            ("measure", 2),
+        ]
     assert Counter(r.phase for r in recorder.runs) == {"warmup": 4, "measure": 6}
 
 
@@ -152,8 +172,18 @@ def test_an_interrupted_chunk_is_stored_then_keyboard_interrupt(tmp_path):
     recorder = ListRecorder()
     changed: list = []
     with pytest.raises(KeyboardInterrupt):
-        measure(cells, runs=10, warmup=1, timeout=5.0, sink="null", recorder=recorder, seed=3,
-                advance=lambda label: None, cell_changed=changed.append, runner=fake)
+        measure(
+            cells,
+            runs=10,
+            warmup=1,
+            timeout=5.0,
+            sink="null",
+            recorder=recorder,
+            seed=3,
+            advance=lambda label: None,
+            cell_changed=changed.append,
+            runner=fake,
+        )
     assert len(fake.calls) == 2
     assert chunks(recorder) == [3, 5]  # the runs made before Ctrl-C are kept and committed
     assert not changed and all(c.status == OK for c in cells)

@@ -1,5 +1,6 @@
 """The terminal report fits the terminal: compact by default, every column with --wide; the Markdown export
 draws the same table model with every column (golden text, as hyperfine's export tests do)."""
+
 import io
 
 import pytest
@@ -42,8 +43,19 @@ def test_compact_view_wraps_long_labels_instead_of_cutting_them():
 
 def test_wide_view_has_every_column():
     text = printed(400, wide=True)
-    for header in ("toolchain", "profile", "user", "sys", "cpu", "max RSS", "wall median (min..max)",
-                   "x limit", "instructions", "x fewest", "alloc_bytes_per_op"):
+    for header in (
+        "toolchain",
+        "profile",
+        "user",
+        "sys",
+        "cpu",
+        "max RSS",
+        "wall median (min..max)",
+        "x limit",
+        "instructions",
+        "x fewest",
+        "alloc_bytes_per_op",
+    ):
         assert header in text, header
 
 
@@ -51,13 +63,14 @@ def test_compact_columns_are_a_subset_of_the_table_model():
     (g,) = analyse(toy_session())
     full = tables.group_table(g)
     compact = full.view(wide=False)
-    assert [c.header for c in compact.columns] == ["cell", "status", "inner median", "rate", "x fastest [95% CI]",
-                                                   "instr/byte", "notes"]
+    assert [c.header for c in compact.columns] == ["cell", "status", "inner median", "rate", "x fastest [95% CI]", "instr/byte", "notes"]
     assert compact.statuses == full.statuses and compact.columns[compact.status_column].header == "status"
 
 
-GOLDEN_ROW = "| c/slow | gcc | release | ok | 1,000 | 30.0 ms (29.0 ms..31.0 ms) | 31.0 ms (30.0 ms..32.0 ms) | " \
-             "27.9 ms | 0 µs | 90% | 2.0 MB | 0.03 MB/s | 3.00x ["
+GOLDEN_ROW = (
+    "| c/slow | gcc | release | ok | 1,000 | 30.0 ms (29.0 ms..31.0 ms) | 31.0 ms (30.0 ms..32.0 ms) | "
+    "27.9 ms | 0 µs | 90% | 2.0 MB | 0.03 MB/s | 3.00x ["
+)
 
 
 def test_markdown_is_the_wide_table():
@@ -74,14 +87,19 @@ def test_a_manifest_grid_is_drawn_as_the_seed_drew_it():
     from sessions import cell, session
 
     from iorace.analysis import grids
+
     cells = []
     for case in ("carsales", "eval"):
         for config, cpp, rust in (("object", [10, 10, 10], [14, 14, 14]), ("bytes", [20, 20, 20], [30, 30, 30])):
             p = {"case": case, "config": config}
             cells += [cell("capnp", "cpp", "g++", inner=cpp, params=p), cell("capnp", "rust", "cargo", inner=rust, params=p)]
-    spec = {"title": "capnp grid", "split": "case", "rows": "config",
-            "columns": ["cpp/capnp@g++:release", "rust/capnp@cargo:release"],
-            "ratio": ["rust/capnp@cargo:release", "cpp/capnp@g++:release"]}
+    spec = {
+        "title": "capnp grid",
+        "split": "case",
+        "rows": "config",
+        "columns": ["cpp/capnp@g++:release", "rust/capnp@cargo:release"],
+        "ratio": ["rust/capnp@cargo:release", "cpp/capnp@g++:release"],
+    }
     s = session(cells, suites={"toy": {"grids": [spec], "param_order": {"config": ["object", "bytes"]}}})
     got = grids(s)
     assert [g.split_value for g in got] == ["carsales", "eval"]
@@ -95,17 +113,26 @@ def test_a_manifest_grid_is_drawn_as_the_seed_drew_it():
 def seed_table_session():
     """dcat-like: three tests in the seed's order (not the speed order), one not run, on two compilers."""
     from sessions import cell, session
-    cells = [cell(name, "d", tc, wall=[w * k] * 3, params={}, suite="lines", metric="wall")
-             for tc, k in (("gdc", 1), ("ldc2", 2)) for name, w in (("rawOut", 20), ("bufOut", 10), ("chunk", 5))]
+
+    cells = [
+        cell(name, "d", tc, wall=[w * k] * 3, params={}, suite="lines", metric="wall")
+        for tc, k in (("gdc", 1), ("ldc2", 2))
+        for name, w in (("rawOut", 20), ("bufOut", 10), ("chunk", 5))
+    ]
     cells.append(cell("unbuilt", "d", "dmd", status="skipped", params={}, suite="lines", metric="wall"))
-    spec = {"title": "dcat's tests", "rows": ["d/rawOut", "d/bufOut", "d/unbuilt", "d/chunk"],
-            "baseline": "d/rawOut", "seed_figures": {"d/rawOut": 22.41, "d/bufOut": 9.32},
-            "seed_figures_source": "MacOS, 5 runs"}
+    spec = {
+        "title": "dcat's tests",
+        "rows": ["d/rawOut", "d/bufOut", "d/unbuilt", "d/chunk"],
+        "baseline": "d/rawOut",
+        "seed_figures": {"d/rawOut": 22.41, "d/bufOut": 9.32},
+        "seed_figures_source": "MacOS, 5 runs",
+    }
     return session(cells, suites={"lines": {"seed_tables": [spec]}})
 
 
 def test_a_seed_table_keeps_the_seeds_order_and_its_figures():
     from iorace.analysis import seed_tables
+
     got = seed_tables(seed_table_session())
     assert [t.setup for t in got] == ["gdc release · mode=count", "ldc2 release · mode=count"]  # dmd: nothing measured, no table
     rows = got[0].rows
@@ -122,8 +149,11 @@ def test_problems_fold_cells_that_fail_alike():
     from sessions import cell, session
 
     from iorace.document import problems
-    same = [cell(f"v{i}", status="failed", detail="exit code 1: ModuleNotFoundError: No module named 'capnp'",
-                 params={"config": str(i)}) for i in range(30)]
+
+    same = [
+        cell(f"v{i}", status="failed", detail="exit code 1: ModuleNotFoundError: No module named 'capnp'", params={"config": str(i)})
+        for i in range(30)
+    ]
     lines = problems(session(same + [cell("other", status="wrong", detail="answered 2, expected 1")]))
     assert len(lines) == 2
     assert lines[0].startswith("30 cells failed (c/v0@gcc:release, ") and lines[0].endswith("No module named 'capnp'")
@@ -133,6 +163,7 @@ def test_problems_fold_cells_that_fail_alike():
 def test_a_seed_table_takes_the_figures_of_its_own_compiler():
     """serialize: the seed timed gdc and dmd; gdc's table shows gdc's figures, ldc2's none."""
     from iorace.analysis import seed_tables
+
     s = seed_table_session()
     spec = s.suites["lines"]["seed_tables"][0]
     spec["seed_figures"] = {}

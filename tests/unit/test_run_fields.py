@@ -4,6 +4,7 @@ here, given to the store as its run type: the store makes its column and adds it
 without it, stores and loads it by name, the launcher's report maps a header field of that name onto it,
 and the JSON export lists it under its json= name. Nothing of the store, the parser or the export is
 told about the field itself."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -20,8 +21,8 @@ from iorace.store import Store
 
 # ru_inblock: blocks read from the file system, as spawn.c would print it with F(inblock, ru.ru_inblock)
 BlocksRun = dataclasses.make_dataclass(
-    "BlocksRun", [("inblock", int | None, column("INTEGER", json="blocks_read", default=None))], bases=(Run,),
-    kw_only=True)
+    "BlocksRun", [("inblock", int | None, column("INTEGER", json="blocks_read", default=None))], bases=(Run,), kw_only=True
+)
 
 HEADER = "i job wall_ns user_ns sys_ns max_rss_kb minflt majflt nvcsw nivcsw exit_code timed_out leftovers"
 
@@ -29,8 +30,7 @@ HEADER = "i job wall_ns user_ns sys_ns max_rss_kb minflt majflt nvcsw nivcsw exi
 def with_blocks(session):
     """The session with each run a BlocksRun that read 10 x its round blocks."""
     for c in session.cells:
-        c.runs = [BlocksRun(**{f.name: getattr(r, f.name) for f in dataclasses.fields(Run)}, inblock=10 * r.round)
-                  for r in c.runs]
+        c.runs = [BlocksRun(**{f.name: getattr(r, f.name) for f in dataclasses.fields(Run)}, inblock=10 * r.round) for r in c.runs]
     return session
 
 
@@ -62,11 +62,13 @@ def test_a_database_made_without_the_field_gets_its_column(tmp_path):
 
 
 def test_the_launchers_report_is_read_by_field_name():
-    report = [f"{HEADER} inblock",
-              "0 1 5000 3000 1000 2048 100 0 1 2 0 0 0 42",
-              "1 0 skipped",
-              "2 1 9000 3000 1000 2048 100 0 1 2 -9 1 3 8",
-              "3 1 9000 3000"]  # cut short by a kill
+    report = [
+        f"{HEADER} inblock",
+        "0 1 5000 3000 1000 2048 100 0 1 2 0 0 0 42",
+        "1 0 skipped",
+        "2 1 9000 3000 1000 2048 100 0 1 2 -9 1 3 8",
+        "3 1 9000 3000",
+    ]  # cut short by a kill
     runs = parse_report(report, BlocksRun)
     assert sorted(runs) == [0, 2]
     first, killed = BlocksRun(**runs[0]), BlocksRun(**runs[2])

@@ -3,6 +3,7 @@
 Each test starts real processes through iorace-spawn: exit codes, signals, timeouts, leftovers (forked
 children, setsid() daemons) that must not outlive their run, the schedule of a round, stdout digests.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -57,8 +58,7 @@ def test_setsid_daemon_and_forked_child_do_not_outlive_the_run():
 
 def test_timeout_kills_the_run_and_everything_it_started():
     start = time.monotonic()
-    run = run_once([SH, "-c", "trap '' TERM; setsid sleep 300 & echo pid=$! >&2; sleep 300 & echo pid=$! >&2; wait"],
-                   timeout=0.5)
+    run = run_once([SH, "-c", "trap '' TERM; setsid sleep 300 & echo pid=$! >&2; sleep 300 & echo pid=$! >&2; wait"], timeout=0.5)
     assert time.monotonic() - start < 10
     assert run.timed_out and run.exit_code == -signal.SIGKILL
     assert run.failure() == timeout_text(0.5)
@@ -77,8 +77,7 @@ def test_a_round_runs_in_schedule_order_and_a_failed_job_is_not_run_again(tmp_pa
 
 
 def test_each_job_has_its_own_environment_and_folder(tmp_path):
-    job = Job([SH, "-c", "echo \"$IORACE_X $(pwd)\" >&2"], 10, env={**os.environ, "IORACE_X": "hello"},
-              cwd=str(tmp_path))
+    job = Job([SH, "-c", 'echo "$IORACE_X $(pwd)" >&2'], 10, env={**os.environ, "IORACE_X": "hello"}, cwd=str(tmp_path))
     (run,), _ = run_batch([job], [0])
     assert run.stderr_tail.strip() == f"hello {tmp_path}"
 
@@ -93,28 +92,44 @@ def test_stdout_sinks():
 
 
 def record(**kw) -> Run:
-    base = {"wall_ns": 1, "user_ns": 0, "sys_ns": 0, "max_rss_kb": 1, "minflt": 0, "majflt": 0, "nvcsw": 0,
-            "nivcsw": 0, "exit_code": 0, "timed_out": False, "inner_ns": None, "result": {"answer": 5},
-            "stderr_tail": "", "timeout_s": 2.0}
+    base = {
+        "wall_ns": 1,
+        "user_ns": 0,
+        "sys_ns": 0,
+        "max_rss_kb": 1,
+        "minflt": 0,
+        "majflt": 0,
+        "nvcsw": 0,
+        "nivcsw": 0,
+        "exit_code": 0,
+        "timed_out": False,
+        "inner_ns": None,
+        "result": {"answer": 5},
+        "stderr_tail": "",
+        "timeout_s": 2.0,
+    }
     return Run(**{**base, **kw})
 
 
-@pytest.mark.parametrize("run, timed, known_wrong, status, detail", [
-    (record(), False, False, Status.OK, ""),
-    (record(result={"answer": 6}), False, False, Status.WRONG, "answered 6, expected 5"),
-    (record(result={"answer": 6}), True, False, Status.WRONG, "a timed run answered 6, expected 5"),
-    (record(result={"answer": 6}), False, True, Status.WRONG, "answered 6, expected 5 (known: "),
-    (record(exit_code=-9, timed_out=True), False, False, Status.TIMEOUT, timeout_text(2.0)),
-    (record(exit_code=-9, timed_out=True), True, False, Status.TIMEOUT, "a timed run " + timeout_text(2.0)),
-    (record(exit_code=3, stderr_tail="nope\n"), False, False, Status.FAILED, "exit code 3: nope"),
-    (record(exit_code=3, stderr_tail="nope\n"), True, False, Status.FAILED, "a timed run failed: exit code 3: nope"),
-    (record(exit_code=3, stderr_tail="nope\n"), False, True, Status.WRONG, "refused: exit code 3: nope (known: "),
-    (record(exit_code=-11), False, True, Status.FAILED, "killed by SIGSEGV"),
-    (record(result=None), False, False, Status.FAILED, "printed no iorace-result line"),
-    (record(result=None), True, False, Status.OK, ""),  # a timed run may stay silent
-    (record(result={"_invalid": "iorace-result {"}), False, False, Status.FAILED, "unreadable result line"),
-    (record(result={"inner_ns": 3}), False, False, Status.FAILED, "its iorace-result line has no answer"),
-])
+@pytest.mark.parametrize(
+    "run, timed, known_wrong, status, detail",
+    [
+        (record(), False, False, Status.OK, ""),
+        (record(result={"answer": 6}), False, False, Status.WRONG, "answered 6, expected 5"),
+        (record(result={"answer": 6}), True, False, Status.WRONG, "a timed run answered 6, expected 5"),
+        (record(result={"answer": 6}), False, True, Status.WRONG, "answered 6, expected 5 (known: "),
+        (record(exit_code=-9, timed_out=True), False, False, Status.TIMEOUT, timeout_text(2.0)),
+        (record(exit_code=-9, timed_out=True), True, False, Status.TIMEOUT, "a timed run " + timeout_text(2.0)),
+        (record(exit_code=3, stderr_tail="nope\n"), False, False, Status.FAILED, "exit code 3: nope"),
+        (record(exit_code=3, stderr_tail="nope\n"), True, False, Status.FAILED, "a timed run failed: exit code 3: nope"),
+        (record(exit_code=3, stderr_tail="nope\n"), False, True, Status.WRONG, "refused: exit code 3: nope (known: "),
+        (record(exit_code=-11), False, True, Status.FAILED, "killed by SIGSEGV"),
+        (record(result=None), False, False, Status.FAILED, "printed no iorace-result line"),
+        (record(result=None), True, False, Status.OK, ""),  # a timed run may stay silent
+        (record(result={"_invalid": "iorace-result {"}), False, False, Status.FAILED, "unreadable result line"),
+        (record(result={"inner_ns": 3}), False, False, Status.FAILED, "its iorace-result line has no answer"),
+    ],
+)
 def test_judge_run(run, timed, known_wrong, status, detail):
     v = judge_run(run, expected=5, answer_kind="result", known_wrong=known_wrong, timed=timed)
     assert v.status is status

@@ -1,4 +1,5 @@
 """Statistics: medians, noise flags and bootstrap ratio intervals behave as documented."""
+
 import numpy as np
 
 from iorace.stats import median_ratio, summarize

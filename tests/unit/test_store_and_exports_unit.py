@@ -1,5 +1,6 @@
 """The store keeps a session exactly (read back by column name), and every exporter renders a hand-built
 session as expected (hyperfine's export tests do the same)."""
+
 import csv
 import dataclasses
 import json
@@ -20,12 +21,26 @@ class FakeCell:
 
     def __init__(self, c, db_id=None):
         from types import SimpleNamespace as NS
+
         self.suite = NS(name=c.suite, manifest=NS(title=c.title, metric=c.metric))
         self.dataset = NS(name=c.dataset, sha256=c.dataset_sha256, path=c.input_path)
         self.variant = NS(name=c.variant, language=c.language, kind=c.kind, description=c.description)
         self.toolchain = NS(name=c.toolchain)
-        for k in ("params", "toolchain_version", "profile", "build_key", "status", "detail", "answer", "expected",
-                  "units", "known_wrong", "instructions", "instructions_note", "extra"):
+        for k in (
+            "params",
+            "toolchain_version",
+            "profile",
+            "build_key",
+            "status",
+            "detail",
+            "answer",
+            "expected",
+            "units",
+            "known_wrong",
+            "instructions",
+            "instructions_note",
+            "extra",
+        ):
             setattr(self, k, getattr(c, k))
         self.argv = c.command
         self.db_id = db_id
@@ -34,8 +49,15 @@ class FakeCell:
 def test_round_trip(tmp_path):
     original = toy_session()
     store = Store(tmp_path / "s.sqlite")
-    sid = store.begin_session(original.started, original.command_line, original.options, original.machine,
-                              original.toolchains, original.git_revision, original.iorace_version)
+    sid = store.begin_session(
+        original.started,
+        original.command_line,
+        original.options,
+        original.machine,
+        original.toolchains,
+        original.git_revision,
+        original.iorace_version,
+    )
     store.save_suite_settings(sid, "toy", original.suites["toy"])
     for c in original.cells:
         fake = FakeCell(c)
@@ -45,11 +67,23 @@ def test_round_trip(tmp_path):
     store.finish_session(sid, original.finished, "done")
     back = Store(tmp_path / "s.sqlite").load(sid)
     assert back.suites == original.suites
-    assert (back.command_line, back.options, back.machine, back.toolchains) == \
-        (original.command_line, original.options, original.machine, original.toolchains)
+    assert (back.command_line, back.options, back.machine, back.toolchains) == (
+        original.command_line,
+        original.options,
+        original.machine,
+        original.toolchains,
+    )
     for a, b in zip(back.cells, original.cells, strict=True):
-        assert (a.label, a.status, a.answer, a.params, a.units, a.extra, a.instructions, a.command) == \
-            (b.label, b.status, b.answer, b.params, b.units, b.extra, b.instructions, b.command)
+        assert (a.label, a.status, a.answer, a.params, a.units, a.extra, a.instructions, a.command) == (
+            b.label,
+            b.status,
+            b.answer,
+            b.params,
+            b.units,
+            b.extra,
+            b.instructions,
+            b.command,
+        )
         assert a.runs == b.runs
 
 
@@ -112,13 +146,16 @@ def test_a_database_of_the_first_schema_gets_the_columns_it_lacks_and_its_sessio
     path = tmp_path / "old.sqlite"
     old = sqlite3.connect(path)
     old.executescript(OLD_SCHEMA)
-    old.execute("INSERT INTO sessions VALUES (1, 't0', 't1', 'done', 'iorace run toy', ?, '{}', ?, 'abc', '0.1')",
-                ('{"baseline_languages": {"toy": ["c"]}}', '{"gcc": "gcc 12"}'))
-    old.execute("INSERT INTO cells VALUES (1, 1, 'toy', 'A toy job', 'inner', 'tiny', 'ab', '/d', '{\"mode\": \"count\"}',"
-                " 'fast', 'c', 'variant', 'd', 'gcc', 'gcc 12', 'release', 'k', '[\"prog\"]', 'ok', '', '5', '5',"
-                " '{\"bytes\": 10}', 0)")
-    old.executemany("INSERT INTO runs VALUES (?, 1, 'measure', ?, 100, 90, 1, 2048, 10, 0, 1, 2, 50, 0)",
-                    [(1, 0), (2, 1)])
+    old.execute(
+        "INSERT INTO sessions VALUES (1, 't0', 't1', 'done', 'iorace run toy', ?, '{}', ?, 'abc', '0.1')",
+        ('{"baseline_languages": {"toy": ["c"]}}', '{"gcc": "gcc 12"}'),
+    )
+    old.execute(
+        "INSERT INTO cells VALUES (1, 1, 'toy', 'A toy job', 'inner', 'tiny', 'ab', '/d', '{\"mode\": \"count\"}',"
+        " 'fast', 'c', 'variant', 'd', 'gcc', 'gcc 12', 'release', 'k', '[\"prog\"]', 'ok', '', '5', '5',"
+        " '{\"bytes\": 10}', 0)"
+    )
+    old.executemany("INSERT INTO runs VALUES (?, 1, 'measure', ?, 100, 90, 1, 2048, 10, 0, 1, 2, 50, 0)", [(1, 0), (2, 1)])
     old.commit()
     old.close()
     store = Store(path)
@@ -126,8 +163,14 @@ def test_a_database_of_the_first_schema_gets_the_columns_it_lacks_and_its_sessio
     assert {"instructions", "instructions_note", "extra"} <= have
     s = store.load(1)
     (c,) = s.cells
-    assert (c.label, c.params, c.command, c.answer, c.units, c.known_wrong) == \
-        ("c/fast@gcc:release[mode=count]", {"mode": "count"}, ["prog"], 5, {"bytes": 10}, False)
+    assert (c.label, c.params, c.command, c.answer, c.units, c.known_wrong) == (
+        "c/fast@gcc:release[mode=count]",
+        {"mode": "count"},
+        ["prog"],
+        5,
+        {"bytes": 10},
+        False,
+    )
     assert (c.instructions, c.instructions_note, c.extra, c.counters) == (None, "", {}, {})
     assert [(r.round, r.wall_ns, r.inner_ns) for r in c.measured()] == [(0, 100, 50), (1, 100, 50)]
     assert s.suite_setting("toy", "baseline_languages") == ["c"] and s.toolchains == {"gcc": "gcc 12"}
@@ -140,6 +183,7 @@ def test_a_database_of_the_first_schema_gets_the_columns_it_lacks_and_its_sessio
 
 def test_unknown_session_is_a_usage_error(tmp_path):
     from iorace.errors import UsageError
+
     store = Store(tmp_path / "s.sqlite")
     with pytest.raises(UsageError, match="no session stored yet"):
         store.load()
@@ -149,6 +193,7 @@ def test_unknown_session_is_a_usage_error(tmp_path):
 
 def test_an_unopenable_database_is_a_usage_error(tmp_path):
     from iorace.errors import UsageError
+
     (tmp_path / "dir.sqlite").mkdir()
     with pytest.raises(UsageError, match="cannot open the database"):
         Store(tmp_path / "dir.sqlite")

@@ -1,5 +1,6 @@
 """verify() with a fake runner and a recorder in a list (no process is started): how a verification run
 is judged, what is recorded, the stdout digest of `answer = "stdout"` suites."""
+
 from __future__ import annotations
 
 import hashlib
@@ -25,24 +26,26 @@ def verify_one(cell, fake) -> ListRecorder:
     return recorder
 
 
-@pytest.mark.parametrize("run, known_wrong, status, detail, answer", [
-    (record(), False, OK, "", ANSWER),
-    (record(answer=1001), False, WRONG, f"answered 1001, expected {ANSWER}", 1001),
-    (record(answer={"n": 1}), False, WRONG, f'answered {{"n": 1}}, expected {ANSWER}', {"n": 1}),
-    (record(exit_code=3, stderr="toy: bad input\n"), False, FAILED, "exit code 3: toy: bad input", None),
-    (record(exit_code=-11), False, FAILED, "killed by SIGSEGV", None),
-    (record(exit_code=-9, timed_out=True), False, TIMEOUT, timeout_text(5.0), None),
-    (record(result=None), False, FAILED, "printed no iorace-result line on stderr", None),
-    (record(result={"inner_ns": 5}), False, FAILED, "its iorace-result line has no answer", None),
-    (record(result={"_invalid": "iorace-result {"}), False, FAILED, "unreadable result line: iorace-result {", None),
-    # the manifest says this variant cannot be right on tiny: a clean refusal is its known wrong answer ...
-    (record(exit_code=2, stderr="toy: cannot do tiny\n"), True, WRONG, f"refused: exit code 2: toy: cannot do tiny{KNOWN}",
-     None),
-    (record(answer=7), True, WRONG, f"answered 7, expected {ANSWER}{KNOWN}", 7),
-    # ... but a crash is still a failure, and a right answer is right
-    (record(exit_code=-11), True, FAILED, "killed by SIGSEGV", None),
-    (record(), True, OK, "", ANSWER),
-])
+@pytest.mark.parametrize(
+    "run, known_wrong, status, detail, answer",
+    [
+        (record(), False, OK, "", ANSWER),
+        (record(answer=1001), False, WRONG, f"answered 1001, expected {ANSWER}", 1001),
+        (record(answer={"n": 1}), False, WRONG, f'answered {{"n": 1}}, expected {ANSWER}', {"n": 1}),
+        (record(exit_code=3, stderr="toy: bad input\n"), False, FAILED, "exit code 3: toy: bad input", None),
+        (record(exit_code=-11), False, FAILED, "killed by SIGSEGV", None),
+        (record(exit_code=-9, timed_out=True), False, TIMEOUT, timeout_text(5.0), None),
+        (record(result=None), False, FAILED, "printed no iorace-result line on stderr", None),
+        (record(result={"inner_ns": 5}), False, FAILED, "its iorace-result line has no answer", None),
+        (record(result={"_invalid": "iorace-result {"}), False, FAILED, "unreadable result line: iorace-result {", None),
+        # the manifest says this variant cannot be right on tiny: a clean refusal is its known wrong answer ...
+        (record(exit_code=2, stderr="toy: cannot do tiny\n"), True, WRONG, f"refused: exit code 2: toy: cannot do tiny{KNOWN}", None),
+        (record(answer=7), True, WRONG, f"answered 7, expected {ANSWER}{KNOWN}", 7),
+        # ... but a crash is still a failure, and a right answer is right
+        (record(exit_code=-11), True, FAILED, "killed by SIGSEGV", None),
+        (record(), True, OK, "", ANSWER),
+    ],
+)
 def test_a_verification_run_is_judged_and_recorded(tmp_path, run, known_wrong, status, detail, answer):
     cell = toy(tmp_path, known_wrong=("a",) if known_wrong else ())
     fake = FakeRunner(script={("a", 0): run})
@@ -65,12 +68,15 @@ def test_the_run_is_the_cells_command_once(tmp_path):
     assert call.on_stdout is None  # a result-line suite's stdout is not read
 
 
-@pytest.mark.parametrize("stdout, result, status", [
-    (b"right\n", None, OK),                             # the digest is the answer; no result line needed
-    (b"right\n", {"inner_ns": 12}, OK),
-    (b"wrong\n", None, WRONG),
-    (b"", None, WRONG),
-])
+@pytest.mark.parametrize(
+    "stdout, result, status",
+    [
+        (b"right\n", None, OK),  # the digest is the answer; no result line needed
+        (b"right\n", {"inner_ns": 12}, OK),
+        (b"wrong\n", None, WRONG),
+        (b"", None, WRONG),
+    ],
+)
 def test_a_stdout_suite_is_judged_by_the_digest_of_its_stdout(tmp_path, stdout, result, status):
     cell = toy(tmp_path, answer="stdout")
     fake = FakeRunner(stdout=stdout, script={("a", 0): record(result=result)})

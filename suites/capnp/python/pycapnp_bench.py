@@ -6,6 +6,7 @@ the compiled rows take for the whole count; the report compares it per message. 
 checksum as every other row (see the suite's README.md). The pipe configs re-run this script as the server
 (`--serve CASE CONFIG N`). CAPNP_BENCH_FAULT=truncate|garbage spoils the first request's bytes.
 """
+
 from __future__ import annotations
 
 import os
@@ -23,8 +24,7 @@ M32 = 0xFFFFFFFF
 M64 = (1 << 64) - 1
 INT32_MAX = 0x7FFFFFFF
 INT32_MIN = -0x80000000
-WORDS = ("foo ", "bar ", "baz ", "qux ", "quux ", "corge ", "grault ", "garply ", "waldo ", "fred ",
-         "plugh ", "xyzzy ", "thud ")
+WORDS = ("foo ", "bar ", "baz ", "qux ", "quux ", "corge ", "grault ", "garply ", "waldo ", "fred ", "plugh ", "xyzzy ", "thud ")
 URL_PREFIX = "http://example.com/"
 MAKES = ("Toyota", "GM", "Ford", "Honda", "Tesla")
 MODELS = ("Camry", "Prius", "Volt", "Accord", "Leaf", "Model S")
@@ -328,7 +328,7 @@ def read_frame(f) -> bytes:
     count, table_words = _table_words(first)
     rest = _take(f, 8 * table_words - 8)
     table = first + rest
-    body = sum(int.from_bytes(table[4 + 4 * i: 8 + 4 * i], "little") for i in range(count))
+    body = sum(int.from_bytes(table[4 + 4 * i : 8 + 4 * i], "little") for i in range(count))
     if body > 1 << 24:
         raise Failure(f"message too large ({body} words)")
     return table + _take(f, 8 * body)
@@ -368,7 +368,7 @@ def read_packed_frame(f) -> bytes:
             if count is None:
                 count, table_words = _table_words(head)
             if len(head) >= 8 * table_words:
-                total = table_words + sum(int.from_bytes(head[4 + 4 * i: 8 + 4 * i], "little") for i in range(count))
+                total = table_words + sum(int.from_bytes(head[4 + 4 * i : 8 + 4 * i], "little") for i in range(count))
     if words != total:
         raise Failure("packed input did not end on the message's last word")
     return bytes(out)
@@ -390,8 +390,9 @@ def serve(t, n: int, packed: bool) -> None:
 
 
 def by_pipe(t, c: dict, fault: str, acc: list[int], sizes: dict) -> None:
-    server = subprocess.Popen([sys.executable, __file__, "--serve", c["case"], c["config"], str(c["n"])],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    server = subprocess.Popen(
+        [sys.executable, __file__, "--serve", c["case"], c["config"], str(c["n"])], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
     failure = None
     try:
         rng = FastRand()
@@ -510,10 +511,8 @@ def main(argv: list[str]) -> None:
     print(f"{case} {config}: {n} iterations, checksum {checksum}")
     extra = ""
     if mode != "object" and n:
-        extra = (f', "extra": {{"request_bytes": {sizes["request"] / n:.1f}, '
-                 f'"response_bytes": {sizes["response"] / n:.1f}}}')
-    print(f'iorace-result {{"answer": {{"iterations": {n}, "checksum": {checksum}}}, "inner_ns": {ns}{extra}}}',
-          file=sys.stderr)
+        extra = f', "extra": {{"request_bytes": {sizes["request"] / n:.1f}, "response_bytes": {sizes["response"] / n:.1f}}}'
+    print(f'iorace-result {{"answer": {{"iterations": {n}, "checksum": {checksum}}}, "inner_ns": {ns}{extra}}}', file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ A finding is a crash, hang or broken error line of one parser (anything but one 
 problem` line and exit 1, or a result line and exit 0), parsers disagreeing on accept/reject, or
 accepting with different summaries. Findings go to WORK/findings/ as NAME.rdb + NAME.json.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -122,9 +123,25 @@ def _real_dump() -> bytes:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--dir", str(tmp),
-                             "--dbfilename", "dump.rdb", "--save", "", "--appendonly", "no"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(tmp),
+            "--dbfilename",
+            "dump.rdb",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 20
         while True:
@@ -206,16 +223,15 @@ class Program:
 
     def run(self, path: Path) -> tuple[str, object]:
         try:
-            p = subprocess.run([*self.argv, str(path)], check=False, capture_output=True, timeout=20,
-                               preexec_fn=_limit_memory)
+            p = subprocess.run([*self.argv, str(path)], check=False, capture_output=True, timeout=20, preexec_fn=_limit_memory)
         except subprocess.TimeoutExpired:
             return "hang", "no answer in 20 s"
         err = p.stderr.decode("utf-8", "replace")
         lines = [ln for ln in err.splitlines() if ln.strip()]
         if p.returncode == 0 and lines and lines[-1].startswith("iorace-result "):
-            return "ok", json.loads(lines[-1][len("iorace-result "):])["answer"]
+            return "ok", json.loads(lines[-1][len("iorace-result ") :])["answer"]
         if p.returncode == 1 and len(lines) == 1 and lines[0].startswith(f"rdb: {path}: offset "):
-            return "err", lines[0][len(f"rdb: {path}: "):]
+            return "err", lines[0][len(f"rdb: {path}: ") :]
         if p.returncode == 1 and lines and lines[0].startswith(f"rdb: {path}: offset "):
             return "badline", f"{len(lines)} stderr lines: {err[-300:]!r}"
         return "crash", f"exit {p.returncode}: {err[-300:]!r}"
@@ -263,6 +279,7 @@ class _Alarm:
     def __init__(self, seconds: int):
         def boom(*_):
             raise TimeoutError
+
         self.old = signal.signal(signal.SIGALRM, boom)
         signal.alarm(seconds)
 
@@ -297,8 +314,10 @@ def build_parsers(java: bool = True) -> list:
     WORK.mkdir(parents=True, exist_ok=True)
     out: list = []
     target = WORK / "target"
-    _run(["cargo", "build", "--quiet", "--bin", "vec", "--manifest-path", str(SUITE / "rust" / "Cargo.toml"),
-          "--target-dir", str(target)], timeout=1200)  # debug profile: integer overflow panics too
+    _run(
+        ["cargo", "build", "--quiet", "--bin", "vec", "--manifest-path", str(SUITE / "rust" / "Cargo.toml"), "--target-dir", str(target)],
+        timeout=1200,
+    )  # debug profile: integer overflow panics too
     out.append(Program("rust", [str(target / "debug" / "vec")]))
     cc = shutil.which("gcc") or shutil.which("cc")
     _run([cc, "-O2", "-o", str(WORK / "c_mmap"), str(SUITE / "c" / "mmap.c"), "-lm"], timeout=300)
@@ -308,8 +327,7 @@ def build_parsers(java: bool = True) -> list:
     if java and shutil.which("javac"):
         classes = WORK / "java"
         classes.mkdir(exist_ok=True)
-        _run(["javac", "-d", str(classes), str(SUITE / "java" / "RdbParser.java"),
-              str(SUITE / "fuzz" / "RdbFuzzBatch.java")], timeout=300)
+        _run(["javac", "-d", str(classes), str(SUITE / "java" / "RdbParser.java"), str(SUITE / "fuzz" / "RdbFuzzBatch.java")], timeout=300)
         out.append(JavaBatch(classes))
     out.append(Reference())
     return out
@@ -317,12 +335,56 @@ def build_parsers(java: bool = True) -> list:
 
 # --- differential --------------------------------------------------------------------------
 
-SPECIAL = [0x00, 0xFF, 0x80, 0x81, 0xC0, 0xC1, 0xC2, 0xC3, 0x3F, 0x40, 0xFE, 0xFD, 0xFC, 0xFB, 0xFA, 0xF9,
-           0xF8, 0xF5, 0x7F, 0x01, 0xF0, 0xF1, 0xF4, 0x0A, 0x0D]
-INTERESTING = [0, 1, 0x7F, 0x80, 0xFF, 0x100, 0xFFFF, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 1 << 40, (1 << 63) - 1,
-               1 << 63, (1 << 64) - 1]
-TEXT = [b"nan", b"-nan", b"inf", b"-inf", b"infinity", b"0x10", b"1e400", b"-0", b"1_0", b" 1", b"1 ", b"+1",
-        b".5", b"5.", b"1e", b"0X1p4", b"nan(1)", b"-9223372036854775808", b"18446744073709551616", b"\n"]
+SPECIAL = [
+    0x00,
+    0xFF,
+    0x80,
+    0x81,
+    0xC0,
+    0xC1,
+    0xC2,
+    0xC3,
+    0x3F,
+    0x40,
+    0xFE,
+    0xFD,
+    0xFC,
+    0xFB,
+    0xFA,
+    0xF9,
+    0xF8,
+    0xF5,
+    0x7F,
+    0x01,
+    0xF0,
+    0xF1,
+    0xF4,
+    0x0A,
+    0x0D,
+]
+INTERESTING = [0, 1, 0x7F, 0x80, 0xFF, 0x100, 0xFFFF, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 1 << 40, (1 << 63) - 1, 1 << 63, (1 << 64) - 1]
+TEXT = [
+    b"nan",
+    b"-nan",
+    b"inf",
+    b"-inf",
+    b"infinity",
+    b"0x10",
+    b"1e400",
+    b"-0",
+    b"1_0",
+    b" 1",
+    b"1 ",
+    b"+1",
+    b".5",
+    b"5.",
+    b"1e",
+    b"0X1p4",
+    b"nan(1)",
+    b"-9223372036854775808",
+    b"18446744073709551616",
+    b"\n",
+]
 
 
 def mutate(rng: random.Random, data: bytes, corpus: list[bytes]) -> bytes:
@@ -339,23 +401,23 @@ def mutate(rng: random.Random, data: bytes, corpus: list[bytes]) -> bytes:
         elif op == 2:
             m[i] = rng.randrange(256)
         elif op == 3:
-            del m[i:i + 1 + rng.randrange(8)]
+            del m[i : i + 1 + rng.randrange(8)]
         elif op == 4:
             m[i:i] = bytes([rng.choice(SPECIAL)])
         elif op == 5:  # an interesting integer, little- or big-endian, over 1/2/4/8 bytes
             w = rng.choice((1, 2, 4, 8))
             v = rng.choice(INTERESTING) & ((1 << (8 * w)) - 1)
-            m[i:i + w] = v.to_bytes(w, rng.choice(("little", "big")))
+            m[i : i + w] = v.to_bytes(w, rng.choice(("little", "big")))
         elif op == 6:  # duplicate a chunk
             j = min(len(m), i + 1 + rng.randrange(64))
             m[j:j] = m[i:j]
         elif op == 7 and corpus:  # splice in a piece of another seed
             other = rng.choice(corpus)
             a = rng.randrange(len(other))
-            m[i:i + rng.randrange(32)] = other[a:a + 1 + rng.randrange(64)]
+            m[i : i + rng.randrange(32)] = other[a : a + 1 + rng.randrange(64)]
         elif op == 8:  # replace a short run by text a number parser may read differently
             t = rng.choice(TEXT)
-            m[i:i + len(t)] = t
+            m[i : i + len(t)] = t
         else:
             del m[i:]
     return bytes(m)
@@ -376,10 +438,12 @@ def fix_crc(rng: random.Random, data: bytes) -> bytes:
 def _canon(answer: object) -> str:
     """The summary with zero counters left out, so that parsers that report a counter (say, a new type's
     key count) and parsers that do not yet are compared on what they both say; then as sorted JSON."""
+
     def drop_zeros(v):
         if isinstance(v, dict):
             return {k: drop_zeros(x) for k, x in v.items() if x != 0}
         return v
+
     return json.dumps(drop_zeros(answer), sort_keys=True)
 
 
@@ -414,8 +478,14 @@ def save_finding(kind: str, data: bytes, outcomes: dict) -> Path:
     return d / f"{name}.rdb"
 
 
-def diff(seconds: float, seed: int = 1, count: int | None = None, corpus_dirs: list[Path] = (),
-         parsers: list | None = None, max_per_kind: int = 3) -> dict:
+def diff(
+    seconds: float,
+    seed: int = 1,
+    count: int | None = None,
+    corpus_dirs: list[Path] = (),
+    parsers: list | None = None,
+    max_per_kind: int = 3,
+) -> dict:
     """Mutate seeds (and any corpus files) with a seeded RNG; every parser reads each mutant."""
     seed_dir = WORK / "seeds"
     files = seeds(seed_dir) if not any(seed_dir.glob("*.rdb")) else sorted(seed_dir.glob("*.rdb"))
@@ -484,7 +554,7 @@ def minimize(path: Path, parsers: list | None = None, seconds: float = 120) -> b
         while chunk >= 1 and time.monotonic() < deadline:
             i, changed = 9, False  # keep the magic and version
             while i < len(data) - (8 if crc_ok else 0) and time.monotonic() < deadline:
-                cand = data[:i] + data[i + chunk:]
+                cand = data[:i] + data[i + chunk :]
                 if len(cand) > 9 + (8 if crc_ok else 0) and kind_of(cand) == want:
                     data, changed = cand, True
                 else:
@@ -525,17 +595,39 @@ def fuzz_c(seconds: float, runs: int | None = None, corpus: Path | None = None) 
         raise RuntimeError("clang not installed (apt-get install clang libclang-rt-14-dev)")
     corpus, crashes, seed_dir = _fuzz_dirs("c", corpus)
     binary = WORK / "c_fuzz"
-    _run([clang, "-g", "-O1", "-fsanitize=fuzzer,address,undefined", "-fno-sanitize-recover=undefined",
-          str(SUITE / "c" / "fuzz" / "fuzz_parse.c"), "-o", str(binary), "-lm"], timeout=300)
+    _run(
+        [
+            clang,
+            "-g",
+            "-O1",
+            "-fsanitize=fuzzer,address,undefined",
+            "-fno-sanitize-recover=undefined",
+            str(SUITE / "c" / "fuzz" / "fuzz_parse.c"),
+            "-o",
+            str(binary),
+            "-lm",
+        ],
+        timeout=300,
+    )
     limit = [f"-runs={runs}"] if runs is not None else [f"-max_total_time={int(seconds)}"]
     before = set(crashes.iterdir())
     # no leak checks, per input or at exit: the parser leaves its buffers to the end of the process
     env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
-    p = subprocess.run([str(binary), *LIBFUZZER_FLAGS, *limit, "-detect_leaks=0", f"-artifact_prefix={crashes}/",
-                        str(corpus), str(seed_dir)],
-                       check=False, capture_output=True, text=True, timeout=seconds + 600, env=env)
-    return {"fuzzer": "libFuzzer (clang, ASan+UBSan)", **_libfuzzer_stats(p.stderr), "crashed": p.returncode != 0,
-            "tail": p.stderr[-1500:], "crashes": sorted(str(f) for f in set(crashes.iterdir()) - before)}
+    p = subprocess.run(
+        [str(binary), *LIBFUZZER_FLAGS, *limit, "-detect_leaks=0", f"-artifact_prefix={crashes}/", str(corpus), str(seed_dir)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=seconds + 600,
+        env=env,
+    )
+    return {
+        "fuzzer": "libFuzzer (clang, ASan+UBSan)",
+        **_libfuzzer_stats(p.stderr),
+        "crashed": p.returncode != 0,
+        "tail": p.stderr[-1500:],
+        "crashes": sorted(str(f) for f in set(crashes.iterdir()) - before),
+    }
 
 
 def cargo_fuzz_available() -> str | None:
@@ -562,22 +654,64 @@ def fuzz_rust(seconds: float, runs: int | None = None, corpus: Path | None = Non
     env = dict(os.environ, CARGO_TARGET_DIR=str(WORK / "rust-target"))
     limit = [f"-runs={runs}"] if runs is not None else [f"-max_total_time={int(seconds)}"]
     before = set(crashes.iterdir())
-    p = subprocess.run(["cargo", "+nightly", "fuzz", "run", "parse", str(corpus), str(seed_dir), "--",
-                        *LIBFUZZER_FLAGS, *limit, f"-artifact_prefix={crashes}/"],
-                       cwd=SUITE / "rust", env=env, check=False, capture_output=True, text=True, timeout=seconds + 1800)
-    return {"fuzzer": "cargo fuzz (libFuzzer, ASan, debug assertions)", **_libfuzzer_stats(p.stderr),
-            "crashed": p.returncode != 0, "tail": p.stderr[-1500:],
-            "crashes": sorted(str(f) for f in set(crashes.iterdir()) - before)}
+    p = subprocess.run(
+        [
+            "cargo",
+            "+nightly",
+            "fuzz",
+            "run",
+            "parse",
+            str(corpus),
+            str(seed_dir),
+            "--",
+            *LIBFUZZER_FLAGS,
+            *limit,
+            f"-artifact_prefix={crashes}/",
+        ],
+        cwd=SUITE / "rust",
+        env=env,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=seconds + 1800,
+    )
+    return {
+        "fuzzer": "cargo fuzz (libFuzzer, ASan, debug assertions)",
+        **_libfuzzer_stats(p.stderr),
+        "crashed": p.returncode != 0,
+        "tail": p.stderr[-1500:],
+        "crashes": sorted(str(f) for f in set(crashes.iterdir()) - before),
+    }
 
 
 def fuzz_go(seconds: float) -> dict:
     _, crashes, seed_dir = _fuzz_dirs("go")
     env = dict(os.environ, RDB_FUZZ_SEEDS=str(seed_dir))
     before = set(crashes.iterdir())
-    p = subprocess.run(["go", "test", "-run", "^$", "-fuzz", "^FuzzParse$", "-fuzztime", f"{int(seconds)}s",
-                        "-fuzzminimizetime", "2s", "-parallel", "1", "parser.go", "fuzz_test.go"],
-                       cwd=SUITE / "go", env=env,
-                       check=False, capture_output=True, text=True, timeout=seconds + 600)
+    p = subprocess.run(
+        [
+            "go",
+            "test",
+            "-run",
+            "^$",
+            "-fuzz",
+            "^FuzzParse$",
+            "-fuzztime",
+            f"{int(seconds)}s",
+            "-fuzzminimizetime",
+            "2s",
+            "-parallel",
+            "1",
+            "parser.go",
+            "fuzz_test.go",
+        ],
+        cwd=SUITE / "go",
+        env=env,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=seconds + 600,
+    )
     text = p.stdout + p.stderr
     execs = [int(x) for x in re.findall(r"execs: (\d+)", text)]
     # go test -fuzz writes a failing input to testdata/fuzz/FuzzParse/ next to the test: move it to WORK
@@ -586,8 +720,13 @@ def fuzz_go(seconds: float) -> dict:
         for f in found.iterdir():
             shutil.move(str(f), crashes / f.name)
         shutil.rmtree(SUITE / "go" / "testdata", ignore_errors=True)
-    return {"fuzzer": "go test -fuzz", "executions": max(execs or [0]), "crashed": p.returncode != 0,
-            "tail": text[-1500:], "crashes": sorted(str(f) for f in set(crashes.iterdir()) - before)}
+    return {
+        "fuzzer": "go test -fuzz",
+        "executions": max(execs or [0]),
+        "crashed": p.returncode != 0,
+        "tail": text[-1500:],
+        "crashes": sorted(str(f) for f in set(crashes.iterdir()) - before),
+    }
 
 
 # --- command line -----------------------------------------------------------------------------
@@ -661,8 +800,7 @@ def main(argv: list[str]) -> int:
     results["diff"] = diff(a.seconds, corpus_dirs=[WORK / "corpus" / n for n in ("c", "rust")])
     for name, r in results.items():
         show(name, r)
-    summary = {n: {"executions": r["executions"], "findings": r.get("crashes") or r.get("findings") or []}
-               for n, r in results.items()}
+    summary = {n: {"executions": r["executions"], "findings": r.get("crashes") or r.get("findings") or []} for n, r in results.items()}
     print(json.dumps(summary, indent=1))
     return 1 if any(v["findings"] for v in summary.values()) else 0
 

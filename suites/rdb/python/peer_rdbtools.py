@@ -2,6 +2,7 @@
 """rdbtools reads RDB versions 1-9 and does not check the CRC. Where it fails,
 the wrapper prints the library's error as one line and exits 1, so the cell
 shows the reason (see ../README.md). Usage: python3 peer_rdbtools.py FILE"""
+
 from __future__ import annotations
 
 import datetime
@@ -125,10 +126,15 @@ class Summary(RdbCallback):
 
     def answer(self) -> dict:
         self.digest = crc64(self.digest, self.ser)
-        return {"keys": self.keys, "expires": self.expires,
-                "dbs": {str(d): self.dbs[d] for d in sorted(self.dbs)},
-                "types": self.types, "field_expires": 0, "module_aux": 0,  # neither exists in RDB 1-9
-                "digest": f"{self.digest:016x}"}
+        return {
+            "keys": self.keys,
+            "expires": self.expires,
+            "dbs": {str(d): self.dbs[d] for d in sorted(self.dbs)},
+            "types": self.types,
+            "field_expires": 0,
+            "module_aux": 0,  # neither exists in RDB 1-9
+            "digest": f"{self.digest:016x}",
+        }
 
 
 def main(argv: list[str]) -> int:

@@ -6,6 +6,7 @@ Usage: python3 rdb_parse.py FILE
 The same logic is implemented in Rust, C, Go and Java next to this file;
 suite.py imports this module to compute every dataset's expected answer.
 """
+
 from __future__ import annotations
 
 import json
@@ -62,7 +63,7 @@ def _zeros_op(nbytes: int) -> list[int]:
     op = _ZERO_OPS.get(nbytes)
     if op is None:
         p = [POLY] + [1 << (n - 1) for n in range(1, 64)]  # one zero bit
-        op = [1 << n for n in range(64)]                    # identity
+        op = [1 << n for n in range(64)]  # identity
         bits = nbytes * 8
         while bits:
             if bits & 1:
@@ -87,10 +88,11 @@ def crc64(crc: int, data) -> int:
     op = _zeros_op(lane)
     for v in c.tolist():
         crc = _gf2_times(op, crc) ^ v
-    return _crc64_bytewise(crc, memoryview(data)[lane * _LANES:])
+    return _crc64_bytewise(crc, memoryview(data)[lane * _LANES :])
 
 
 # --- errors -------------------------------------------------------------------
+
 
 class RdbError(Exception):
     def __init__(self, offset: int, msg: str):
@@ -110,9 +112,9 @@ RDB_TYPE_LIST = 1
 RDB_TYPE_SET = 2
 RDB_TYPE_ZSET = 3
 RDB_TYPE_HASH = 4
-RDB_TYPE_ZSET_2 = 5                     # zset with binary double scores
-RDB_TYPE_MODULE_PRE_GA = 6              # 4.0 release candidates: cannot be skipped without the module
-RDB_TYPE_MODULE_2 = 7                   # module value with annotations: skippable
+RDB_TYPE_ZSET_2 = 5  # zset with binary double scores
+RDB_TYPE_MODULE_PRE_GA = 6  # 4.0 release candidates: cannot be skipped without the module
+RDB_TYPE_MODULE_2 = 7  # module value with annotations: skippable
 RDB_TYPE_HASH_ZIPMAP = 9
 RDB_TYPE_LIST_ZIPLIST = 10
 RDB_TYPE_SET_INTSET = 11
@@ -126,12 +128,12 @@ RDB_TYPE_LIST_QUICKLIST_2 = 18
 RDB_TYPE_STREAM_LISTPACKS_2 = 19
 RDB_TYPE_SET_LISTPACK = 20
 RDB_TYPE_STREAM_LISTPACKS_3 = 21
-RDB_TYPE_HASH_METADATA_PRE_GA = 22      # hash with field TTLs, absolute (7.4 release candidates)
-RDB_TYPE_HASH_LISTPACK_EX_PRE_GA = 23   # listpack hash with field TTLs (7.4 release candidates)
-RDB_TYPE_HASH_METADATA = 24             # hash with field TTLs relative to a min expire
-RDB_TYPE_HASH_LISTPACK_EX = 25          # listpack hash with field TTLs, after a min expire
+RDB_TYPE_HASH_METADATA_PRE_GA = 22  # hash with field TTLs, absolute (7.4 release candidates)
+RDB_TYPE_HASH_LISTPACK_EX_PRE_GA = 23  # listpack hash with field TTLs (7.4 release candidates)
+RDB_TYPE_HASH_METADATA = 24  # hash with field TTLs relative to a min expire
+RDB_TYPE_HASH_LISTPACK_EX = 25  # listpack hash with field TTLs, after a min expire
 
-RDB_OPCODE_SLOT_INFO = 244              # cluster mode: slot id, slot size, expires slot size
+RDB_OPCODE_SLOT_INFO = 244  # cluster mode: slot id, slot size, expires slot size
 RDB_OPCODE_FUNCTION2 = 245
 RDB_OPCODE_FUNCTION_PRE_GA = 246
 RDB_OPCODE_MODULE_AUX = 247
@@ -160,18 +162,35 @@ RDB_ENC_LZF = 3
 QUICKLIST_NODE_CONTAINER_PLAIN = 1
 QUICKLIST_NODE_CONTAINER_PACKED = 2
 
-EB_EXPIRE_TIME_MAX = (1 << 48) - 1      # the largest field expiry Redis accepts (ms)
+EB_EXPIRE_TIME_MAX = (1 << 48) - 1  # the largest field expiry Redis accepts (ms)
 
 # type code -> logical type (index into TYPE_NAMES)
-LOGICAL = {RDB_TYPE_STRING: 0,
-           RDB_TYPE_LIST: 1, RDB_TYPE_LIST_ZIPLIST: 1, RDB_TYPE_LIST_QUICKLIST: 1, RDB_TYPE_LIST_QUICKLIST_2: 1,
-           RDB_TYPE_SET: 2, RDB_TYPE_SET_INTSET: 2, RDB_TYPE_SET_LISTPACK: 2,
-           RDB_TYPE_ZSET: 3, RDB_TYPE_ZSET_2: 3, RDB_TYPE_ZSET_ZIPLIST: 3, RDB_TYPE_ZSET_LISTPACK: 3,
-           RDB_TYPE_HASH: 4, RDB_TYPE_HASH_ZIPMAP: 4, RDB_TYPE_HASH_ZIPLIST: 4, RDB_TYPE_HASH_LISTPACK: 4,
-           RDB_TYPE_HASH_METADATA_PRE_GA: 4, RDB_TYPE_HASH_LISTPACK_EX_PRE_GA: 4, RDB_TYPE_HASH_METADATA: 4,
-           RDB_TYPE_HASH_LISTPACK_EX: 4,
-           RDB_TYPE_STREAM_LISTPACKS: 5, RDB_TYPE_STREAM_LISTPACKS_2: 5, RDB_TYPE_STREAM_LISTPACKS_3: 5,
-           RDB_TYPE_MODULE_2: 6}
+LOGICAL = {
+    RDB_TYPE_STRING: 0,
+    RDB_TYPE_LIST: 1,
+    RDB_TYPE_LIST_ZIPLIST: 1,
+    RDB_TYPE_LIST_QUICKLIST: 1,
+    RDB_TYPE_LIST_QUICKLIST_2: 1,
+    RDB_TYPE_SET: 2,
+    RDB_TYPE_SET_INTSET: 2,
+    RDB_TYPE_SET_LISTPACK: 2,
+    RDB_TYPE_ZSET: 3,
+    RDB_TYPE_ZSET_2: 3,
+    RDB_TYPE_ZSET_ZIPLIST: 3,
+    RDB_TYPE_ZSET_LISTPACK: 3,
+    RDB_TYPE_HASH: 4,
+    RDB_TYPE_HASH_ZIPMAP: 4,
+    RDB_TYPE_HASH_ZIPLIST: 4,
+    RDB_TYPE_HASH_LISTPACK: 4,
+    RDB_TYPE_HASH_METADATA_PRE_GA: 4,
+    RDB_TYPE_HASH_LISTPACK_EX_PRE_GA: 4,
+    RDB_TYPE_HASH_METADATA: 4,
+    RDB_TYPE_HASH_LISTPACK_EX: 4,
+    RDB_TYPE_STREAM_LISTPACKS: 5,
+    RDB_TYPE_STREAM_LISTPACKS_2: 5,
+    RDB_TYPE_STREAM_LISTPACKS_3: 5,
+    RDB_TYPE_MODULE_2: 6,
+}
 FLUSH = 8 << 20  # digest buffer folded into the CRC every 8 MiB
 
 
@@ -185,9 +204,12 @@ def _fmt_score(x: float) -> str:
 # strtod/sscanf): optional sign, then a decimal float, a hex float (0x, optional p exponent), inf,
 # infinity or nan / nan(chars), letters in any case; no leading space, nothing after it. Out of range
 # values become +-inf or 0 as strtod makes them; every value is correctly rounded.
-_SCORE = re.compile(rb"([+-]?)(?:(inf(?:inity)?)|(nan(?:\([0-9a-z_]*\))?)"
-                    rb"|0x([0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p([+-]?[0-9]+))?"
-                    rb"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)", re.IGNORECASE)
+_SCORE = re.compile(
+    rb"([+-]?)(?:(inf(?:inity)?)|(nan(?:\([0-9a-z_]*\))?)"
+    rb"|0x([0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p([+-]?[0-9]+))?"
+    rb"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)",
+    re.IGNORECASE,
+)
 EXP_CLAMP = 1 << 30  # a binary exponent beyond this gives inf or 0 whatever the mantissa
 
 
@@ -326,8 +348,11 @@ class Parser:
         ver = magic[5:]
         if ver.isdigit() and int(ver) in NEWER_VERSIONS:
             v = int(ver)
-            raise RdbError(5, f"RDB version {v} ({NEWER_VERSIONS[v]}) is not supported: its format is newer than "
-                              f"the Redis source this parser follows (RDB {MAX_VERSION})")
+            raise RdbError(
+                5,
+                f"RDB version {v} ({NEWER_VERSIONS[v]}) is not supported: its format is newer than "
+                f"the Redis source this parser follows (RDB {MAX_VERSION})",
+            )
         if not ver.isdigit() or not 1 <= int(ver) <= MAX_VERSION:
             raise RdbError(5, f"unsupported RDB version {ver!r}")
         version = int(ver)
@@ -557,18 +582,19 @@ class Parser:
                 self.length()  # entries read
             for _ in range(self.count("stream PEL")):
                 self.read(16 + 8)  # raw id, delivery time
-                self.length()      # delivery count
+                self.length()  # delivery count
             for _ in range(self.count("stream consumer")):
                 self.string()
-                self.read(8)       # seen time
+                self.read(8)  # seen time
                 if t >= RDB_TYPE_STREAM_LISTPACKS_3:
-                    self.read(8)   # active time
+                    self.read(8)  # active time
                 for _ in range(self.count("consumer PEL")):
                     self.read(16)
         return length
 
 
 # --- compact encodings (whole blobs in memory) ---------------------------------
+
 
 def lzf_decompress(src: bytes, ulen: int, at: int) -> bytes:
     out = bytearray()
@@ -581,7 +607,7 @@ def lzf_decompress(src: bytes, ulen: int, at: int) -> bytes:
             ln = ctrl + 1
             if i + ln > n or len(out) + ln > ulen:
                 raise RdbError(at, "corrupt LZF data (literal run past the end)")
-            out += src[i:i + ln]
+            out += src[i : i + ln]
             i += ln
         else:
             ln = ctrl >> 5
@@ -598,7 +624,7 @@ def lzf_decompress(src: bytes, ulen: int, at: int) -> bytes:
             if ref < 0 or len(out) + ln > ulen:
                 raise RdbError(at, "corrupt LZF data (back reference out of range)")
             if ref + ln <= len(out):
-                out += out[ref:ref + ln]
+                out += out[ref : ref + ln]
             else:
                 for k in range(ln):
                     out.append(out[ref + k])
@@ -619,8 +645,8 @@ def ziplist(blob: bytes, at: int) -> list[bytes]:
     zltail, zllen = struct.unpack_from("<IH", blob, 4)
     out = []
     i = 10
-    last = 10   # offset of the last entry (10 when empty)
-    prev = 0    # the previous entry's size, which the next entry's prevlen must state
+    last = 10  # offset of the last entry (10 when empty)
+    prev = 0  # the previous entry's size, which the next entry's prevlen must state
     while True:
         _need(blob, i, 1, "ziplist", at)
         b = blob[i]
@@ -654,7 +680,7 @@ def ziplist(blob: bytes, at: int) -> list[bytes]:
             else:
                 raise RdbError(at, f"corrupt ziplist (encoding 0x{enc:02x})")
             _need(blob, i, ln, "ziplist", at)
-            out.append(blob[i:i + ln])
+            out.append(blob[i : i + ln])
             i += ln
         else:
             i += 1
@@ -667,7 +693,7 @@ def ziplist(blob: bytes, at: int) -> list[bytes]:
                 fmt, w = "<q", 8
             elif enc == 0xF0:
                 _need(blob, i, 3, "ziplist", at)
-                out.append(b"%d" % int.from_bytes(blob[i:i + 3], "little", signed=True))
+                out.append(b"%d" % int.from_bytes(blob[i : i + 3], "little", signed=True))
                 i += 3
             elif enc == 0xFE:
                 fmt, w = "<b", 1
@@ -740,7 +766,7 @@ def listpack(blob: bytes, at: int, raw: bool = False) -> list:
         elif b < 0xC0:
             ln = b & 0x3F
             _need(blob, i, 1 + ln, "listpack", at)
-            out.append(blob[i + 1:i + 1 + ln])
+            out.append(blob[i + 1 : i + 1 + ln])
             elen = 1 + ln
         elif b < 0xE0:
             _need(blob, i, 2, "listpack", at)
@@ -751,17 +777,17 @@ def listpack(blob: bytes, at: int, raw: bool = False) -> list:
             _need(blob, i, 2, "listpack", at)
             ln = ((b & 0x0F) << 8) | blob[i + 1]
             _need(blob, i, 2 + ln, "listpack", at)
-            out.append(blob[i + 2:i + 2 + ln])
+            out.append(blob[i + 2 : i + 2 + ln])
             elen = 2 + ln
         elif b == 0xF0:
             _need(blob, i, 5, "listpack", at)
             ln = struct.unpack_from("<I", blob, i + 1)[0]
             _need(blob, i, 5 + ln, "listpack", at)
-            out.append(blob[i + 5:i + 5 + ln])
+            out.append(blob[i + 5 : i + 5 + ln])
             elen = 5 + ln
         elif b == 0xF2:
             _need(blob, i, 4, "listpack", at)
-            out.append(int.from_bytes(blob[i + 1:i + 4], "little", signed=True))
+            out.append(int.from_bytes(blob[i + 1 : i + 4], "little", signed=True))
             elen = 4
         elif b in _LP_INTS:
             fmt, w = _LP_INTS[b]
@@ -809,7 +835,7 @@ def zipmap(blob: bytes, at: int) -> list[bytes]:
                 free = blob[i]
                 i += 1
             _need(blob, i, ln + free, "zipmap", at)
-            out.append(blob[i:i + ln])
+            out.append(blob[i : i + ln])
             i += ln + free
     if i != len(blob) - 1:
         raise RdbError(at, "corrupt zipmap (bytes after its end marker)")

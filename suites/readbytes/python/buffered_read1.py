@@ -3,6 +3,7 @@
 
 Usage: python3 buffered_read1.py FILE count|sum PASSES
 """
+
 import json
 import sys
 import time
@@ -36,7 +37,7 @@ def main() -> None:
     start = time.perf_counter_ns()
     try:
         for _ in range(passes):
-            with open(path, "rb") as f:   # reopened every pass
+            with open(path, "rb") as f:  # reopened every pass
                 if want_sum:
                     while True:
                         b = f.read(1)

@@ -1,5 +1,6 @@
 # Shared by every Python serialize variant: the record, its struct layout, the file check, the timed loops, the result.
 """Usage of every program: python3 PROGRAM.py FILE OPS"""
+
 from __future__ import annotations
 
 import json
@@ -14,6 +15,7 @@ assert HEAD.size == 38
 
 class Record:
     """The suite's record; field order = wire order."""
+
     __slots__ = ("id", "kind", "delta", "stamp", "active", "ratio", "value", "dims", "name")
 
     def __init__(self, id, kind, delta, stamp, active, ratio, value, dims, name):  # noqa: A002
@@ -21,8 +23,7 @@ class Record:
         self.ratio, self.value, self.dims, self.name = ratio, value, dims, name
 
     def __reduce__(self):  # pickle: rebuilt from its fields
-        return Record, (self.id, self.kind, self.delta, self.stamp, self.active, self.ratio, self.value,
-                        self.dims, self.name)
+        return Record, (self.id, self.kind, self.delta, self.stamp, self.active, self.ratio, self.value, self.dims, self.name)
 
 
 class Corrupt(ValueError):
@@ -39,7 +40,7 @@ def decode(data: bytes, pos: int) -> tuple[Record, int]:
     end = pos + 38 + n
     if end > len(data):
         raise Corrupt("truncated")
-    return Record(i, k, d, s, a == 1, r, v, (d0, d1, d2, d3), data[pos + 38:end]), end
+    return Record(i, k, d, s, a == 1, r, v, (d0, d1, d2, d3), data[pos + 38 : end]), end
 
 
 def fail(message: str, status: int = 1) -> None:

@@ -1,5 +1,6 @@
 # Design: what a Python user writes: a precompiled struct.Struct(">IBhqBfd4HH").unpack_from, a Record object per op.
 """deserialize in Python with the struct module. Usage: python3 deser_struct.py FILE OPS"""
+
 import sys
 
 from common import Corrupt, Job, decode, fail

@@ -1,5 +1,6 @@
 # Peer: pickle round trip (protocol 5): pickle.dumps the record object, pickle.loads it back.
 """Round trip through pickle. Usage: python3 peer_pickle.py FILE OPS"""
+
 import pickle
 import sys
 

@@ -1,5 +1,6 @@
 # Design: what a Python user writes: a precompiled struct.Struct(">IBhqBfd4HH").pack, then the name's bytes appended.
 """serialize in Python with the struct module. Usage: python3 ser_struct.py FILE OPS"""
+
 import sys
 
 from common import HEAD, Job

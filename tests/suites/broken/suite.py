@@ -1,4 +1,5 @@
 """The broken test suite: 1,000 deterministic bytes; the answer is the file size."""
+
 from pathlib import Path
 
 
