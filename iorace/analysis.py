@@ -172,13 +172,20 @@ def _apply_scale(g: Group) -> None:
 
 
 def analyse(session: SessionData) -> list[Group]:
+    """The session's cells in groups (suite x dataset x the parameters that are not scale parameters), each
+    row with its statistics and its ratios to the group's fastest, limit, best peer and references."""
+    groups = _group(session)
+    for g in groups:
+        _apply_scale(g)
+        _compare_within(g)
+        g.rows.sort(key=lambda r: (Status.sort_key(r.cell.status) if not r.ok else -1, r.cost if r.ok else 0, r.cell.label))
+    return groups
+
+
+def _group(session: SessionData) -> list[Group]:
     groups: dict[tuple, Group] = {}
     for cell in session.cells:
-
-        def setting(name: str, default, suite: str = cell.suite):
-            return session.suite_setting(suite, name, default)
-
-        scaling = setting("scale_params", [])
+        scaling = session.suite_setting(cell.suite, "scale_params", [])
         shared = {k: v for k, v in cell.params.items() if k not in scaling}
         key = (cell.suite, cell.dataset, json.dumps(shared, sort_keys=True))
         if key not in groups:
@@ -190,42 +197,39 @@ def analyse(session: SessionData) -> list[Group]:
                 dict(cell.params),
                 cell.metric,
                 [],
-                setting("baseline_languages", []),
-                setting("same_language_reference", None),
+                session.suite_setting(cell.suite, "baseline_languages", []),
+                session.suite_setting(cell.suite, "same_language_reference", None),
                 scaling,
-                setting("throughput", ""),
+                session.suite_setting(cell.suite, "throughput", ""),
             )
         groups[key].rows.append(_row(cell, cell.metric))
-    for g in groups.values():
-        _apply_scale(g)
-        fastest, limit = g.fastest, g.limit
-        peer = g.fastest_peer
-        refs = {}
-        if g.language_ref:
-            refs = {
-                (r.cell.language, r.cell.toolchain, r.cell.profile): r for r in g.rows if r.ok and r.cell.key in g.language_ref["variants"]
-            }
-        counted = [r.cell.instructions for r in g.rows if r.cell.instructions and r.kind.compared]
-        fewest = min(counted) if counted else None
-        for i, r in enumerate(g.rows):
-            if not r.ok:
-                continue
-            if fastest is not None:
-                r.vs_fastest = median_ratio(r.cost_values(), fastest.cost_values(), seed=i)
-            if limit is not None:
-                r.vs_limit = r.cost / limit.cost
-            if peer is not None:
-                r.vs_peer = r.cost / peer.cost
-            if (ref := refs.get((r.cell.language, r.cell.toolchain, r.cell.profile))) is not None:
-                r.vs_language_ref = r.cost / ref.cost
-            if fewest and r.cell.instructions:
-                r.instructions_ratio = r.cell.instructions / fewest
-            if r.cell.instructions and r.cell.units.get(g.work_unit):
-                r.instructions_per_unit = r.cell.instructions / r.cell.units[g.work_unit]
-            if r.primary is not None and r.primary.median > 0:
-                r.rates = {unit: n / r.primary.median for unit, n in r.cell.units.items()}
-        g.rows.sort(key=lambda r: (Status.sort_key(r.cell.status) if not r.ok else -1, r.cost if r.ok else 0, r.cell.label))
     return list(groups.values())
+
+
+def _compare_within(g: Group) -> None:
+    """Each ok row's ratios to the group's fastest (with its interval), limit, best peer, same-language
+    reference and fewest instructions, its instructions per unit and its rates."""
+    fastest, limit, peer = g.fastest, g.limit, g.fastest_peer
+    refs = {}
+    if g.language_ref:
+        refs = {(r.cell.language, r.cell.toolchain, r.cell.profile): r for r in g.rows if r.ok and r.cell.key in g.language_ref["variants"]}
+    counted = [r.cell.instructions for r in g.rows if r.cell.instructions and r.kind.compared]
+    fewest = min(counted) if counted else None
+    for i, r in enumerate(g.rows):
+        if not r.ok:
+            continue
+        if fastest is not None:
+            r.vs_fastest = median_ratio(r.cost_values(), fastest.cost_values(), seed=i)
+        r.vs_limit = r.cost / limit.cost if limit is not None else None
+        r.vs_peer = r.cost / peer.cost if peer is not None else None
+        if (ref := refs.get((r.cell.language, r.cell.toolchain, r.cell.profile))) is not None:
+            r.vs_language_ref = r.cost / ref.cost
+        if fewest and r.cell.instructions:
+            r.instructions_ratio = r.cell.instructions / fewest
+        if r.cell.instructions and r.cell.units.get(g.work_unit):
+            r.instructions_per_unit = r.cell.instructions / r.cell.units[g.work_unit]
+        if r.primary is not None and r.primary.median > 0:
+            r.rates = {unit: n / r.primary.median for unit, n in r.cell.units.items()}
 
 
 def params_text(params: dict) -> str:

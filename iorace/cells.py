@@ -166,22 +166,10 @@ def expand(
     for variant in suite.manifest.variants:
         if not matches(variant, variant_globs):
             continue
-        names = variant.toolchains or [n for n, t in suite.toolchains.items() if t.language == variant.language]
-        if not names:
-            raise UsageError(f"{suite.dir / 'suite.toml'}: variant {variant.key}: no toolchain builds language {variant.language!r}")
-        for tc_name in names:
-            tc = suite.toolchains.get(tc_name)
-            if tc is None:
-                raise UsageError(f"{suite.dir / 'suite.toml'}: variant {variant.key}: unknown toolchain {tc_name!r}")
-            if toolchain_names and tc_name not in toolchain_names:
+        for tc in _toolchains(suite, variant):
+            if toolchain_names and tc.name not in toolchain_names:
                 continue
-            if profile_names == ["all"]:
-                profiles = list(tc.profiles)
-            elif profile_names:
-                profiles = [p for p in profile_names if p in tc.profiles]
-            else:
-                wanted = variant.profiles or suite.manifest.default_profiles or tc.default_profiles
-                profiles = [p for p in wanted if p in tc.profiles] or list(tc.profiles)[:1]
+            profiles = _profiles(suite, variant, tc, profile_names)
             for ds in datasets:
                 base = {**suite.manifest.params, **ds.param_overrides, **variant.params}
                 base.update({k: _coerce(v, suite.manifest.params[k]) for k, v in overrides.items()})
@@ -193,3 +181,25 @@ def expand(
                             cell.status, cell.detail = SKIPPED, f"not run on {ds.name}: {skip} (suite.toml)"
                         cells.append(cell)
     return cells
+
+
+def _toolchains(suite: Suite, variant: Variant) -> list[Toolchain]:
+    """The toolchains that build a variant: its own list, else every toolchain of its language."""
+    names = variant.toolchains or [n for n, t in suite.toolchains.items() if t.language == variant.language]
+    if not names:
+        raise UsageError(f"{suite.dir / 'suite.toml'}: variant {variant.key}: no toolchain builds language {variant.language!r}")
+    unknown = [n for n in names if n not in suite.toolchains]
+    if unknown:
+        raise UsageError(f"{suite.dir / 'suite.toml'}: variant {variant.key}: unknown toolchain {unknown[0]!r}")
+    return [suite.toolchains[n] for n in names]
+
+
+def _profiles(suite: Suite, variant: Variant, tc: Toolchain, asked: list[str]) -> list[str]:
+    """--profile all: every profile of the toolchain; --profile NAME: those it has; else the variant's,
+    the suite's or the toolchain's default profiles (the toolchain's first when none of them exists)."""
+    if asked == ["all"]:
+        return list(tc.profiles)
+    if asked:
+        return [p for p in asked if p in tc.profiles]
+    wanted = variant.profiles or suite.manifest.default_profiles or tc.default_profiles
+    return [p for p in wanted if p in tc.profiles] or list(tc.profiles)[:1]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import subprocess
@@ -63,10 +64,8 @@ def busy_processes(sample_s: float = 0.5, threshold: float = BUSY_PROCESS_PCT) -
     me = _own_tree()
     procs = [p for p in psutil.process_iter(["name"]) if p.pid not in me]
     for p in procs:
-        try:
+        with contextlib.suppress(psutil.Error):
             p.cpu_percent(None)
-        except psutil.Error:
-            pass
     time.sleep(sample_s)
     busy = []
     for p in procs:

@@ -175,7 +175,7 @@ class Table(Generic[R]):
         """The record of a row, read by column name (a column the record does not declare is ignored);
         `extra`: the fields that are not stored."""
         values = {}
-        for k in row.keys():
+        for k in row.keys():  # noqa: SIM118  (a sqlite3.Row iterates over its values, not its column names)
             if k in self._names:
                 v = row[k]
                 values[k] = self._decode[k](v) if k in self._decode and v is not None else v

@@ -12,6 +12,7 @@ the list is done.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -293,10 +294,8 @@ def _digest(stream, out: dict) -> None:
 
 
 def _kill_group(pgid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def run_once(

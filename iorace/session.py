@@ -6,10 +6,11 @@ import datetime as dt
 import random
 import shlex
 import sys
+from collections.abc import Callable
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from iorace import __version__, build, counters, datasets, document, machine, reference
 from iorace.cells import OK, PLANNED, SKIPPED, Cell, dataset_refs, expand
@@ -125,32 +126,15 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
 
 def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int, seed: int, console: Console) -> str:
     """Build, verify, count, measure; returns a warning when the machine was busy around measuring, else ''."""
-    save = lambda cell: store.save_cell(session_id, cell)  # noqa: E731
+
+    def save(cell: Cell) -> None:
+        store.save_cell(session_id, cell)
+
     with _progress(console) as progress:
-        # build
-        task = progress.add_task("build", total=len(cells), what="")
-        for cell in cells:
-            progress.update(task, what=cell.label)
-            if cell.status == PLANNED:  # not a cell the manifest skips on this dataset
-                build.build(cell)
-            save(cell)
-            progress.advance(task)
+        _build(cells, progress, save)
         store.commit()
-        # data, expected answers and the exact command line of each cell
         runnable = [c for c in cells if c.status == PLANNED]
-        refs = {id(c.dataset): c for c in runnable}
-        task = progress.add_task("data", total=len(refs), what="")
-        for cell in refs.values():
-            progress.update(task, what=f"{cell.suite.name}/{cell.dataset.name}")
-            datasets.materialize(cell.suite, cell.dataset)
-            progress.advance(task)
-        for cell in runnable:
-            cell.expected = reference.expected(cell.suite, cell.dataset, cell.params)
-            cell.units = reference.units(cell.suite, cell.dataset, cell.params)
-            assert cell.dataset.path is not None  # materialized above
-            cell.argv = build.run_argv(cell, cell.dataset.path)
-            save(cell)
-        # verify
+        _prepare(runnable, progress, save)
         task = progress.add_task("verify", total=len(runnable), what="")
         for cell in runnable:
             progress.update(task, what=cell.label)
@@ -164,33 +148,63 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
         if opts.counters:
             _count_perf([c for c in runnable if c.status == OK], opts, progress, save)
             store.commit()
-        if opts.check_only:
+        if opts.check_only or not any(c.status == OK for c in runnable):
             return ""
-        # measure, interleaved within each suite
-        before = machine.busy_sample() if any(c.status == OK for c in runnable) else None
-        for suite_name in dict.fromkeys(c.suite.name for c in runnable):
-            suite_cells = [c for c in runnable if c.suite.name == suite_name and c.status == OK]
-            if not suite_cells:
-                continue
-            rounds = opts.warmup + opts.runs
-            task = progress.add_task(f"measure {suite_name}", total=rounds * len(suite_cells), what="")
+        before = machine.busy_sample()
+        _measure(runnable, opts, store, seed, progress, save)
+        return machine.busy_warning(before, machine.busy_sample())
 
-            def advance(label: str, task=task) -> None:
-                progress.update(task, what=label)
-                progress.advance(task)
 
-            measure(
-                suite_cells,
-                runs=opts.runs,
-                warmup=opts.warmup,
-                timeout=opts.timeout,
-                sink=opts.sink,
-                recorder=store,
-                seed=seed,
-                advance=advance,
-                cell_changed=save,
-            )
-        return machine.busy_warning(before, machine.busy_sample()) if before is not None else ""
+def _build(cells: list[Cell], progress: Progress, save: Callable[[Cell], None]) -> None:
+    task = progress.add_task("build", total=len(cells), what="")
+    for cell in cells:
+        progress.update(task, what=cell.label)
+        if cell.status == PLANNED:  # not a cell the manifest skips on this dataset
+            build.build(cell)
+        save(cell)
+        progress.advance(task)
+
+
+def _prepare(runnable: list[Cell], progress: Progress, save: Callable[[Cell], None]) -> None:
+    """Data, expected answers and the exact command line of each cell."""
+    refs = {id(c.dataset): c for c in runnable}
+    task = progress.add_task("data", total=len(refs), what="")
+    for cell in refs.values():
+        progress.update(task, what=f"{cell.suite.name}/{cell.dataset.name}")
+        datasets.materialize(cell.suite, cell.dataset)
+        progress.advance(task)
+    for cell in runnable:
+        cell.expected = reference.expected(cell.suite, cell.dataset, cell.params)
+        cell.units = reference.units(cell.suite, cell.dataset, cell.params)
+        assert cell.dataset.path is not None  # materialized above
+        cell.argv = build.run_argv(cell, cell.dataset.path)
+        save(cell)
+
+
+def _measure(runnable: list[Cell], opts: RunOptions, store: Store, seed: int, progress: Progress, save: Callable[[Cell], None]) -> None:
+    """Timed rounds, interleaved within each suite."""
+    for suite_name in dict.fromkeys(c.suite.name for c in runnable):
+        suite_cells = [c for c in runnable if c.suite.name == suite_name and c.status == OK]
+        if not suite_cells:
+            continue
+        rounds = opts.warmup + opts.runs
+        task = progress.add_task(f"measure {suite_name}", total=rounds * len(suite_cells), what="")
+
+        def advance(label: str, task: TaskID = task) -> None:
+            progress.update(task, what=label)
+            progress.advance(task)
+
+        measure(
+            suite_cells,
+            runs=opts.runs,
+            warmup=opts.warmup,
+            timeout=opts.timeout,
+            sink=opts.sink,
+            recorder=store,
+            seed=seed,
+            advance=advance,
+            cell_changed=save,
+        )
 
 
 def _count_perf(cells: list[Cell], opts: RunOptions, progress: Progress, save) -> None:

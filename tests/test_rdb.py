@@ -518,7 +518,7 @@ def test_report_compares_strategies_with_the_in_memory_cursor_and_the_peers(tmp_
     assert vec["ratio_to_language_reference"] == 1.0
     # Each column is the cell's median over its reference's: recompute both from the exported runs.
     (peer,) = res.cells(variant="peer-rdbtools")
-    med = lambda c: statistics.median(c["inner_times"] or c["times"])  # noqa: E731
+    med = lambda c: statistics.median(c["inner_times"] or c["times"])
     assert bytewise["ratio_to_language_reference"] == pytest.approx(med(bytewise) / med(vec))
     assert bytewise["ratio_to_best_peer"] == pytest.approx(med(bytewise) / med(peer))
 

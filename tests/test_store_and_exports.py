@@ -1,5 +1,6 @@
 """A session is stored in SQLite, shown again by `iorace show`, and exported as hyperfine JSON, TSV, Markdown."""
 
+import contextlib
 import hashlib
 import json
 import shlex
@@ -66,7 +67,7 @@ def session(tmp_path_factory):
 def test_json_has_hyperfine_schema_and_iorace_fields(session):
     _, result = session
     good = result.cells(variant="good")[0]
-    assert HYPERFINE_FIELDS <= set(good)
+    assert set(good) >= HYPERFINE_FIELDS
     assert len(good["times"]) == len(good["memory_usage_byte"]) == len(good["exit_codes"]) == 4
     assert good["exit_codes"] == [0, 0, 0, 0]
     assert good["parameters"] == {"passes": "1"}
@@ -109,7 +110,7 @@ def test_markdown_has_the_table(session):
 
 
 def test_database_holds_session_cells_and_runs(session):
-    tmp, result = session
+    tmp, _result = session
     db = sqlite3.connect(tmp / "iorace.sqlite")
     (status, command_line, git) = db.execute("SELECT status, command_line, git_revision FROM sessions").fetchone()
     assert status == "done" and command_line.startswith("iorace run broken") and git
@@ -188,10 +189,8 @@ def test_ctrl_c_keeps_what_was_measured(tmp_path):
     while time.time() < deadline and measured < 20:  # wait until timed runs are being committed
         time.sleep(0.5)
         if db.exists():
-            try:
+            with contextlib.suppress(sqlite3.OperationalError):
                 measured = sqlite3.connect(db).execute("SELECT count(*) FROM runs WHERE phase='measure'").fetchone()[0]
-            except sqlite3.OperationalError:
-                pass
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

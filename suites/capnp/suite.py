@@ -171,14 +171,8 @@ def catrank_request(rng: FastRand) -> tuple[int, int]:
 def eval_expression(rng: FastRand, depth: int = 0) -> int:
     """Draw one Expression tree (op, then left, then right); returns its value with wrapping int32 math."""
     op = rng.below(5)
-    if rng.below(8) < depth:
-        left = rng.below(128) + 1
-    else:
-        left = eval_expression(rng, depth + 1)
-    if rng.below(8) < depth:
-        right = rng.below(128) + 1
-    else:
-        right = eval_expression(rng, depth + 1)
+    left = rng.below(128) + 1 if rng.below(8) < depth else eval_expression(rng, depth + 1)
+    right = rng.below(128) + 1 if rng.below(8) < depth else eval_expression(rng, depth + 1)
     if op == 0:
         return _wrap32(left + right)
     if op == 1:

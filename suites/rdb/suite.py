@@ -557,8 +557,8 @@ def _item(rng: random.Random, k: int) -> bytes:
 
 def all_encodings(w: Writer, rng: random.Random, u: int, big: bool) -> None:
     """One key of every type and encoding (u numbers the round; `big` adds large values)."""
-    items = lambda n: [_item(rng, k) for k in range(n)]  # noqa: E731
-    pairs = lambda n: [(b"f%d" % k, _item(rng, k + 3)) for k in range(n)]  # noqa: E731
+    items = lambda n: [_item(rng, k) for k in range(n)]
+    pairs = lambda n: [(b"f%d" % k, _item(rng, k + 3)) for k in range(n)]
     scores = lambda n: [
         (b"m%d:%d" % (u, k), rng.choice([k * 1.0, k + 0.5, -k * 0.25, rng.random() * 1e6, rng.uniform(-1e-300, 1e-300), 1e22 + k]))
         for k in range(n)
@@ -579,8 +579,8 @@ def all_encodings(w: Writer, rng: random.Random, u: int, big: bool) -> None:
     w.key(p + b"list", v_list(items(5 + u % 20)), expire_ms=(now + 7) * 1000)
     w.key(p + b"list:w64", v_list(items(3), width=64))
     w.key(p + b"set", v_set(list(dict.fromkeys(items(5 + u % 20)))))
-    w.key(p + b"zset1", v_zset1(scores(6) + [(b"inf", float("inf")), (b"-inf", float("-inf"))]))
-    w.key(p + b"zset2", v_zset2(scores(8) + [(b"negzero", -0.0), (b"inf", float("inf"))]))
+    w.key(p + b"zset1", v_zset1([*scores(6), (b"inf", float("inf")), (b"-inf", float("-inf"))]))
+    w.key(p + b"zset2", v_zset2([*scores(8), (b"negzero", -0.0), (b"inf", float("inf"))]))
     w.key(p + b"hash", v_hash(pairs(6 + u % 10)))
     w.key(p + b"zipmap", v_zipmap(pairs(5), free=u % 3))
     w.key(p + b"ziplist", v_ziplist(items(12)))
@@ -604,8 +604,8 @@ def all_encodings(w: Writer, rng: random.Random, u: int, big: bool) -> None:
         w.key(p + b"big:set", v_set([b"member:%d" % k for k in range(n)]))
         w.key(p + b"big:zset2", v_zset2(scores(n)))
         w.key(p + b"big:hash", v_hash(pairs(n), lzf=True))
-        w.key(p + b"big:ziplist", v_ziplist(items(n) + [b"x" * 300, b"y" * 20000, b"z"]))  # 5-byte prevlen, 14/32-bit
-        w.key(p + b"big:listpack", v_hash_listpack(pairs(50) + [(b"big12", b"q" * 3000), (b"big32", b"r" * 5000)]))
+        w.key(p + b"big:ziplist", v_ziplist([*items(n), b"x" * 300, b"y" * 20000, b"z"]))  # 5-byte prevlen, 14/32-bit
+        w.key(p + b"big:listpack", v_hash_listpack([*pairs(50), (b"big12", b"q" * 3000), (b"big32", b"r" * 5000)]))
         w.key(p + b"big:zipmap", v_zipmap([(b"k", b"v" * 300), (b"k2", b"w")]))
         w.key(p + b"big:quicklist2", v_quicklist2([items(128) for _ in range(5)] + [b"p" * 10000]))
         w.key(p + b"big:stream", v_stream(rng, RDB_TYPE_STREAM_LISTPACKS_3, 450, 2))

@@ -25,7 +25,7 @@ def record(
     wall_ms: float = 10.0,
     exit_code: int = 0,
     timed_out: bool = False,
-    result: dict | None | str = "answer",
+    result: dict | str | None = "answer",
     stderr: str = "",
     extra: dict | None = None,
 ) -> Run:

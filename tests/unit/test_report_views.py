@@ -154,7 +154,7 @@ def test_problems_fold_cells_that_fail_alike():
         cell(f"v{i}", status="failed", detail="exit code 1: ModuleNotFoundError: No module named 'capnp'", params={"config": str(i)})
         for i in range(30)
     ]
-    lines = problems(session(same + [cell("other", status="wrong", detail="answered 2, expected 1")]))
+    lines = problems(session([*same, cell("other", status="wrong", detail="answered 2, expected 1")]))
     assert len(lines) == 2
     assert lines[0].startswith("30 cells failed (c/v0@gcc:release, ") and lines[0].endswith("No module named 'capnp'")
     assert "c/other@gcc:release[mode=count]: wrong: answered 2, expected 1" in lines[1]

@@ -147,7 +147,7 @@ def test_status_is_one_type():
     assert Status.OK == "ok" and Status("build-failed") is Status.BUILD_FAILED and Status.of("nonsense") is None
     assert sorted(Status, key=lambda s: s.order)[:2] == [Status.OK, Status.WRONG]
     assert Status.TIMEOUT.order < Status.SKIPPED.order < Status.PLANNED.order
-    assert BAD_STATES == {Status.WRONG, Status.FAILED, Status.TIMEOUT, Status.BUILD_FAILED}
+    assert {Status.WRONG, Status.FAILED, Status.TIMEOUT, Status.BUILD_FAILED} == BAD_STATES
     assert Status.OK.style == "green" and all(s.style == "bold red" for s in BAD_STATES)
     assert not Status.SKIPPED.bad and not Status.OK.bad
 

@@ -224,7 +224,7 @@ def test_every_registered_exporter_writes_a_file(tmp_path):
         path = tmp_path / f"out.{e.name}"
         e.write(build(toy_session()), path)
         assert path.stat().st_size > 100, e.name
-    tsv = list(csv.reader(open(tmp_path / "out.tsv"), delimiter="\t"))
+    tsv = list(csv.reader((tmp_path / "out.tsv").read_text().splitlines(), delimiter="\t"))
     assert tsv[0] == HEADER and len(tsv) == 21
 
 

@@ -9,6 +9,7 @@ checksum as every other row (see the suite's README.md). The pipe configs re-run
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -410,15 +411,13 @@ def by_pipe(t, c: dict, fault: str, acc: list[int], sizes: dict) -> None:
             data = read_message(server.stdout, c["packed"])
             sizes["response"] += len(data)
             decode(t.response, data, c["packed"], lambda r, expected=expected: t.check(r, expected, acc))
-    except Exception as e:  # noqa: BLE001  (capnp.KjException, BrokenPipeError, CheckFailed: one line each)
+    except Exception as e:  # capnp.KjException, BrokenPipeError, CheckFailed: one line each
         failure = e
     if isinstance(failure, CheckFailed):
         server.kill()  # the client's own failure
     for f in (server.stdin, server.stdout):
-        try:
+        with contextlib.suppress(OSError):
             f.close()
-        except OSError:
-            pass
     status = server.wait()
     if failure is not None:
         if status > 0:
@@ -482,7 +481,7 @@ def main(argv: list[str]) -> None:
     if serving:
         try:
             serve(t, int(args[2]), packed)
-        except Exception as e:  # noqa: BLE001
+        except Exception as e:
             die(e, f"{PROG} server")
         return
     divide = 1
@@ -502,7 +501,7 @@ def main(argv: list[str]) -> None:
             by_bytes(t, n, packed, fault, acc, sizes)
         else:
             by_pipe(t, {"case": case, "config": config, "n": n, "packed": packed}, fault, acc, sizes)
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         die(e)
     ns = time.perf_counter_ns() - start
     checksum = acc[0] & M64

@@ -14,7 +14,7 @@ import time
 from rdbtools import RdbCallback, RdbParser
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rdb_parse import FLUSH, _fmt_score, crc64  # noqa: E402  (the canonical form's digest helpers)
+from rdb_parse import FLUSH, _fmt_score, crc64  # the canonical form's digest helpers
 
 EPOCH = datetime.datetime(1970, 1, 1)
 
@@ -146,7 +146,7 @@ def main(argv: list[str]) -> int:
     try:
         RdbParser(cb).parse(argv[1])
         answer = cb.answer()
-    except Exception as e:  # noqa: BLE001  (whatever rdbtools raises is the peer's failure)
+    except Exception as e:  # whatever rdbtools raises is the peer's failure
         msg = f"rdbtools: {type(e).__name__}: {e}".replace("\n", " ")
         print(msg, file=sys.stderr)
         return 1

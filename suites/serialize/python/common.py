@@ -16,9 +16,9 @@ assert HEAD.size == 38
 class Record:
     """The suite's record; field order = wire order."""
 
-    __slots__ = ("id", "kind", "delta", "stamp", "active", "ratio", "value", "dims", "name")
+    __slots__ = ("active", "delta", "dims", "id", "kind", "name", "ratio", "stamp", "value")
 
-    def __init__(self, id, kind, delta, stamp, active, ratio, value, dims, name):  # noqa: A002
+    def __init__(self, id, kind, delta, stamp, active, ratio, value, dims, name):
         self.id, self.kind, self.delta, self.stamp, self.active = id, kind, delta, stamp, active
         self.ratio, self.value, self.dims, self.name = ratio, value, dims, name
 
