@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 
 from iorace.kind import Kind
-from iorace.stats import Ratio, Summary, median_ratio, summarize
+from iorace.stats import Ratio, Summary, paired_ratio, summarize
 from iorace.status import Status
 from iorace.store import CellData, SessionData
 
@@ -63,6 +63,15 @@ class Row:
 
     def cost_values(self) -> list[float]:
         return [v / self.scale for v in self.primary_values()]
+
+    def cost_by_round(self) -> dict[int, float]:
+        """Each measured round's cost (the primary metric scaled to the group's work): what paired ratios pair."""
+        out = {}
+        for r in self.cell.measured():
+            value = r.inner_ns if self.metric == "inner" else r.wall_ns
+            if value is not None:
+                out[r.round] = value / NS / self.scale
+        return out
 
 
 @dataclass
@@ -215,11 +224,11 @@ def _compare_within(g: Group) -> None:
         refs = {(r.cell.language, r.cell.toolchain, r.cell.profile): r for r in g.rows if r.ok and r.cell.key in g.language_ref["variants"]}
     counted = [r.cell.instructions for r in g.rows if r.cell.instructions and r.kind.compared]
     fewest = min(counted) if counted else None
-    for i, r in enumerate(g.rows):
+    for r in g.rows:
         if not r.ok:
             continue
         if fastest is not None:
-            r.vs_fastest = median_ratio(r.cost_values(), fastest.cost_values(), seed=i)
+            r.vs_fastest = paired_ratio(r.cost_by_round(), fastest.cost_by_round())
         r.vs_limit = r.cost / limit.cost if limit is not None else None
         r.vs_peer = r.cost / peer.cost if peer is not None else None
         if (ref := refs.get((r.cell.language, r.cell.toolchain, r.cell.profile))) is not None:
@@ -292,7 +301,7 @@ def grids(session: SessionData, groups: list[Group] | None = None) -> list[GridT
                         if spec["ratio"]:
                             num, den = cells.get(spec["ratio"][0]), cells.get(spec["ratio"][1])
                             if num is not None and den is not None:
-                                ratio = median_ratio(num.cost_values(), den.cost_values(), seed=len(table.rows))
+                                ratio = paired_ratio(num.cost_by_round(), den.cost_by_round())
                         table.rows.append((value, entries, ratio))
                     if table.rows:
                         out.append(table)
@@ -348,11 +357,11 @@ def seed_tables(session: SessionData, groups: list[Group] | None = None) -> list
                     continue
                 base = by_key.get(spec["baseline"])
                 rows = []
-                for i, key in enumerate(spec["rows"]):
+                for key in spec["rows"]:
                     r = by_key.get(key)
                     ratio = None
                     if r is not None and r.ok and base is not None and base.ok:
-                        ratio = median_ratio(r.cost_values(), base.cost_values(), seed=i)
+                        ratio = paired_ratio(r.cost_by_round(), base.cost_by_round())
                     seconds = figures.get(key)
                     rows.append(SeedRow(key, r, ratio, seconds, seconds / seed_base if seconds is not None and seed_base else None))
                 setup = f"{toolchain} {profile}" + (f" · {params_text(g.params)}" if g.params else "")

@@ -61,7 +61,8 @@ def group_title(g: Group) -> str:
 
 def group_caption(g: Group) -> str:
     text = (
-        f"{g.title}. Ratios compare the median {metric_title(g)} with the fastest cell's (95% bootstrap CI); "
+        f"{g.title}. Ratios compare the {metric_title(g)} with the fastest cell's round by round (the geometric "
+        "mean of each round's paired ratio, 95% t-interval over rounds); "
         "inner = the program's own timing of the work, wall = the whole process."
     )
     if g.scaled:
