@@ -1,4 +1,5 @@
 """Paired per-round ratios (stats.paired_ratio) on synthetic rounds whose true ratio is known."""
+
 from __future__ import annotations
 
 import numpy as np
