@@ -139,7 +139,7 @@ def doctor(suite_dirs):
     )
     m = machine.info()
     mt = Table(title="machine", title_justify="left", show_header=False)
-    for k in ("cpu_model", "cores", "cpu_mhz", "memory_gb", "kernel", "governor", "load", "python"):
+    for k in ("cpu_model", "cores", "cpu_mhz", "memory_gb", "kernel", "governor", "load", "python", "aslr"):
         mt.add_row(k, escape(str(m[k])))
     console.print(mt)
     for line in counters.doctor_lines():

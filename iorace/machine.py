@@ -47,7 +47,16 @@ def info() -> dict:
         "memory_gb": round(psutil.virtual_memory().total / 2**30, 1),
         "load": [round(x, 2) for x in os.getloadavg()],
         "python": platform.python_version(),
+        "aslr": _aslr(),
     }
+
+
+def _aslr() -> str:
+    """The kernel's address-space layout randomisation (kernel.randomize_va_space): 2 = full, 0 = off."""
+    try:
+        return Path("/proc/sys/kernel/randomize_va_space").read_text().strip()
+    except OSError:
+        return "unknown"
 
 
 def _own_tree() -> set[int]:
@@ -119,6 +128,11 @@ def warnings(m: dict, busy: list[tuple[str, int, float]]) -> list[str]:
         out.append(
             f"CPU frequency governor is {gov!r}: clock speed may change during runs "
             "(`cpupower frequency-set -g performance` as root fixes it)"
+        )
+    if m.get("aslr") == "0":
+        out.append(
+            "ASLR is off (kernel.randomize_va_space = 0): every run gets the same memory layout, a bias the rounds "
+            "cannot average away (`sysctl kernel.randomize_va_space=2` turns it on)"
         )
     if (m["cores"] or 1) <= 2:
         out.append(f"only {m['cores']} cores: the harness itself shares them with the program being timed")

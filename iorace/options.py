@@ -111,6 +111,24 @@ class RunOptions:
             "and cycles, instructions, branches where the machine has hardware counters).",
         ),
     )
+    replace_pages: bool = field(
+        default=True,
+        metadata=flag(
+            "--replace-pages/--no-replace-pages",
+            show_default=True,
+            help="Before each round, drop each input file's cached pages and read it back, so every round gets a new "
+            "physical placement instead of one per session.",
+        ),
+    )
+    pad_env: bool = field(
+        default=True,
+        metadata=flag(
+            "--pad-env/--no-pad-env",
+            show_default=True,
+            help="Pad each timed run's environment by a random length (0-4095 bytes), so every run gets another "
+            "stack alignment instead of one per session.",
+        ),
+    )
     db: Path | None = field(default=None, metadata=SHARED)
     exports: dict[str, Path | None] = field(default_factory=dict, metadata=SHARED)  # Exporter.dest -> file
     wide: bool = field(default=True, metadata=SHARED)  # every column in the printed report (terminal: compact)

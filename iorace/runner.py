@@ -68,6 +68,7 @@ class Run:
     nivcsw: int = column("INTEGER NOT NULL")
     inner_ns: int | None = column("INTEGER", default=None)  # the program's own timing, from its result line
     exit_code: int = column("INTEGER NOT NULL")  # negative: killed by that signal
+    env_pad: int | None = column("INTEGER", default=None)  # bytes its environment was padded by (measure.Randomize)
     # not stored
     timed_out: bool = transient(default=False)
     result: dict | None = transient(default=None)  # the parsed iorace-result object
@@ -118,23 +119,35 @@ class Runner(Protocol):
 
 
 SPAWN_SOURCE = Path(__file__).resolve().parent / "spawn.c"
+REPLACE_PAGES_SOURCE = Path(__file__).resolve().parent / "replace_pages.c"
 
 
 @functools.cache
 def launcher() -> str:
     """Build iorace-spawn once per source version into the cache; return its path."""
-    source = SPAWN_SOURCE.read_bytes()
-    path = cache_dir() / "tools" / f"iorace-spawn-{hashlib.sha256(source).hexdigest()[:12]}"
+    return _tool("iorace-spawn", SPAWN_SOURCE, "its process launcher")
+
+
+@functools.cache
+def page_replacer() -> str:
+    """Build iorace-replace-pages (replace_pages.c: drop a file's cached pages and read it back) once."""
+    return _tool("iorace-replace-pages", REPLACE_PAGES_SOURCE, "its page re-placer")
+
+
+def _tool(name: str, source_path: Path, what: str) -> str:
+    """A small C tool of the harness, built once per source version into the cache; its path."""
+    source = source_path.read_bytes()
+    path = cache_dir() / "tools" / f"{name}-{hashlib.sha256(source).hexdigest()[:12]}"
     if path.exists():
         return str(path)
     cc = next((c for c in ("cc", "gcc", "clang") if shutil.which(c)), None)
     if cc is None:
-        raise UsageError("iorace needs a C compiler to build its process launcher (apt-get install gcc)")
+        raise UsageError(f"iorace needs a C compiler to build {what} (apt-get install gcc)")
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    proc = subprocess.run([cc, "-O2", "-pthread", "-o", str(tmp), str(SPAWN_SOURCE)], check=False, capture_output=True, text=True)
+    proc = subprocess.run([cc, "-O2", "-pthread", "-o", str(tmp), str(source_path)], check=False, capture_output=True, text=True)
     if proc.returncode != 0:
-        raise UsageError(f"cannot build the process launcher with {cc}: {proc.stderr.strip().splitlines()[-1:]}")
+        raise UsageError(f"cannot build {what} with {cc}: {proc.stderr.strip().splitlines()[-1:]}")
     tmp.rename(path)
     return str(path)
 

@@ -16,7 +16,7 @@ from iorace import __version__, build, counters, datasets, document, machine, re
 from iorace.cells import OK, PLANNED, SKIPPED, Cell, dataset_refs, expand
 from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
-from iorace.measure import measure
+from iorace.measure import Randomize, measure
 from iorace.options import RunOptions
 from iorace.paths import REPO_SUITES, default_db
 from iorace.report import print_session
@@ -204,6 +204,7 @@ def _measure(runnable: list[Cell], opts: RunOptions, store: Store, seed: int, pr
             seed=seed,
             advance=advance,
             cell_changed=save,
+            randomize=Randomize(pages=opts.replace_pages, env=opts.pad_env),
         )
 
 
