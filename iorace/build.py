@@ -8,18 +8,22 @@ import shlex
 import shutil
 import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from iorace.cells import BUILD_FAILED, SKIPPED, Cell
 from iorace.errors import UsageError
 from iorace.paths import cache_dir
 from iorace.toolchains import harness_python, probe
 
+if TYPE_CHECKING:
+    from _hashlib import HASH  # what hashlib.sha256() returns
+
 BUILD_FORMAT = "1"  # bump to invalidate every cached build
 BUILD_TIMEOUT = 1200
 LOG_TAIL_LINES = 12
 
 
-def _hash_path(h, path: Path, rel: str) -> None:
+def _hash_path(h: HASH, path: Path, rel: str) -> None:
     if path.is_dir():
         for p in sorted(path.rglob("*")):
             if p.is_file() and "target" not in p.relative_to(path).parts:

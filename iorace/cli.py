@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any, TextIO
 
 import click
 from rich.console import Console
@@ -14,7 +15,7 @@ from rich.table import Table
 from iorace import counters, document, machine
 from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
-from iorace.options import from_command, run_options
+from iorace.options import CommandFunc, from_command, run_options
 from iorace.paths import default_db
 from iorace.report import print_session, rich_table
 from iorace.session import run_session
@@ -23,7 +24,7 @@ from iorace.suites import base_toolchains, find_suite_dirs, load_suite, load_sui
 from iorace.toolchains import harness_python, probe
 
 
-def _width(stream) -> int | None:
+def _width(stream: TextIO) -> int | None:
     """Full-width tables when output goes to a file or CI log (rich would wrap at 80 columns)."""
     return None if stream.isatty() else int(os.environ.get("COLUMNS", "260"))
 
@@ -40,7 +41,7 @@ SUITE_DIR_OPTION = click.option(
 )
 
 
-def export_options(command):
+def export_options(command: CommandFunc) -> CommandFunc:
     """One --export-NAME FILE option per registered exporter (iorace.export.EXPORTERS)."""
     for e in reversed(EXPORTERS):
         command = click.option(e.option, e.dest, type=click.Path(path_type=Path), metavar="FILE", help=e.help)(command)
@@ -66,14 +67,14 @@ DB_OPTION = click.option(
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="iorace")
-def cli():
+def cli() -> None:
     """Race implementations of the same I/O or serialization job and say which one wins, by how much, and why."""
 
 
 @cli.command("list")
 @click.argument("suite", required=False)
 @SUITE_DIR_OPTION
-def list_cmd(suite, suite_dirs):
+def list_cmd(suite: str | None, suite_dirs: tuple[Path, ...]) -> None:
     """Suites, their variants and toolchains, and whether each cell can run here."""
     for s in load_suites([suite] if suite else [], list(suite_dirs)):
         m = s.manifest
@@ -113,7 +114,7 @@ def list_cmd(suite, suite_dirs):
 
 @cli.command()
 @SUITE_DIR_OPTION
-def doctor(suite_dirs):
+def doctor(suite_dirs: tuple[Path, ...]) -> None:
     """Every toolchain with its version (or what installs it), the machine, and what threatens timing."""
     toolchains = dict(base_toolchains())
     for d in find_suite_dirs(list(suite_dirs)).values():
@@ -158,7 +159,7 @@ def doctor(suite_dirs):
 @export_options
 @WIDE_OPTION
 @SUITE_DIR_OPTION
-def run(suites, **kw):
+def run(suites: tuple[str, ...], **kw: Any) -> None:
     """Build, verify and measure the cells of SUITES (all suites when none is named)."""
     exports = {e.dest: kw.pop(e.dest) for e in EXPORTERS}
     opts = from_command(suites, exports=exports, wide=wide_view(kw.pop("wide")), **kw)
@@ -171,7 +172,7 @@ def run(suites, **kw):
 @DB_OPTION
 @export_options
 @WIDE_OPTION
-def show(session, db, wide, **exports):
+def show(session: int | None, db: Path | None, wide: bool, **exports: Path | None) -> None:
     """Print a stored session again (the latest by default), and export it."""
     path = db or default_db()
     if not path.exists():
@@ -192,7 +193,7 @@ def show(session, db, wide, **exports):
     help="Write one self-contained HTML file (charts as SVG; opens offline).",
 )
 @DB_OPTION
-def report_cmd(sessions, html_path, db):
+def report_cmd(sessions: tuple[int, ...], html_path: Path, db: Path | None) -> None:
     """An HTML report of a stored session (the latest by default). Given several sessions, the report is
     of the last one, with a history chart of each cell across all of them."""
     from iorace.export.html import write_html
@@ -216,7 +217,7 @@ def report_cmd(sessions, html_path, db):
     "--threshold", default="5%", show_default=True, metavar="PERCENT", help="A significant change smaller than this is not a regression."
 )
 @click.option("--markdown", "as_markdown", is_flag=True, help="Markdown for a pull-request comment.")
-def compare_cmd(a, b, db, threshold, as_markdown):
+def compare_cmd(a: str, b: str, db: Path | None, threshold: str, as_markdown: bool) -> None:
     """Per cell of both A and B, the change of the primary metric, with its 95% interval and a Mann-Whitney
     test. A and B: session ids, JSON exports, or git:REV (the latest stored session at that revision).
     Exit code 1 when some cell regressed significantly beyond the threshold or broke."""
@@ -248,7 +249,7 @@ def compare_cmd(a, b, db, threshold, as_markdown):
 @click.option("--last", type=click.IntRange(1), default=8, show_default=True, help="Show the last N sessions.")
 @click.option("--threshold", default="5%", show_default=True, metavar="PERCENT", help="Flag a significant change beyond this.")
 @DB_OPTION
-def history_cmd(suite, variants, datasets, last, threshold, db):
+def history_cmd(suite: str, variants: tuple[str, ...], datasets: tuple[str, ...], last: int, threshold: str, db: Path | None) -> None:
     """Each cell's primary metric (median) across the stored sessions of SUITE, by date and git revision;
     a significant change from the cell's previous session is flagged (▲ slower, ▼ faster)."""
     from iorace import compare

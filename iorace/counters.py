@@ -24,6 +24,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Mapping
 
 from iorace.cells import Cell
 from iorace.runner import SINK_NULL, run_once, timeout_text
@@ -179,7 +180,7 @@ def perf_count(cell: Cell, timeout: float) -> None:
         os.unlink(out)
 
 
-def ipc(counters: dict[str, float | None]) -> float | None:
+def ipc(counters: Mapping[str, float | None]) -> float | None:
     """Instructions per cycle from perf's counts, when both were counted."""
     ins, cyc = counters.get(perf_key("instructions")), counters.get(perf_key("cycles"))
     return ins / cyc if ins and cyc else None

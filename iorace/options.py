@@ -4,11 +4,14 @@ options are derived from this declaration)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
+
+CommandFunc = TypeVar("CommandFunc", bound=Callable[..., Any])  # a click command function, as click.option decorates it
 
 
 def flag(*decls: str, stored: bool = True, **click_kw: Any) -> dict:
@@ -146,7 +149,7 @@ class RunOptions:
         return out
 
 
-def run_options(command):
+def run_options(command: CommandFunc) -> CommandFunc:
     """Decorate the `run` command with one option per declared field (click applies them bottom-up)."""
     for f in reversed(fields(RunOptions)):
         if "click" in f.metadata:

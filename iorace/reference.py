@@ -24,7 +24,7 @@ def _cached(what: str, suite: Suite, ds: DatasetRef, params: dict, compute: Call
 
 
 def expected(suite: Suite, ds: DatasetRef, params: dict) -> object:
-    def compute():
+    def compute() -> object:
         try:
             return suite.module().expected(ds.path, dict(params))
         except Exception as e:  # corrupt or unsupported input: the reference says why

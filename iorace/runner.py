@@ -296,7 +296,7 @@ def run_batch(
     return records, interrupted
 
 
-def _digest(stream, out: dict) -> None:
+def _digest(stream: IO[bytes], out: dict) -> None:
     h = hashlib.sha256()
     n = 0
     while block := stream.read(1 << 20):

@@ -7,6 +7,7 @@ import random
 import shlex
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -36,11 +37,11 @@ class _QuietProgress(Progress):
     """Redrawn when it changes, never by rich's 10 Hz timer thread: nothing of the harness wakes up
     while the launcher times a list of runs."""
 
-    def update(self, *args, **kwargs) -> None:
+    def update(self, *args: Any, **kwargs: Any) -> None:
         super().update(*args, **kwargs)
         self.refresh()
 
-    def advance(self, *args, **kwargs) -> None:
+    def advance(self, *args: Any, **kwargs: Any) -> None:
         super().advance(*args, **kwargs)
         self.refresh()
 
@@ -208,7 +209,7 @@ def _measure(runnable: list[Cell], opts: RunOptions, store: Store, seed: int, pr
         )
 
 
-def _count_perf(cells: list[Cell], opts: RunOptions, progress: Progress, save) -> None:
+def _count_perf(cells: list[Cell], opts: RunOptions, progress: Progress, save: Callable[[Cell], None]) -> None:
     """One extra run per verified cell under perf stat: the counters the kernel allows here."""
     task = progress.add_task("counters", total=len(cells), what="")
     for cell in cells:
@@ -218,7 +219,7 @@ def _count_perf(cells: list[Cell], opts: RunOptions, progress: Progress, save) -
         progress.advance(task)
 
 
-def _count_instructions(cells: list[Cell], opts: RunOptions, progress: Progress, save) -> None:
+def _count_instructions(cells: list[Cell], opts: RunOptions, progress: Progress, save: Callable[[Cell], None]) -> None:
     """One extra run per verified cell under cachegrind: a count that the machine's noise cannot move."""
     why_not = counters.why_unavailable()
     task = progress.add_task("instructions", total=len(cells), what="")

@@ -40,7 +40,7 @@ def summarize(values: list[float]) -> Summary | None:
     )
 
 
-def _median_ratio(a, b, axis=-1):
+def _median_ratio(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.float64 | np.ndarray:
     return np.median(a, axis=axis) / np.median(b, axis=axis)
 
 

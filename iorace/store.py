@@ -15,8 +15,9 @@ from __future__ import annotations
 import dataclasses
 import sqlite3
 from pathlib import Path
+from typing import Any
 
-from iorace.cells import cell_label
+from iorace.cells import Cell, cell_label
 from iorace.errors import UsageError
 from iorace.records import ROWID, Table, column, json_column, json_names, record, transient
 from iorace.runner import Run
@@ -88,7 +89,7 @@ class SessionData:
     cells: list[CellData] = transient()
     suites: dict[str, dict] = transient(default_factory=dict)  # suite -> its manifest settings (SuiteSettings)
 
-    def suite_setting(self, suite: str, name: str, default=None):
+    def suite_setting(self, suite: str, name: str, default: Any = None) -> Any:
         """A manifest setting of one suite as stored with the session (older databases kept them in options)."""
         if suite in self.suites:
             return self.suites[suite].get(name, default)
@@ -168,7 +169,7 @@ class Store:
     def set_toolchains(self, session_id: int, toolchains: dict) -> None:
         SESSIONS.set(self.db, session_id, {"toolchains": toolchains})
 
-    def save_cell(self, session_id: int, cell) -> None:
+    def save_cell(self, session_id: int, cell: Cell) -> None:
         """Insert or update one cell (an iorace.cells.Cell)."""
         data = CellData(
             id=cell.db_id or 0,
@@ -215,7 +216,7 @@ class Store:
             if counter.note:
                 cell.counter_notes[counter.name] = counter.note
 
-    def add_run(self, cell, phase: str, round_no: int, run: Run) -> None:
+    def add_run(self, cell: Cell, phase: str, round_no: int, run: Run) -> None:
         self.runs.insert(self.db, dataclasses.replace(run, phase=phase, round=round_no), cell_id=cell.db_id)
 
     def add_session(self, session: SessionData) -> int:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from iorace import fmt
 from iorace.analysis import GridTable, Group, Row, SeedTableData, answer_text, params_text
 from iorace.status import Status
-from iorace.store import SessionData
+from iorace.store import CellData, SessionData
 
 
 @dataclass(frozen=True)
@@ -265,7 +265,7 @@ def counters_table(session: SessionData) -> Table | None:
     if not cells:
         return None
 
-    def value(c, key):
+    def value(c: CellData, key: str) -> float | None:
         return ipc(c.counters) if key == "ipc" else c.counters.get(key)
 
     cols = [(h, k, d) for h, k, d in COUNTER_COLUMNS if any(value(c, k) is not None for c in cells)]

@@ -18,6 +18,7 @@ import html
 import json
 import shlex
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from iorace import tables
 from iorace.analysis import GridTable, Group, SeedTableData, params_text
@@ -25,6 +26,9 @@ from iorace.document import Report, Section
 from iorace.kind import Kind
 from iorace.status import Status
 from iorace.store import SessionData
+
+if TYPE_CHECKING:
+    import altair as alt  # iorace.charts (and Altair) are imported only when a page is written
 
 CSS = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; max-width: 1500px;
@@ -146,7 +150,7 @@ def _row_attrs(g: Group) -> list[str]:
     return out
 
 
-def _figure(chart) -> str:
+def _figure(chart: alt.Chart | None) -> str:
     from iorace import charts
 
     return "" if chart is None else f"<figure>{charts.to_svg(chart)}</figure>"
@@ -181,7 +185,7 @@ def _group_section(section: Section, index: int, languages: list[str]) -> str:
     return "\n".join(out)
 
 
-def _chart_of(section: Section):
+def _chart_of(section: Section) -> alt.Chart | None:
     """The chart of a grid (the seed's own view: configurations x implementations) or of a seed table (the
     seed's tests in its order, ours beside the seed's ratios); other sections are drawn as tables only."""
     from iorace import charts

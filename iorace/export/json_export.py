@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 
 from iorace.analysis import NS, Row
 from iorace.document import Report
 
 
-def _stat(values: list[float], fn) -> float | None:
+def _stat(values: list[float], fn: Callable[[list[float]], float]) -> float | None:
     return fn(values) if values else None
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterator
 from pathlib import Path
 
 from iorace.document import Report
@@ -12,7 +13,7 @@ from iorace.store import SessionData
 HEADER = ["test", "elapsed", "user", "system", "cpu_pct", "mem"]
 
 
-def rows(session: SessionData):
+def rows(session: SessionData) -> Iterator[list[str]]:
     multi_dataset = len({c.dataset for c in session.cells}) > 1 or len({c.suite for c in session.cells}) > 1
     for c in session.cells:
         test = f"{c.suite}/{c.dataset}/{c.label}" if multi_dataset else c.label
