@@ -15,6 +15,7 @@ from iorace.status import Status
 from iorace.store import CellData, SessionData
 
 NS = 1e9
+AA_SUFFIX = "~aa"  # an A/A cell's variant is its original's name and this (measure.aa_twins)
 
 
 @dataclass
@@ -33,6 +34,7 @@ class Row:
     instructions_ratio: float | None = None  # instructions / the fewest of the group's comparable rows
     vs_language_ref: float | None = None  # primary / the same-language reference cell (same toolchain, profile)
     vs_peer: float | None = None  # primary / the fastest peer of the group
+    vs_original: Ratio | None = None  # an A/A cell (kind control): its ratio to the cell it twins, round by round
     rates: dict[str, float] = field(default_factory=dict)  # unit -> per second
     scale: float = 1.0  # this cell's work / the group's (1 pass of 10: 0.1); comparisons use cost
     instructions_per_unit: float | None = None  # instructions / the run's work in the group's first unit
@@ -224,9 +226,12 @@ def _compare_within(g: Group) -> None:
         refs = {(r.cell.language, r.cell.toolchain, r.cell.profile): r for r in g.rows if r.ok and r.cell.key in g.language_ref["variants"]}
     counted = [r.cell.instructions for r in g.rows if r.cell.instructions and r.kind.compared]
     fewest = min(counted) if counted else None
+    by_label = {r.cell.label: r for r in g.rows if r.ok}
     for r in g.rows:
         if not r.ok:
             continue
+        if r.kind is Kind.CONTROL and (original := by_label.get(r.cell.label.replace(AA_SUFFIX + "@", "@", 1))) is not None:
+            r.vs_original = paired_ratio(r.cost_by_round(), original.cost_by_round())
         if fastest is not None:
             r.vs_fastest = paired_ratio(r.cost_by_round(), fastest.cost_by_round())
         r.vs_limit = r.cost / limit.cost if limit is not None else None

@@ -80,6 +80,7 @@ class Cell:
     counters: dict[str, float] = field(default_factory=dict)  # "perf:cycles", "cachegrind:branches", ... (counters.py)
     counter_notes: dict[str, str] = field(default_factory=dict)  # same keys: why a counter has no value
     extra: dict[str, float] = field(default_factory=dict)  # figures the program reports (result line "extra")
+    timing_note: str = ""  # why its timing stopped early (race), or the precision it did not reach
     db_id: int | None = None
 
     @property

@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from iorace import tables
+from iorace import fmt, tables
 from iorace.analysis import GridTable, Group, SeedTableData, analyse, grids, seed_tables
 from iorace.status import Status
 from iorace.store import SessionData
 
-SectionKind = Literal["group", "grid", "seed", "counters"]
+SectionKind = Literal["group", "grid", "seed", "counters", "honesty"]
 
 
 @dataclass
@@ -56,10 +56,12 @@ def build(session: SessionData) -> Report:
     sections += [Section("seed", tables.seed_table(seed), source=seed) for seed in seed_tables(session, groups)]
     if (counters := tables.counters_table(session)) is not None:
         sections.append(Section("counters", counters))
+    if (aa := tables.aa_table(groups)) is not None:
+        sections.append(Section("honesty", aa))
     counts: dict[str, int] = {}
     for c in session.cells:
         counts[c.status] = counts.get(c.status, 0) + 1
-    return Report(session, groups, sections, problems(session), counter_notes(session), counts)
+    return Report(session, groups, sections, problems(session) + honesty_problems(groups), counter_notes(session), counts)
 
 
 def problems(session: SessionData) -> list[str]:
@@ -79,6 +81,27 @@ def problems(session: SessionData) -> list[str]:
             out.append(f"{len(cells)} cells {status} ({shown}): {detail}")
     notes = {c.instructions_note for c in session.cells if c.instructions_note}
     return out + [f"instructions not counted: {n}" for n in sorted(notes)]
+
+
+def honesty_problems(groups: list[Group]) -> list[str]:
+    """An A/A pair whose interval excludes 1.00, and the cells that did not reach the precision asked."""
+    out = []
+    for g in groups:
+        for r in g.rows:
+            v = r.vs_original
+            if v is not None and v.low is not None and not v.overlaps_one():
+                out.append(
+                    f"{g.suite} {g.dataset} {r.cell.label}: A/A ratio {fmt.ratio(v)} excludes 1.00: "
+                    "this session's intervals are narrower than its noise"
+                )
+    notes = [r for g in groups for r in g.rows if r.cell.timing_note.startswith("precision")]
+    if notes:
+        shown = ", ".join(f"{r.cell.key} {r.cell.toolchain} {r.cell.profile}" for r in notes[:4])
+        out.append(
+            f"{len(notes)} cells did not reach the precision asked ({shown}{' and more' if len(notes) > 4 else ''}): "
+            f"{notes[0].cell.timing_note}"
+        )
+    return out
 
 
 def counter_notes(session: SessionData) -> list[str]:

@@ -12,12 +12,15 @@ import enum
 class Kind(enum.StrEnum):
     """variant: does the job the suite names; peer: someone else's tool doing it; bulk: part of the study
     but not the job's method (dcat's chunk copies: not line by line); limit: a different method on purpose,
-    the physical limit. Ratios "x fastest" compare with the fastest variant or peer only."""
+    the physical limit; control: the A/A cell, the table's reference measured again as a cell of its own (added
+    by `iorace run`, never declared), whose ratio to the reference must cover 1.00. Ratios "x fastest"
+    compare with the fastest variant or peer only."""
 
     VARIANT = "variant"
     PEER = "peer"
     LIMIT = "limit"
     BULK = "bulk"
+    CONTROL = "control"
 
     @property
     def compared(self) -> bool:
@@ -32,17 +35,18 @@ class Kind(enum.StrEnum):
             Kind.PEER: "peer",
             Kind.LIMIT: "LIMIT (other method)",
             Kind.BULK: "bulk: not the job's method, not compared",
+            Kind.CONTROL: "A/A: the reference again, as its own cell (not ranked)",
         }[self]
 
     @property
     def tag(self) -> str:
         """The short mark after a cell's name in charts ('' for a plain variant)."""
-        return "" if self is Kind.VARIANT else self.value.upper() if self is Kind.LIMIT else self.value
+        return {Kind.VARIANT: "", Kind.LIMIT: "LIMIT", Kind.CONTROL: "A/A"}.get(self, self.value)
 
     @property
     def chart_shape(self) -> str:
         """The point's shape in the ratio chart (a Vega-Lite shape)."""
-        return {Kind.VARIANT: "circle", Kind.PEER: "diamond", Kind.LIMIT: "triangle-up", Kind.BULK: "square"}[self]
+        return {Kind.VARIANT: "circle", Kind.PEER: "diamond", Kind.LIMIT: "triangle-up", Kind.BULK: "square", Kind.CONTROL: "cross"}[self]
 
     @property
     def marked(self) -> bool:

@@ -12,11 +12,15 @@ does Python store runs, judge them and update the progress bar.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from iorace.analysis import AA_SUFFIX
 from iorace.cells import OK, Cell
+from iorace.kind import Kind
+from iorace.race import Plan, Race
 from iorace.runner import SINK_NULL, Job, Run, Runner, page_replacer, run_batch
 from iorace.verify import Recorder, env_for, judge_run
 
@@ -82,57 +86,154 @@ def measure(
     cell_changed: Callable[[Cell], None],
     runner: Runner = run_batch,
     randomize: Randomize = Randomize(),
+    aa: bool = False,
+    plan: Plan | None = None,
 ) -> None:
-    """Warm-up rounds, then `runs` counted rounds, each chunk of rounds made by runner (the launcher by
-    default); the recorder (the session's store) gets every run made and is committed after every chunk.
+    """Warm-up rounds, then counted rounds (`runs`, or as `plan` decides: race.Plan), each chunk of rounds
+    made by runner (the launcher by default); the recorder (the session's store) gets every run made and
+    is committed after every chunk.
 
     A cell whose timed run fails, times out or changes its answer drops out of the later rounds
-    (cell_changed is told), and the others go on. The order of every round is drawn up front from
-    the seed: a round's order is a shuffle of the cells still ok when its chunk starts. With `randomize`,
-    each round first re-places the input files' cached pages, and each run gets a random padding of its
-    environment (recorded with the run as `env_pad`).
+    (cell_changed is told), and the others go on. A round's order is a shuffle, drawn from the seed, of the
+    cells still timed when its chunk starts. With `randomize`, each round first re-places the input files'
+    cached pages, and each run gets a random padding of its environment (recorded with the run as
+    `env_pad`). With `aa`, the first round picks each table's fastest cell and adds its twin (the A/A cell:
+    the same program, a cell of its own, kind control) to every later round. With a plan that races, a cell
+    whose place is settled stops being timed; a cell's `timing_note` says why it stopped, or that it did not
+    reach the precision asked. cell_changed is told of every cell added or changed.
     """
     rng = random.Random(seed)
     pad_rng = random.Random(f"{seed}:pads")  # its own stream: the rounds' order does not depend on randomize
-    phases = [("warmup", i) for i in range(warmup)] + [("measure", i) for i in range(runs)]
+    race = Race(plan or Plan(min_rounds=runs))
     round_s = 0.0  # seconds a round takes, from the last chunk; the first chunk is one round
     index = {id(c): i for i, c in enumerate(cells)}
-    done = 0
-    while done < len(phases):
-        ok = [c for c in cells if c.status == OK]
-        if not ok:
-            return
-        # Rounds until the next check: shuffles of the cells ok now (a later failure skips its runs).
+    warmed = measured = 0
+    while True:
+        timed = [c for c in cells if c.status == OK and id(c) not in race.stopped]
+        phases = _next_rounds(_chunk_rounds(round_s), warmup - warmed, measured, race, timed)
+        if not timed or not phases:
+            break
         chunk = []
-        for phase, round_no in phases[done : done + _chunk_rounds(round_s)]:
-            order = list(ok)
+        for phase, number in phases:
+            order = list(timed)
             rng.shuffle(order)
-            chunk.append((phase, round_no, order))
+            chunk.append((phase, warmed + number if phase == "warmup" else measured + number, order))
         jobs, per_cell, pads = _jobs(cells, timeout, sink, randomize, pad_rng)
         replacer = [len(jobs) - 1] if len(jobs) > sum(map(len, per_cell)) else []  # the page re-placer, when there is one
         schedule = [j for _, _, order in chunk for j in replacer + [pad_rng.choice(per_cell[index[id(c)]]) for c in order]]
         records, interrupted = runner(jobs, schedule)
-        k = 0
-        for phase, round_no, order in chunk:
-            k += len(replacer)  # the page re-placer's run is no cell's
-            for cell in order:
-                run = records[k]
-                if run is not None:
-                    run.env_pad = pads[schedule[k]] if randomize.env else None
-                k += 1
-                advance(cell.label)
-                if run is None or cell.status != OK:  # skipped by the launcher after a failure, or interrupted
-                    continue
-                recorder.add_run(cell, phase, round_no, run)
-                check_run(cell, run)
-                if cell.status != OK:
-                    cell_changed(cell)
+        _record_chunk(chunk, records, schedule, pads if randomize.env else None, len(replacer), recorder, race, advance, cell_changed)
         recorder.commit()
         walls = [r.wall_ns for r in records if r is not None]  # the page re-placer's time too: it is part of a round
         round_s = sum(walls) / 1e9 / len(chunk) if walls else 0.0
         if interrupted:
             raise KeyboardInterrupt
-        done += len(chunk)
+        if aa and warmed == measured == 0:
+            for twin in aa_twins([c for c in cells if c.status == OK], chunk_costs(chunk, records, len(replacer))):
+                cells.append(twin)
+                index[id(twin)] = len(cells) - 1
+                cell_changed(twin)
+        warmed += sum(phase == "warmup" for phase, _ in phases)
+        measured += sum(phase == "measure" for phase, _ in phases)
+        for cell in race.settle([c for c in cells if c.status == OK], measured):
+            cell.timing_note = race.stopped[id(cell)]
+            cell_changed(cell)
+    for cell, width in race.too_wide([c for c in cells if c.status == OK]):
+        cell.timing_note = f"precision {race.plan.precision:.1%} not reached: +-{width:.1%} after {measured} rounds"
+        cell_changed(cell)
+
+
+def _next_rounds(wanted: int, warmups_left: int, measured: int, race: Race, timed: list[Cell]) -> list[tuple[str, int]]:
+    """The rounds of the next chunk, as (phase, number within this chunk): warm-ups first, then counted
+    rounds up to the plan's minimum, then more only while the plan asks for them (checked between chunks)."""
+    out = [("warmup", i) for i in range(min(wanted, warmups_left))]
+    if len(out) == wanted:
+        return out
+    target = race.plan.min_rounds if measured < race.plan.min_rounds else race.plan.most_rounds
+    if measured >= race.plan.min_rounds and not race.more_rounds(timed, measured):
+        return out
+    return out + [("measure", i) for i in range(min(wanted - len(out), target - measured))]
+
+
+def _record_chunk(
+    chunk: list,
+    records: list[Run | None],
+    schedule: list[int],
+    pads: list[int] | None,
+    skip: int,
+    recorder: Recorder,
+    race: Race,
+    advance: Callable[[str], None],
+    cell_changed: Callable[[Cell], None],
+) -> None:
+    """Store, judge and count every run of a chunk (the page re-placer's, `skip` per round, are no cell's)."""
+    k = 0
+    for phase, round_no, order in chunk:
+        k += skip
+        for cell in order:
+            run = records[k]
+            if run is not None and pads is not None:
+                run.env_pad = pads[schedule[k]]
+            k += 1
+            advance(cell.label)
+            if run is None or cell.status != OK:  # skipped by the launcher after a failure, or interrupted
+                continue
+            recorder.add_run(cell, phase, round_no, run)
+            check_run(cell, run)
+            if cell.status != OK:
+                cell_changed(cell)
+            elif phase == "measure":
+                race.add(cell, round_no, _cost(cell, run))
+
+
+def _cost(cell: Cell, run: Run) -> float:
+    """What the analysis compares: the program's inner time where the suite compares it (else the wall
+    time), per unit of work in a suite whose cells differ in scale (1 pass against 10)."""
+    inner = run.inner_ns if cell.suite.manifest.metric == "inner" else None
+    cost = float(inner if inner is not None else run.wall_ns)
+    m = cell.suite.manifest
+    per = cell.units.get(m.throughput) if m.scale_params else None
+    return cost / per if per else cost
+
+
+def chunk_costs(chunk: list, records: list[Run | None], skip: int) -> dict[int, float]:
+    """Each cell's cost in a chunk's last round (id(cell) -> the metric its suite compares, ns)."""
+    costs: dict[int, float] = {}
+    k = 0
+    for _, _, order in chunk:
+        k += skip
+        for cell in order:
+            run = records[k]
+            k += 1
+            if run is not None and run.exit_code == 0:
+                inner = run.inner_ns if cell.suite.manifest.metric == "inner" else None
+                costs[id(cell)] = float(inner if inner is not None else run.wall_ns)
+    return costs
+
+
+def aa_twins(cells: list[Cell], costs: dict[int, float]) -> list[Cell]:
+    """The A/A cell of each table: a twin of the table's fastest compared cell in `costs` (the first round).
+
+    A table is the cells of one dataset and one set of parameters, scale parameters aside (as the analysis
+    groups them). The twin runs the same program with the same arguments as a cell of its own (variant
+    NAME~aa, kind control): the ratio of the two over the rounds must cover 1.00, or the intervals claim more
+    than the session knows.
+    """
+    tables: dict[tuple, Cell] = {}
+    for c in cells:
+        if not Kind.of(c.variant.kind).compared or id(c) not in costs:
+            continue
+        scaling = set(c.suite.manifest.scale_params)
+        key = (c.suite.name, c.dataset.name, tuple(sorted((k, str(v)) for k, v in c.params.items() if k not in scaling)))
+        if key not in tables or costs[id(c)] < costs[id(tables[key])]:
+            tables[key] = c
+    twins = []
+    for ref in tables.values():
+        twin = copy.copy(ref)
+        twin.variant = ref.variant.model_copy(update={"name": f"{ref.variant.name}{AA_SUFFIX}", "kind": Kind.CONTROL})
+        twin.db_id = None
+        twins.append(twin)
+    return twins
 
 
 def _chunk_rounds(round_s: float) -> int:

@@ -20,6 +20,7 @@ from iorace.export import EXPORTERS, export_all
 from iorace.measure import Randomize, measure
 from iorace.options import RunOptions
 from iorace.paths import REPO_SUITES, default_db
+from iorace.race import Plan
 from iorace.report import print_session
 from iorace.status import BAD_STATES, Status
 from iorace.store import Store
@@ -188,7 +189,7 @@ def _measure(runnable: list[Cell], opts: RunOptions, store: Store, seed: int, pr
         suite_cells = [c for c in runnable if c.suite.name == suite_name and c.status == OK]
         if not suite_cells:
             continue
-        rounds = opts.warmup + opts.runs
+        rounds = opts.warmup + Plan(opts.runs, opts.max_runs, opts.precision).most_rounds  # at most: racing and precision may stop earlier
         task = progress.add_task(f"measure {suite_name}", total=rounds * len(suite_cells), what="")
 
         def advance(label: str, task: TaskID = task) -> None:
@@ -206,6 +207,8 @@ def _measure(runnable: list[Cell], opts: RunOptions, store: Store, seed: int, pr
             advance=advance,
             cell_changed=save,
             randomize=Randomize(pages=opts.replace_pages, env=opts.pad_env),
+            aa=opts.aa,
+            plan=Plan(opts.runs, opts.max_runs, opts.precision, opts.budget, opts.race),
         )
 
 

@@ -52,6 +52,7 @@ class CellData:
     # older database.
     instructions: int | None = column("INTEGER", default=None)  # cachegrind's count of one run (run --instructions)
     instructions_note: str = column("TEXT NOT NULL DEFAULT ''", default="")
+    timing_note: str = column("TEXT NOT NULL DEFAULT ''", default="")  # why timing stopped early (race, precision)
     extra: dict = json_column("TEXT NOT NULL DEFAULT '{}'", default_factory=dict)  # figures reported beside the answer
     runs: list[Run] = transient(default_factory=list)
     counters: dict[str, float] = transient(default_factory=dict)  # counters table: SOURCE:EVENT -> value
@@ -198,6 +199,7 @@ class Store:
             instructions=cell.instructions,
             instructions_note=cell.instructions_note,
             extra=cell.extra,
+            timing_note=cell.timing_note,
         )
         if cell.db_id is None:
             cell.db_id = CELLS.insert(self.db, data, session_id=session_id)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from iorace import fmt
-from iorace.analysis import GridTable, Group, Row, SeedTableData, answer_text, params_text
+from iorace.analysis import AA_SUFFIX, GridTable, Group, Row, SeedTableData, answer_text, params_text
 from iorace.status import Status
 from iorace.store import CellData, SessionData
 
@@ -278,3 +278,38 @@ def counters_table(session: SessionData) -> Table | None:
         [Column("cell", "left", compact=True, wrap=True)] + [Column(h, compact=True) for h, _, _ in cols],
         rows,
     )
+
+
+def aa_table(groups: list[Group]) -> Table | None:
+    """The honesty check: each table's fastest cell measured twice, as two cells (A/A). Their ratio over the
+    rounds must cover 1.00 in about 19 of 20 sessions; an interval that excludes it claims more than the
+    session knows."""
+    rows = []
+    for g in groups:
+        for r in g.rows:
+            if r.vs_original is not None:
+                v = r.vs_original
+                covers = "yes" if v.low is not None and v.overlaps_one() else "no" if v.low is not None else "-"
+                rows.append(
+                    [
+                        group_title(g),
+                        r.cell.key.removesuffix(AA_SUFFIX) + f" {r.cell.toolchain} {r.cell.profile}",
+                        fmt.ratio(v),
+                        covers,
+                        str(v.n),
+                    ]
+                )
+    if not rows:
+        return None
+    columns = [
+        Column("table", "left", compact=True, wrap=True),
+        Column("cell measured twice", "left", compact=True, wrap=True),
+        Column("A/A ratio [95% CI]", compact=True),
+        Column("covers 1.00", "left", compact=True),
+        Column("rounds", compact=True),
+    ]
+    caption = (
+        "Each table's fastest cell was also timed as a second cell of its own in the same rounds; the ratio of "
+        "the two must cover 1.00 (it does in about 19 of 20 sessions when the intervals are honest)."
+    )
+    return Table("A/A: the reference measured twice", caption, columns, rows)

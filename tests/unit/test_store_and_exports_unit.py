@@ -40,6 +40,7 @@ class FakeCell:
             "instructions",
             "instructions_note",
             "extra",
+            "timing_note",
         ):
             setattr(self, k, getattr(c, k))
         self.argv = c.command
@@ -160,7 +161,7 @@ def test_a_database_of_the_first_schema_gets_the_columns_it_lacks_and_its_sessio
     old.close()
     store = Store(path)
     have = {r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(cells)")}
-    assert {"instructions", "instructions_note", "extra"} <= have
+    assert {"instructions", "instructions_note", "extra", "timing_note"} <= have
     s = store.load(1)
     (c,) = s.cells
     assert (c.label, c.params, c.command, c.answer, c.units, c.known_wrong) == (
