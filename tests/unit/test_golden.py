@@ -46,6 +46,7 @@ def full_session(sid: int = 7, factor: float = 1.0, git: str = "abc123"):
             extra={"alloc_bytes_per_op": 48},
         ),
         cell("fast", toolchain="clang", inner=[20, 20, 21, 20, 19], instructions=7000),
+        cell("fast~aa", kind="control", inner=[10, 11, 10, 10, 10]),
         cell("simd", kind="limit", inner=[2, 2, 2, 2, 2], instructions=500),
         cell("tool", language="python", toolchain="python", kind="peer", inner=[90, 95, 91, 92, 90]),
         cell("chunks", kind="bulk", inner=[5, 5, 6, 5, 5]),
@@ -65,10 +66,11 @@ def full_session(sid: int = 7, factor: float = 1.0, git: str = "abc123"):
     for c in cells:
         if c.variant != "onepass":
             c.params = {"mode": "count", "passes": 10}
+    cells[1].timing_note = "stopped after 5 rounds: its place is settled (race)"
     cells[0].counters = {"perf:task-clock": 10.5, "perf:context-switches": 2, "cachegrind:branches": 900}
     cells[0].counter_notes = {"perf:cycles": "no hardware counters on this VM"}
     cells[2].instructions_note = ""
-    cells[7].instructions_note = "valgrind cannot run go binaries here"
+    cells[8].instructions_note = "valgrind cannot run go binaries here"
     # capnp-like grid and dcat-like seed table in a second suite
     for config, cpp, rust in (("object", [10, 10, 10], [14, 14, 14]), ("bytes", [20, 20, 20], [30, 30, 30])):
         p = {"case": "carsales", "config": config}

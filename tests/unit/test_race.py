@@ -1,0 +1,85 @@
+"""How many rounds a suite gets (race.Plan, race.Race) and the A/A twin, with the fake runner: a cell
+whose place is settled stops being timed, precision asks for more rounds, the A/A twin joins after the
+first round."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from fakes import FakeRunner, ListRecorder, record, toy_cells
+
+from iorace.kind import Kind
+from iorace.measure import measure
+from iorace.race import RACE_MIN_ROUNDS, Plan, Race
+
+
+def costs(race: Race, cell, values) -> None:
+    for r, v in enumerate(values):
+        race.add(cell, r, v)
+
+
+def test_a_cell_far_behind_settles_a_close_one_and_the_fastest_do_not(tmp_path):
+    fast, close, far = toy_cells(tmp_path, ("fast", "close", "far"))
+    rng = np.random.default_rng(3)
+    race = Race(Plan(min_rounds=10, race=True))
+    costs(race, fast, 10 * np.exp(rng.normal(0, 0.02, 8)))
+    costs(race, close, 10.1 * np.exp(rng.normal(0, 0.05, 8)))
+    costs(race, far, 30 * np.exp(rng.normal(0, 0.02, 8)))
+    assert race.settle([fast, close, far], RACE_MIN_ROUNDS - 1) == []  # too few rounds to judge
+    assert race.settle([fast, close, far], 8) == [far]
+    assert "settled" in race.stopped[id(far)] and id(close) not in race.stopped
+    assert Race(Plan(min_rounds=10, race=False)).settle([fast, close, far], 8) == []
+
+
+def test_precision_asks_for_rounds_until_the_budget_or_the_maximum(tmp_path):
+    fast, noisy = toy_cells(tmp_path, ("fast", "noisy"))
+    rng = np.random.default_rng(4)
+    race = Race(Plan(min_rounds=5, precision=0.02))
+    costs(race, fast, [10.0] * 6)
+    costs(race, noisy, 12 * np.exp(rng.normal(0, 0.2, 6)))
+    assert race.more_rounds([fast, noisy], 3)  # below the minimum
+    assert race.more_rounds([fast, noisy], 6) and [c for c, _ in race.too_wide([fast, noisy])] == [noisy]
+    assert not race.more_rounds([fast, noisy], 15)  # 3 x --runs by default
+    race.started = time.monotonic() - 100
+    assert not Race(Plan(5, precision=0.02, budget_s=50), race.costs, started=race.started).more_rounds([fast, noisy], 6)
+    assert not Race(Plan(5), race.costs).more_rounds([fast, noisy], 6)  # no precision: exactly --runs rounds
+
+
+def run(cells, plan: Plan, script=None, aa=False):
+    fake, recorder, changed = FakeRunner(script=script or {}), ListRecorder(), []
+    measure(
+        cells,
+        runs=plan.min_rounds,
+        warmup=1,
+        timeout=5,
+        sink="null",
+        recorder=recorder,
+        seed=5,
+        advance=lambda _: None,
+        cell_changed=changed.append,
+        runner=fake,
+        plan=plan,
+        aa=aa,
+    )
+    return recorder, changed
+
+
+def test_a_settled_cell_is_no_longer_timed_and_says_why(tmp_path):
+    fast, slow = toy_cells(tmp_path, ("fast", "slow"))
+    rng = np.random.default_rng(5)
+    # rounds of 4 s: one round per chunk, so the race is judged after every round (CHUNK_S is 2 s)
+    script = {("fast", n): record(wall_ms=1000 * float(np.exp(rng.normal(0, 0.01)))) for n in range(40)}
+    script |= {("slow", n): record(wall_ms=3000 * float(np.exp(rng.normal(0, 0.01)))) for n in range(40)}
+    recorder, changed = run([fast, slow], Plan(min_rounds=12, race=True), script)
+    assert len(recorder.of("fast")) == 12 and RACE_MIN_ROUNDS <= len(recorder.of("slow")) < 12
+    assert slow in changed and "settled" in slow.timing_note and fast.timing_note == ""
+
+
+def test_the_a_a_twin_joins_after_the_first_round_as_a_control_cell(tmp_path):
+    fast, slow = toy_cells(tmp_path, ("fast", "slow"))
+    script = {("slow", n): record(wall_ms=30) for n in range(40)}
+    recorder, changed = run([fast, slow], Plan(min_rounds=4), script, aa=True)
+    (twin,) = [c for c in changed if c.variant.name == "fast~aa"]
+    assert Kind.of(twin.variant.kind) is Kind.CONTROL and twin.argv == fast.argv and twin.db_id is None
+    assert len(recorder.of("fast~aa")) == 4 and not recorder.of("fast~aa", "warmup")  # every counted round
