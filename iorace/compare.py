@@ -1,11 +1,15 @@
 """`iorace compare A B`: did anything get slower between two sessions?
 
 Each side is a stored session (its id), a session's JSON export, or `git:REV` (the latest stored session
-made at that git revision). Per cell present on both sides: the change of the primary metric (inner or
-wall time) as the ratio of medians B/A with a 95% bootstrap interval, and a Mann-Whitney U test (what asv
-and benchstat use: no normality assumed, fit for few runs). A cell regressed when the test is significant,
-the interval excludes 1 and the ratio is beyond the threshold; instruction counts, where both sides have
-them, are exact and compared without a test. Cells that changed status, appeared or disappeared are listed.
+made at that git revision). Per cell present on both sides: the change of its ratio to its table's
+reference (A's fastest cell that B measured too), each side's ratio paired round by round
+(stats.paired_ratio), tested by z = (ln r_B - ln r_A) / sqrt(se_A^2 + se_B^2 + 2 between^2): what moved the
+whole machine between two sessions does not move a ratio, and the test is that of a repeat (Cumming &
+Maillardet), not "is B inside A's interval". The reference itself, and a cell with no reference, is
+compared by its times (ratio of medians with a bootstrap interval, Mann-Whitney U, as asv and benchstat
+do). A cell regressed when the test is significant, the interval excludes 1 and the change is beyond the
+threshold; instruction counts, where both sides have them, are exact and compared without a test. Cells
+that changed status, appeared or disappeared are listed.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from iorace.analysis import analyse
 from iorace.errors import UsageError
 from iorace.export.markdown import draw_table as draw_markdown
 from iorace.export.markdown import escape
-from iorace.stats import Ratio, median_ratio
+from iorace.kind import Kind
+from iorace.stats import Ratio, median_ratio, paired_ratio
 from iorace.status import Status
 from iorace.store import SessionData, Store
 from iorace.tables import Column, Table
@@ -47,6 +52,9 @@ class CellSample:
     metric: str  # inner | wall: what `values` measure
     values: list[float]  # seconds, one per timed run
     instructions: int | None = None
+    kind: str = "variant"
+    rounds: dict[int, float] = field(default_factory=dict)  # the cost of each measured round (paired ratios pair them)
+    table: tuple = ()  # the table the cell is ranked in (suite, dataset, shared parameters)
 
     @property
     def ident(self) -> tuple:
@@ -73,10 +81,11 @@ class Side:
 class Change:
     a: CellSample
     b: CellSample
-    ratio: Ratio | None = None  # median B / median A, with its 95% interval
-    p_value: float | None = None  # Mann-Whitney U, two-sided
+    ratio: Ratio | None = None  # B / A, with its 95% interval: of the ratio to the table's reference, or of medians
+    p_value: float | None = None  # two-sided: the z test of the log ratios' change, or Mann-Whitney U of the times
     instructions_change: float | None = None  # B / A - 1, exact
     verdict: Verdict = Verdict.SAME
+    reference: str = ""  # the cell whose ratio is compared against ("" : absolute times, drift between sessions included)
 
     @property
     def significant(self) -> bool:
@@ -143,6 +152,9 @@ def side_from_session(s: SessionData, name: str | None = None) -> Side:
                     r.metric,
                     r.primary_values(),
                     c.instructions,
+                    c.kind,
+                    r.cost_by_round(),
+                    (g.suite, g.dataset, json.dumps(g.params, sort_keys=True)),
                 )
             )
     return Side(name or f"session {s.id}", s.git_revision, s.started, cells)
@@ -179,6 +191,9 @@ def side_from_json(path: Path) -> Side:
                 metric,
                 [float(v) for v in values or []],
                 r.get("instructions"),
+                str(r.get("kind") or "variant"),
+                dict(enumerate(float(v) for v in values or [])),  # one run per round, in round order
+                (r["suite"], r["dataset"], json.dumps(r.get("parameters") or {}, sort_keys=True)),
             )
         )
     meta = doc["iorace"]
@@ -239,7 +254,9 @@ def _open(db: Path, spec: str) -> Store:
 # --- comparing ------------------------------------------------------------------------------------
 
 
-def compare(a: Side, b: Side, threshold: float = 0.05) -> Comparison:
+def compare(a: Side, b: Side, threshold: float = 0.05, between: float = 0.0) -> Comparison:
+    """Every cell of both sides: its change, judged against the noise of both sessions (and `between`, the
+    standard deviation of a log ratio from session to session, where history knows it)."""
     if not a.suites & b.suites:
         raise UsageError(
             f"{a.name} and {b.name} have no suite in common ({', '.join(sorted(a.suites)) or 'none'}"
@@ -248,6 +265,7 @@ def compare(a: Side, b: Side, threshold: float = 0.05) -> Comparison:
     result = Comparison(a, b, threshold)
     bs = {c.ident: c for c in b.cells}
     as_ = {c.ident: c for c in a.cells}
+    refs = references(a, b)
     for i, ca in enumerate(a.cells):
         cb = bs.get(ca.ident)
         if cb is None:
@@ -256,19 +274,81 @@ def compare(a: Side, b: Side, threshold: float = 0.05) -> Comparison:
         if ca.status != cb.status:
             result.status_changes.append((ca, cb))
         if ca.status == cb.status == Status.OK:
-            result.changes.append(_change(ca, cb, threshold, seed=i))
+            ref = refs.get(ca.table)
+            result.changes.append(_change(ca, cb, threshold, seed=i, refs=ref, between=between))
     result.appeared = [c for c in b.cells if c.ident not in as_]
     return result
 
 
-def _change(a: CellSample, b: CellSample, threshold: float, seed: int) -> Change:
+def references(a: Side, b: Side) -> dict[tuple, tuple[CellSample, CellSample]]:
+    """Each table's reference on both sides: of the compared cells ok on both (two at least), the one whose
+    change of median is the table's typical change (nearest the median of all cells' log changes; of two,
+    the smaller change).
+
+    Comparing each cell's ratio to it, round by round in each session, leaves out what moved the whole
+    machine between the sessions (another tenant, the host's clock), which a comparison of absolute times
+    calls a change of every cell; and the reference being the typical mover, one cell that really changed
+    is never taken for the machine (three cells or more)."""
+    bs = {c.ident: c for c in b.cells}
+    tables: dict[tuple, list[tuple[CellSample, CellSample]]] = {}
+    for ca in a.cells:
+        cb = bs.get(ca.ident)
+        if cb is None or ca.status != Status.OK or cb.status != Status.OK or not Kind.of(ca.kind).compared:
+            continue
+        if ca.rounds and cb.rounds and ca.metric == cb.metric:
+            tables.setdefault(ca.table, []).append((ca, cb))
+    out = {}
+    for table, pairs in tables.items():
+        if len(pairs) < 2:
+            continue
+        moves = [math.log(float(np.median(cb.values)) / float(np.median(ca.values))) for ca, cb in pairs]
+        typical = float(np.median(moves))
+        out[table] = min(zip(moves, pairs, strict=True), key=lambda mp: (round(abs(mp[0] - typical), 9), abs(mp[0])))[1]
+    return out
+
+
+def ratio_change(ra: Ratio, rb: Ratio, between: float = 0.0) -> tuple[Ratio, float]:
+    """rb / ra as a Ratio with its 95% interval, and the two-sided p of z = (ln rb - ln ra) / se, se the
+    standard errors of both combined with `between` twice (Cumming & Maillardet: the test of a repeat, not
+    "inside the first interval")."""
+    d = math.log(rb.value) - math.log(ra.value)
+    se = math.sqrt((ra.se_log or 0.0) ** 2 + (rb.se_log or 0.0) ** 2 + 2 * between**2)
+    if se == 0:
+        return Ratio(math.exp(d), math.exp(d), math.exp(d), 0.0), (0.0 if d else 1.0)
+    p = float(2 * sps.norm.sf(abs(d) / se))
+    z = float(sps.norm.ppf(1 - ALPHA / 2))
+    return Ratio(math.exp(d), math.exp(d - z * se), math.exp(d + z * se), se), p
+
+
+def _change(
+    a: CellSample,
+    b: CellSample,
+    threshold: float,
+    seed: int,
+    refs: tuple[CellSample, CellSample] | None = None,
+    between: float = 0.0,
+) -> Change:
     ch = Change(a, b)
     if a.instructions and b.instructions:
         ch.instructions_change = b.instructions / a.instructions - 1
     if a.values and b.values and a.metric == b.metric:
-        ch.ratio = median_ratio(b.values, a.values, seed=seed)
-        if len(set(a.values) | set(b.values)) > 1:
-            ch.p_value = float(sps.mannwhitneyu(np.asarray(b.values), np.asarray(a.values), alternative="two-sided").pvalue)
+        ra = rb = None
+        if refs is not None and refs[0].ident != a.ident:
+            ra, rb = paired_ratio(a.rounds, refs[0].rounds), paired_ratio(b.rounds, refs[1].rounds)
+        if ra is not None and rb is not None and ra.se_log is not None and rb.se_log is not None:
+            ch.ratio, ch.p_value = ratio_change(ra, rb, between)
+            ch.reference = refs[0].key if refs is not None else ""
+        elif refs is not None and refs[0].ident == a.ident:
+            # Its ratio is 1 on both sides by definition; its times are shown, and its exact instruction
+            # count still judged.
+            ch.ratio = median_ratio(b.values, a.values, seed=seed)
+            moved = ch.instructions_change or 0.0
+            ch.verdict = Verdict.REGRESSED if moved > threshold else Verdict.IMPROVED if moved < -threshold else Verdict.REFERENCE
+            return ch
+        else:
+            ch.ratio = median_ratio(b.values, a.values, seed=seed)
+            if len(set(a.values) | set(b.values)) > 1:
+                ch.p_value = float(sps.mannwhitneyu(np.asarray(b.values), np.asarray(a.values), alternative="two-sided").pvalue)
     if ch.ratio is None and ch.instructions_change is None:
         ch.verdict = Verdict.NOT_TIMED if not (a.values and b.values) else Verdict.OTHER_METRIC
         return ch
@@ -313,7 +393,7 @@ COLUMNS = [
     Column("A median"),
     Column("B median"),
     Column("change [95% CI]"),
-    Column("p (Mann-Whitney)"),
+    Column("p"),
     Column("instructions"),
     Column("verdict", "left"),
 ]
@@ -345,7 +425,8 @@ def summary(cmp: Comparison) -> str:
     gm = cmp.geomean
     text = (
         f"{n} cells compared: {counts[Verdict.REGRESSED]} regressed, {counts[Verdict.IMPROVED]} improved beyond "
-        f"{cmp.threshold:.0%} (Mann-Whitney p < {ALPHA} and the 95% interval of the ratio of medians excluding 1)"
+        f"{cmp.threshold:.0%} (p < {ALPHA} and the 95% interval excluding 1; a change is that of the cell's ratio to "
+        "its table's reference, whose own change is its times')"
     )
     if gm is not None:
         text += f"; geometric mean of B/A {gm:.3f}"

@@ -11,6 +11,7 @@ class Verdict(enum.StrEnum):
     SAME = "~"  # no significant change beyond the threshold
     NOT_TIMED = "not timed"  # a side has no timed runs
     OTHER_METRIC = "other metric"  # the sides measured different metrics (inner vs wall)
+    REFERENCE = "reference"  # the table's reference: the others' ratios refer to it, its own is 1 on both sides
 
     @property
     def style(self) -> str:
