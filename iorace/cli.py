@@ -17,6 +17,7 @@ from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
 from iorace.options import CommandFunc, from_command, run_options
 from iorace.paths import default_db
+from iorace.pool import pool
 from iorace.report import print_session, rich_table
 from iorace.session import run_session
 from iorace.store import Store
@@ -168,16 +169,20 @@ def run(suites: tuple[str, ...], **kw: Any) -> None:
 
 
 @cli.command()
-@click.argument("session", type=int, required=False)
+@click.argument("sessions", type=int, nargs=-1)
 @DB_OPTION
 @export_options
 @WIDE_OPTION
-def show(session: int | None, db: Path | None, wide: bool, **exports: Path | None) -> None:
-    """Print a stored session again (the latest by default), and export it."""
+def show(sessions: tuple[int, ...], db: Path | None, wide: bool, **exports: Path | None) -> None:
+    """Print a stored session again (the latest by default), and export it. Given several sessions of the
+    same cells, one result pooled from all of them (each ratio's interval resamples the sessions, then
+    their rounds)."""
     path = db or default_db()
     if not path.exists():
         raise UsageError(f"{path}: no database yet (run `iorace run` first, or pass --db)")
-    report = document.build(Store(path).load(session))  # analysed once, whatever is printed and exported
+    store = Store(path)
+    loaded = pool([store.load(s) for s in sessions] if sessions else [store.load(None)])
+    report = document.build(loaded)  # analysed once, whatever is printed and exported
     print_session(report, console, wide=wide_view(wide))
     export_all(report, exports, lambda line: console.print(escape(line), highlight=False))
 
@@ -195,7 +200,7 @@ def show(session: int | None, db: Path | None, wide: bool, **exports: Path | Non
 @DB_OPTION
 def report_cmd(sessions: tuple[int, ...], html_path: Path, db: Path | None) -> None:
     """An HTML report of a stored session (the latest by default). Given several sessions, the report is
-    of the last one, with a history chart of each cell across all of them."""
+    their pooled result (as `show` pools them), with a history chart of each cell across all of them."""
     from iorace.export.html import write_html
 
     path = db or default_db()
@@ -205,7 +210,7 @@ def report_cmd(sessions: tuple[int, ...], html_path: Path, db: Path | None) -> N
         raise UsageError(f"--html {html_path}: folder {html_path.resolve().parent} does not exist")
     store = Store(path)
     loaded = [store.load(s) for s in sessions] if sessions else [store.load(None)]
-    write_html(document.build(loaded[-1]), html_path, loaded)
+    write_html(document.build(pool(loaded)), html_path, loaded)
     console.print(escape(f"wrote {html_path} ({html_path.stat().st_size / 1024:.0f} KB)"), highlight=False)
 
 
@@ -219,7 +224,7 @@ def report_cmd(sessions: tuple[int, ...], html_path: Path, db: Path | None) -> N
 @click.option("--markdown", "as_markdown", is_flag=True, help="Markdown for a pull-request comment.")
 def compare_cmd(a: str, b: str, db: Path | None, threshold: str, as_markdown: bool) -> None:
     """Per cell of both A and B, the change of the primary metric, with its 95% interval and a Mann-Whitney
-    test. A and B: session ids, JSON exports, or git:REV (the latest stored session at that revision).
+    test. A and B: session ids (several joined by commas: their pooled result), JSON exports, or git:REV (the latest stored session at that revision).
     Exit code 1 when some cell regressed significantly beyond the threshold or broke."""
     from iorace import compare
 

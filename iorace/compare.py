@@ -232,7 +232,13 @@ def session_at_revision(store: Store, rev: str, suites: set[str] | None = None) 
 
 
 def load_side(spec: str, db: Path, other: Side | None = None) -> Side:
-    """A session id, git:REV, or a JSON export's path."""
+    """A session id, several joined by commas (pooled: pool.pool), git:REV, or a JSON export's path."""
+    if "," in spec and all(p.strip().isdigit() for p in spec.split(",")):
+        from iorace.pool import pool
+
+        store = _open(db, spec)
+        ids = [int(p) for p in spec.split(",")]
+        return side_from_session(pool([store.load(i) for i in ids]), f"sessions {', '.join(map(str, ids))} (pooled)")
     if spec.startswith("git:"):
         store = _open(db, spec)
         sid = session_at_revision(store, spec[4:], other.suites if other else None)

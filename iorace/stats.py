@@ -73,16 +73,41 @@ def paired_ratio(a: dict[int, float], b: dict[int, float]) -> Ratio | None:
     ratios over rounds is what Kalibera & Jones's round level calls for.
     """
     rounds = sorted(set(a) & set(b))
-    pairs = [(a[r], b[r]) for r in rounds if a[r] > 0 and b[r] > 0]
+    pairs = [(r, a[r], b[r]) for r in rounds if a[r] > 0 and b[r] > 0]
     if not pairs:
         return None
-    logs = np.log(np.asarray([x for x, _ in pairs]) / np.asarray([y for _, y in pairs]))
+    if len({r // SESSION_STRIDE for r, _, _ in pairs}) > 1:
+        return _pooled([(r // SESSION_STRIDE, float(np.log(x / y))) for r, x, y in pairs])
+    logs = np.log(np.asarray([x for _, x, _ in pairs]) / np.asarray([y for _, _, y in pairs]))
     mean = float(logs.mean())
     if len(logs) < 2:
         return Ratio(float(np.exp(mean)), None, None, None, len(logs))
     se = float(logs.std(ddof=1) / np.sqrt(len(logs)))
     t = float(sps.t.ppf(0.5 + CONFIDENCE / 2, len(logs) - 1))
     return Ratio(float(np.exp(mean)), float(np.exp(mean - t * se)), float(np.exp(mean + t * se)), se, len(logs))
+
+
+SESSION_STRIDE = 1_000_000  # round keys of pooled sessions: session number x SESSION_STRIDE + round
+
+
+def _pooled(logs_by_session: list[tuple[int, float]], seed: int = 0) -> Ratio:
+    """Several sessions as one result (Kalibera & Jones's levels: session > round): the mean over sessions of
+    each session's mean log ratio, with a 95% interval from a hierarchical bootstrap that resamples the
+    sessions, then the rounds within each. What stays fixed for a session and moves between sessions is in
+    the interval, which a pool of rounds alone would not see. se_log: the bootstrap's standard deviation."""
+    groups: dict[int, list[float]] = {}
+    for session, value in logs_by_session:
+        groups.setdefault(session, []).append(value)
+    samples = [np.asarray(v) for v in groups.values()]
+    mean = float(np.mean([x.mean() for x in samples]))
+    rng = np.random.default_rng(seed)
+    k = len(samples)
+    draws = np.empty(RESAMPLES)
+    for i in range(RESAMPLES):
+        picked = rng.integers(0, k, k)
+        draws[i] = np.mean([rng.choice(samples[j], len(samples[j])).mean() for j in picked])
+    low, high = np.quantile(draws, [(1 - CONFIDENCE) / 2, (1 + CONFIDENCE) / 2])
+    return Ratio(float(np.exp(mean)), float(np.exp(low)), float(np.exp(high)), float(draws.std(ddof=1)), len(logs_by_session))
 
 
 def median_ratio(a: list[float], b: list[float], seed: int = 0) -> Ratio | None:
