@@ -223,9 +223,10 @@ def report_cmd(sessions: tuple[int, ...], html_path: Path, db: Path | None) -> N
 )
 @click.option("--markdown", "as_markdown", is_flag=True, help="Markdown for a pull-request comment.")
 def compare_cmd(a: str, b: str, db: Path | None, threshold: str, as_markdown: bool) -> None:
-    """Per cell of both A and B, the change of the primary metric, with its 95% interval and a Mann-Whitney
-    test. A and B: session ids (several joined by commas: their pooled result), JSON exports, or git:REV (the latest stored session at that revision).
-    Exit code 1 when some cell regressed significantly beyond the threshold or broke."""
+    """Per cell of both A and B, the change of its ratio to its table's reference (the typical mover), with
+    its 95% interval and a z test; the reference's own times with a Mann-Whitney test. A and B: session
+    ids (several joined by commas: their pooled result), JSON exports, or git:REV (the latest stored session
+    at that revision). Exit code 1 when some cell regressed significantly beyond the threshold or broke."""
     from iorace import compare
 
     path = db or default_db()

@@ -94,12 +94,10 @@ def print_session(report: Report, console: Console, wide: bool = True) -> None:
     session = report.session
     sink = session.options.get("sink")
     extra = f"; timed stdout went to {'a pipe drained by iorace' if sink == 'pipe' else '/dev/null'}" if sink else ""
+    pooled = session.options.get("pooled")
+    name = f"sessions {', '.join(map(str, pooled))} pooled" if pooled else f"session {session.id}"
     console.print(
-        escape(
-            f"session {session.id} ({session.status}, {session.started}): "
-            f"{report.summary}"
-            f"; runs per cell {session.options.get('runs', '-')}{extra}"
-        ),
+        escape(f"{name} ({session.status}, {session.started}): {report.summary}; runs per cell {session.options.get('runs', '-')}{extra}"),
         highlight=False,
     )
     if session.status == "interrupted":

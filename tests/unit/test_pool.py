@@ -39,7 +39,7 @@ def test_show_and_compare_take_several_sessions(iorace_inprocess, tmp_path):
     for i, e in enumerate((0.97, 1.0, 1.03, 0.99)):
         save(db, one(i, e, sid=i + 1))
     out = iorace_inprocess("show", "1", "2", "3", "--db", str(db))
-    assert out.returncode == 0 and "pooled" not in out.stderr
+    assert out.returncode == 0 and "sessions 1, 2, 3 pooled" in out.stdout, out.stderr
     out = iorace_inprocess("compare", "1,2", "3,4", "--db", str(db))
     assert out.returncode == 0, out.stdout + out.stderr
     assert "sessions 1, 2 (pooled)" in out.stdout and "sessions 3, 4 (pooled)" in out.stdout
