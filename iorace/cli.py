@@ -1,8 +1,10 @@
-"""The `iorace` command: list, doctor, run, show."""
+"""The `iorace` command: list, doctor, run, show, report, compare, dimension, history."""
 
 from __future__ import annotations
 
+import math
 import os
+import statistics
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -15,13 +17,15 @@ from rich.table import Table
 from iorace import counters, document, machine
 from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
-from iorace.options import CommandFunc, from_command, run_options
+from iorace.options import CommandFunc, Percent, from_command, run_options
 from iorace.paths import default_db
 from iorace.pool import pool
 from iorace.report import print_session, rich_table
 from iorace.session import run_session
 from iorace.store import Store
 from iorace.suites import base_toolchains, find_suite_dirs, load_suite, load_suites
+from iorace.tables import Column
+from iorace.tables import Table as Grid
 from iorace.toolchains import harness_python, probe
 
 
@@ -246,6 +250,99 @@ def compare_cmd(a: str, b: str, db: Path | None, threshold: str, as_markdown: bo
     for line in cmp.regressions:
         err_console.print(f"regressed: {escape(line)}", highlight=False, soft_wrap=True)
     sys.exit(1 if cmp.regressions else 0)
+
+
+@cli.command("dimension")
+@click.argument("suites", nargs=-1)
+@click.option("--pilot", type=click.IntRange(2), default=3, show_default=True, help="Pilot sessions to run.")
+@click.option("--runs", type=click.IntRange(3), default=10, show_default=True, help="Rounds of each pilot session.")
+@click.option("--from", "stored", metavar="ID,ID,...", help="Analyse these stored sessions instead of running pilots.")
+@click.option("--size", "sizes", multiple=True, metavar="NAME|SUITE=NAME", help="Dataset, as `run` takes it.")
+@click.option("--variant", "variants", multiple=True, metavar="GLOB", help="Only these variants, as `run` takes them.")
+@click.option("--toolchain", "toolchains", multiple=True, metavar="NAME", help="Only this toolchain.")
+@click.option(
+    "--precision", type=Percent(), default=0.02, show_default="2%", metavar="PERCENT", help="The half-width the counts are computed for."
+)
+@DB_OPTION
+def dimension_cmd(
+    suites: tuple[str, ...],
+    pilot: int,
+    runs: int,
+    stored: str | None,
+    sizes: tuple[str, ...],
+    variants: tuple[str, ...],
+    toolchains: tuple[str, ...],
+    precision: float,
+    db: Path | None,
+) -> None:
+    """How a ratio's noise splits between rounds and sessions on this machine (Kalibera & Jones), and the
+    rounds per session and sessions that reach --precision for the least time. Runs --pilot sessions of the
+    cells (plain rounds: no racing, precision target or A/A) unless --from names stored sessions."""
+    from io import StringIO
+
+    from iorace import dimension
+
+    path = db or default_db()
+    if stored:
+        if not all(p.strip().isdigit() for p in stored.split(",")):
+            raise UsageError(f"--from {stored}: expected session ids joined by commas")
+        ids = [int(p) for p in stored.split(",")]
+    else:
+        ids = []
+        quiet = Console(file=StringIO(), width=200)
+        for n in range(pilot):
+            err_console.print(f"pilot session {n + 1} of {pilot} ...", highlight=False)
+            opts = from_command(
+                suites,
+                sizes=sizes,
+                variants=variants,
+                toolchains=toolchains,
+                runs=runs,
+                precision=None,
+                race=False,
+                aa=False,
+                db=path,
+                wide=True,
+            )
+            run_session(opts, quiet, err_console)
+            ids.append(Store(path).session_ids()[-1])
+    store = Store(path)
+    loaded = [store.load(i) for i in ids]
+    found = dimension.levels(loaded)
+    if not found:
+        raise UsageError("no cell was measured in two of the sessions: nothing to dimension")
+    rows = [[lv.cell, f"{math.sqrt(lv.round_var):.2%}", f"{math.sqrt(lv.session_var):.2%}"] for lv in found]
+    console.print(
+        rich_table(
+            Grid(
+                "variance of each cell's log ratio to its table's fastest, per level",
+                "",
+                [Column("cell", "left", wrap=True), Column("sd between rounds"), Column("sd between sessions")],
+                rows,
+            )
+        )
+    )
+    round_var = statistics.median(lv.round_var for lv in found)
+    session_var = statistics.median(lv.session_var for lv in found)
+    round_s, session_s = dimension.costs(loaded)
+    best = dimension.optimal_rounds(round_var, session_var, round_s, session_s)
+    console.print(
+        escape(
+            f"median sd between rounds {math.sqrt(round_var):.2%}, between sessions {math.sqrt(session_var):.2%}; a round "
+            f"takes {round_s:.2f} s, a session {session_s:.1f} s besides its rounds (sessions {', '.join(map(str, ids))})"
+        ),
+        highlight=False,
+    )
+    for r in dict.fromkeys([best, runs]):
+        k = dimension.sessions_needed(round_var, session_var, r, precision)
+        label = "the rounds that buy most precision for the time" if r == best else "as the pilots ran"
+        console.print(
+            escape(
+                f"{r} rounds per session ({label}): "
+                + (f"{k} sessions reach +-{precision:.1%}" if k else f"more than 100 sessions for +-{precision:.1%}")
+            ),
+            highlight=False,
+        )
 
 
 @cli.command("history")

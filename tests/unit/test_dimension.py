@@ -1,0 +1,52 @@
+"""Dimensioning (iorace.dimension, Kalibera & Jones): the variance at each level is recovered from pilot
+sessions whose levels are known, and the counts follow the formulas."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from sessions import cell, save, session
+
+from iorace.dimension import levels, optimal_rounds, sessions_needed
+
+
+def pilots(k: int, rounds: int, sd_round: float, sd_session: float, seed: int = 1):
+    """k sessions of two cells: b is 2x a, times a per-session factor (sd_session) and per-round noise
+    (sd_round, on the log ratio)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(k):
+        offset = rng.normal(0, sd_session)
+        a = [10.0] * rounds
+        b = [20 * math.exp(offset + rng.normal(0, sd_round)) for _ in range(rounds)]
+        out.append(session([cell("a", inner=a), cell("b", inner=b)], sid=i + 1))
+    return out
+
+
+def test_each_level_is_recovered():
+    (lv,) = levels(pilots(12, 20, sd_round=0.03, sd_session=0.02))
+    assert math.sqrt(lv.round_var) == pytest.approx(0.03, rel=0.15)
+    assert math.sqrt(lv.session_var) == pytest.approx(0.02, rel=0.5)
+    (quiet,) = levels(pilots(12, 20, sd_round=0.03, sd_session=0.0, seed=2))
+    assert math.sqrt(quiet.session_var) < 0.006  # nothing moves between sessions: only a little sampling noise
+
+
+def test_the_counts_follow_kalibera_and_jones():
+    # r = sqrt(c_s / c_r * s_r^2 / s_s^2): a costly session or noisy rounds call for more rounds per session
+    assert optimal_rounds(0.03**2, 0.01**2, round_s=1.0, session_s=100.0) == 30
+    assert optimal_rounds(0.03**2, 0.0, 1.0, 100.0) == 1000
+    few, many = sessions_needed(0.03**2, 0.01**2, 30, 0.02), sessions_needed(0.03**2, 0.01**2, 30, 0.005)
+    assert few is not None and few < (many or 101)
+
+
+def test_the_command_reads_stored_sessions(iorace_inprocess, tmp_path):
+    db = tmp_path / "s.sqlite"
+    for s in pilots(3, 10, 0.03, 0.02):
+        save(db, s)
+    out = iorace_inprocess("dimension", "--from", "1,2,3", "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    assert "between rounds" in out.stdout and "rounds per session" in out.stdout and "sessions reach" in out.stdout
+    bad = iorace_inprocess("dimension", "--from", "1,x", "--db", str(db))
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1
