@@ -420,12 +420,12 @@ pub trait Reading {
     type Segments<'a>: ReaderSegments
     where
         Self: 'a;
-    fn from_bytes<'a>(
+    fn read_from_bytes<'a>(
         &'a mut self,
         bytes: &'a [u8],
         packed: bool,
     ) -> Result<message::Reader<Self::Segments<'a>>>;
-    fn from_stream<'a, R: BufRead>(
+    fn read_from_stream<'a, R: BufRead>(
         &'a mut self,
         input: &mut R,
         packed: bool,
@@ -438,7 +438,7 @@ pub struct Copying;
 
 impl Reading for Copying {
     type Segments<'a> = OwnedSegments;
-    fn from_bytes<'a>(
+    fn read_from_bytes<'a>(
         &'a mut self,
         mut bytes: &'a [u8],
         packed: bool,
@@ -449,8 +449,8 @@ impl Reading for Copying {
             serialize::read_message(&mut bytes, ReaderOptions::new())?
         })
     }
-    fn from_stream<'a, R: BufRead>(
-        &'a mut self,
+    fn read_from_stream<R: BufRead>(
+        &mut self,
         input: &mut R,
         packed: bool,
     ) -> Result<message::Reader<OwnedSegments>> {
@@ -478,7 +478,7 @@ impl Default for Flat {
 
 impl Reading for Flat {
     type Segments<'a> = NoAllocBufferSegments<&'a [u8]>;
-    fn from_bytes<'a>(
+    fn read_from_bytes<'a>(
         &'a mut self,
         mut bytes: &'a [u8],
         packed: bool,
@@ -490,7 +490,7 @@ impl Reading for Flat {
             serialize::read_message_from_flat_slice_no_alloc(&mut bytes, ReaderOptions::new())?
         })
     }
-    fn from_stream<'a, R: BufRead>(
+    fn read_from_stream<'a, R: BufRead>(
         &'a mut self,
         input: &mut R,
         packed: bool,
@@ -589,14 +589,14 @@ fn by_bytes<T: TestCase, A: Allocator, R: Reading>(
             &request_bytes[..n]
         };
         {
-            let reader = reading.from_bytes(request_bytes, packed)?;
+            let reader = reading.read_from_bytes(request_bytes, packed)?;
             t.handle(reader.get_root()?, response.init_root())?;
         }
 
         let response_bytes = Word::words_to_bytes_mut(&mut response_words);
         let n = write_into(response_bytes, &response, packed)?;
         sizes.response += n as u64;
-        let reader = reading.from_bytes(&response_bytes[..n], packed)?;
+        let reader = reading.read_from_bytes(&response_bytes[..n], packed)?;
         t.check(reader.get_root()?, expected, &mut sum)?;
     }
     Ok(sum)
@@ -618,7 +618,7 @@ fn serve<T: TestCase, A: Allocator, R: Reading>(
     for _ in 0..iters {
         let mut response = message::Builder::new(&mut response_alloc);
         {
-            let reader = reading.from_stream(&mut input, packed)?;
+            let reader = reading.read_from_stream(&mut input, packed)?;
             t.handle(reader.get_root()?, response.init_root())?;
         }
         write_message(&mut output, &response, packed)?;
@@ -661,7 +661,7 @@ fn by_pipe<T: TestCase, A: Allocator, R: Reading>(
                 write_message(out, &request, c.packed)?;
                 out.flush()?;
             }
-            let reader = reading.from_stream(&mut input, c.packed)?;
+            let reader = reading.read_from_stream(&mut input, c.packed)?;
             t.check(reader.get_root()?, expected, &mut sum)?;
         }
         if let Some(out) = &output {

@@ -41,6 +41,8 @@ impl Default for FastRand {
 }
 
 impl FastRand {
+    // Named as the C++ peer's FastRand::next (cpp/common.hpp); an endless generator, not an Iterator.
+    #[allow(clippy::should_implement_trait)]
     #[inline]
     pub fn next(&mut self) -> u32 {
         let t = self.x ^ (self.x << 11);
