@@ -29,7 +29,7 @@ test: setup
 test-quick: setup
 	$(PYTEST) -q -m "not slow"
 
-# ruff + mypy (pyproject.toml), rustfmt and gofmt over every suite: zero findings.
+# ruff (check and format) + mypy (pyproject.toml), rustfmt, clippy, gofmt and go vet over every suite: zero findings.
 lint: setup
 	scripts/lint
 
