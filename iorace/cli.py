@@ -85,9 +85,10 @@ def list_cmd(suite: str | None, suite_dirs: tuple[Path, ...]) -> None:
         m = s.manifest
         params = " ".join(f"{k}={'|'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in m.params.items())
         console.print(f"[bold]{escape(s.name)}[/] - {escape(m.title)}")
-        console.print(
-            escape(f"  datasets: {', '.join(m.datasets)} · params: {params or '-'} · answer: {m.answer} · metric: {m.metric} · {s.dir}")
-        )
+        console.print(escape(f"  params: {params or '-'} · answer: {m.answer} · metric: {m.metric} · {s.dir}"))
+        # The manifest's description is the one place a dataset is described (a suite's README points here).
+        for name, ds in m.datasets.items():
+            console.print(escape(f"  dataset {name}: {ds.description or '-'}"), highlight=False)
         t = Table(show_header=True, header_style="bold", box=None, padding=(0, 2, 0, 2))
         for col in ("variant", "kind", "toolchain", "profiles", "here", "description"):
             t.add_column(col, overflow="fold", no_wrap=col in {"variant", "toolchain"})
