@@ -89,8 +89,8 @@ def print_session(report: Report, console: Console, wide: bool = True) -> None:
         if section.best is not None:
             _print_table(console, section.best, wide)
         console.print()
-    for line in report.problems + report.counter_notes:
-        console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
+    for line in report.problems + report.counter_notes:  # whole lines when piped or wide, wrapped to a terminal
+        console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=wide)
     session = report.session
     sink = session.options.get("sink")
     extra = f"; timed stdout went to {'a pipe drained by iorace' if sink == 'pipe' else '/dev/null'}" if sink else ""

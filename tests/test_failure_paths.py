@@ -16,7 +16,7 @@ def broken(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("broken")
     pidfile = tmp / "pids"  # the hang and daemon variants append the pid of every process they start
     result = run_iorace(
-        ["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--runs", "3", "--timeout", "3"],
+        ["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--runs", "3", "--precision", "none", "--timeout", "3"],
         tmp,
         env={"IORACE_TEST_PIDFILE": str(pidfile)},
     )

@@ -52,6 +52,9 @@ def session(tmp_path_factory):
             "wrong",
             "--runs",
             "4",
+            "--precision",
+            "none",  # exactly 4 rounds
+            "--no-aa",
             "--warmup",
             "1",
             "--export-tsv",
@@ -133,6 +136,10 @@ def test_runs_are_interleaved_round_by_round(tmp_path):
             "gcc",
             "--runs",
             "5",
+            "--precision",
+            "none",  # exactly 5 rounds of every cell: no racing, no A/A twin joining after the first
+            "--no-race",
+            "--no-aa",
             "--warmup",
             "0",
         ],
