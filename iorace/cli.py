@@ -334,6 +334,16 @@ def dimension_cmd(
         ),
         highlight=False,
     )
+    if best is None:
+        n = dimension.rounds_needed(round_var, precision)
+        console.print(
+            escape(
+                f"nothing measurable moves between sessions here: one session of {n} rounds reaches "
+                f"+-{precision:.1%} (about {n * round_s / 60:.0f} minutes of rounds)"
+            ),
+            highlight=False,
+        )
+        return
     for r in dict.fromkeys([best, runs]):
         k = dimension.sessions_needed(round_var, session_var, r, precision)
         label = "the rounds that buy most precision for the time" if r == best else "as the pilots ran"

@@ -62,11 +62,17 @@ def levels(sessions: list[SessionData]) -> list[Levels]:
     return out
 
 
-def optimal_rounds(round_var: float, session_var: float, round_s: float, session_s: float) -> int:
-    """Rounds per session that give the most precision for the time (Kalibera & Jones's optimalreps)."""
+def optimal_rounds(round_var: float, session_var: float, round_s: float, session_s: float) -> int | None:
+    """Rounds per session that give the most precision for the time (Kalibera & Jones's optimalreps);
+    None when nothing measurable moves between sessions (then one long session is best)."""
     if session_var <= 0:
-        return 1000  # nothing moves between sessions: one long session is best
+        return None
     return max(2, math.ceil(math.sqrt((session_s / max(round_s, 1e-9)) * (round_var / session_var))))
+
+
+def rounds_needed(round_var: float, half_width: float) -> int:
+    """The rounds of one session whose 95% interval is within +-half_width, when sessions do not differ."""
+    return max(2, math.ceil((1.96 * math.sqrt(round_var) / math.log(1 + half_width)) ** 2))
 
 
 def sessions_needed(round_var: float, session_var: float, rounds: int, half_width: float, most: int = 100) -> int | None:
