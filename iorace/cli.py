@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from iorace import counters, document, machine
+from iorace import counters, document, machine, tables
 from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
 from iorace.options import CommandFunc, Percent, from_command, run_options
@@ -24,8 +24,6 @@ from iorace.report import print_session, rich_table
 from iorace.session import run_session
 from iorace.store import Store
 from iorace.suites import base_toolchains, find_suite_dirs, load_suite, load_suites
-from iorace.tables import Column
-from iorace.tables import Table as Grid
 from iorace.toolchains import harness_python, probe
 
 
@@ -315,10 +313,10 @@ def dimension_cmd(
     rows = [[lv.cell, f"{math.sqrt(lv.round_var):.2%}", f"{math.sqrt(lv.session_var):.2%}"] for lv in found]
     console.print(
         rich_table(
-            Grid(
+            tables.Table(
                 "variance of each cell's log ratio to its table's fastest, per level",
                 "",
-                [Column("cell", "left", wrap=True), Column("sd between rounds"), Column("sd between sessions")],
+                [tables.Column("cell", "left", wrap=True), tables.Column("sd between rounds"), tables.Column("sd between sessions")],
                 rows,
             )
         )

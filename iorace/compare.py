@@ -297,9 +297,8 @@ def _holm(changes: list[Change], threshold: float) -> None:
     for i, c in enumerate(tested):
         running = max(running, min(1.0, (m - i) * (c.p_value or 0.0)))
         c.p_value = running
-        if c.verdict in (Verdict.REGRESSED, Verdict.IMPROVED) and not c.significant:
-            moved = c.instructions_change or 0.0  # an exact count still decides on its own
-            c.verdict = Verdict.REGRESSED if moved > threshold else Verdict.IMPROVED if moved < -threshold else Verdict.SAME
+        if c.verdict in (Verdict.REGRESSED, Verdict.IMPROVED, Verdict.SAME):  # the reference keeps its verdict
+            _judge(c, threshold)
 
 
 def references(a: Side, b: Side) -> dict[tuple, tuple[CellSample, CellSample]]:
@@ -374,6 +373,12 @@ def _change(
     if ch.ratio is None and ch.instructions_change is None:
         ch.verdict = Verdict.NOT_TIMED if not (a.values and b.values) else Verdict.OTHER_METRIC
         return ch
+    _judge(ch, threshold)
+    return ch
+
+
+def _judge(ch: Change, threshold: float) -> None:
+    """regressed, improved or ~: a significant change beyond the threshold, or an exact instruction count's."""
     r = ch.ratio
     slower = r is not None and ch.significant and r.value > 1 + threshold
     faster = r is not None and ch.significant and r.value < 1 - threshold
@@ -381,7 +386,6 @@ def _change(
         slower = slower or ch.instructions_change > threshold
         faster = faster or ch.instructions_change < -threshold
     ch.verdict = Verdict.REGRESSED if slower else Verdict.IMPROVED if faster else Verdict.SAME
-    return ch
 
 
 # --- output ---------------------------------------------------------------------------------------

@@ -197,7 +197,7 @@ def _cost(cell: Cell, run: Run) -> float:
 
 
 def chunk_costs(chunk: list, records: list[Run | None], skip: int) -> dict[int, float]:
-    """Each cell's cost in a chunk's last round (id(cell) -> the metric its suite compares, ns)."""
+    """Each cell's cost in a chunk's last round (id(cell) -> what the analysis compares: measure._cost)."""
     costs: dict[int, float] = {}
     k = 0
     for _, _, order in chunk:
@@ -206,8 +206,7 @@ def chunk_costs(chunk: list, records: list[Run | None], skip: int) -> dict[int, 
             run = records[k]
             k += 1
             if run is not None and run.exit_code == 0:
-                inner = run.inner_ns if cell.suite.manifest.metric == "inner" else None
-                costs[id(cell)] = float(inner if inner is not None else run.wall_ns)
+                costs[id(cell)] = _cost(cell, run)
     return costs
 
 

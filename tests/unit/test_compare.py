@@ -185,3 +185,21 @@ def test_an_injected_20_percent_change_is_flagged_and_seeded_noise_is_not():
         false_alarms += len(flagged) - 1
     # 200 judgements of unchanged cells (a two-sided 5% test beyond a 5% threshold): at most one false alarm
     assert false_alarms <= 1
+
+
+def test_holm_keeps_a_clear_change_and_drops_a_chance_one():
+    """Ten cells judged at once: p = 0.03 is what one in thirty unchanged cells gives by chance (Holm: 0.3), p =
+    0.001 is not (Holm: 0.01)."""
+    from iorace.compare import CellSample, Change, _holm
+    from iorace.stats import Ratio
+
+    def change(p: float) -> Change:
+        s = CellSample("demo", "tiny", {}, "c/x", "gcc", "release", "x", "ok", "inner", [0.01])
+        ch = Change(s, s, Ratio(1.2, 1.1, 1.3), p)
+        ch.verdict = "regressed"
+        return ch
+
+    chance, clear, rest = change(0.03), change(0.001), [change(0.5) for _ in range(8)]
+    _holm([chance, clear, *rest], threshold=0.05)
+    assert clear.verdict == "regressed" and clear.p_value == pytest.approx(0.01)
+    assert chance.verdict == "~" and chance.p_value == pytest.approx(0.27)
