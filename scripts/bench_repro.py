@@ -29,6 +29,8 @@ sys.path.insert(0, str(REPO))
 from iorace import compare  # noqa: E402  (the checkout's iorace, whatever is installed)
 from iorace.document import build  # noqa: E402
 from iorace.kind import Kind  # noqa: E402
+from iorace.stats import paired_ratio  # noqa: E402
+from iorace.status import Status  # noqa: E402
 from iorace.store import Store  # noqa: E402
 
 DEFAULT = ["readbytes", "--size", "seed", "--variant", "cpp/*", "--variant", "c/*"]
@@ -47,6 +49,37 @@ def run_session(args: list[str], db: Path, n: int) -> int:
         + (f"; {busy[0]}" if busy else "")
     )
     return Store(db).session_ids()[-1]
+
+
+def disjoint_pair_zs(a: compare.Side, b: compare.Side) -> list[float]:
+    """z of independent ratios: within each table, cells taken two by two (in name order), each cell in one pair.
+
+    The z of every cell against one shared reference are not independent: whatever the reference's own mean did
+    in a session moves all of them together, and the spread of z across cells leaves that shared part out (with
+    the reference as noisy as a cell, sd(z) about 0.71 when the intervals are honest). Disjoint pairs share
+    nothing, so their sd(z) is the calibration check."""
+    bs = {c.ident: c for c in b.cells}
+    tables: dict[tuple, list[tuple[compare.CellSample, compare.CellSample]]] = {}
+    for ca in a.cells:
+        cb = bs.get(ca.ident)
+        if cb is not None and ca.status == cb.status == Status.OK and Kind.of(ca.kind).compared and ca.rounds and cb.rounds:
+            tables.setdefault(ca.table, []).append((ca, cb))
+    zs = []
+    for pairs in tables.values():
+        pairs.sort(key=lambda p: p[0].name)
+        for (a1, b1), (a2, b2) in zip(pairs[::2], pairs[1::2], strict=False):  # an odd cell out sits out
+            r1, r2 = paired_ratio(a1.rounds, a2.rounds), paired_ratio(b1.rounds, b2.rounds)
+            if r1 and r2 and r1.se_log and r2.se_log:
+                zs.append(math.log(r2.value / r1.value) / math.hypot(r1.se_log, r2.se_log))
+    return zs
+
+
+def calibration(zs: list[float]) -> str:
+    inside = sum(abs(z) < 1.96 for z in zs)
+    return (
+        f"|z| < 1.96 for {inside} of {len(zs)} ({inside / len(zs):.0%}; honest: about 95%), "
+        f"sd(z) {statistics.stdev(zs):.2f}, rms(z) {math.sqrt(statistics.fmean(z * z for z in zs)):.2f} (honest: about 1)"
+    )
 
 
 def describe(values: list[float]) -> str:
@@ -87,12 +120,11 @@ def main() -> None:
         if r.vs_fastest is not None and r.vs_fastest.half_width and r.kind.compared
     ]
     print()
-    if zs:
-        inside = sum(abs(z) < 1.96 for z in zs)
-        print(
-            f"calibration: |z| < 1.96 for {inside} of {len(zs)} cells ({inside / len(zs):.0%}; honest: about 95%), "
-            f"sd(z) {statistics.pstdev(zs):.2f} (honest: about 1)"
-        )
+    if len(zs) > 1:
+        print(f"calibration, each cell against its table's reference (z share the reference's move): {calibration(zs)}")
+    pair_zs = disjoint_pair_zs(a, b)
+    if len(pair_zs) > 1:
+        print(f"calibration, disjoint pairs of cells (independent z): {calibration(pair_zs)}")
     print(f"reproducibility: |change of a ratio| {describe(changes)}")
     print(f"precision: 95% half-width of the ratios {describe(widths)}")
     for s in sessions:
