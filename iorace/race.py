@@ -8,8 +8,11 @@ of rounds, measuring goes on until every cell still timed has an interval within
 Racing (Maron & Moore's Hoeffding races, Birattari's F-race): a cell whose interval no longer overlaps
 any other cell's of its table has a settled place; it stops being timed, so the rounds go where the
 ranking is still open (a cell 30x behind the leader needs a few rounds, not as many as the leader's
-neighbours). The table's fastest cell and its A/A twin are never stopped: every ratio refers to the
-one, and the other checks the intervals.
+neighbours). Two slow cells close to each other never part that way (two Python peers, two debug
+builds), so, as F-race drops every candidate clearly worse than the best, a cell whose whole interval
+lies beyond FAR_BEHIND (2x) the fastest stops too: it decides nothing at the top of its table, and its
+place among the laggards keeps the interval it has. The table's fastest cell and its A/A twin are never
+stopped: every ratio refers to the one, and the other checks the intervals.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from iorace.kind import Kind
 from iorace.stats import Ratio, paired_ratio
 
 RACE_MIN_ROUNDS = 5  # a place is judged settled on no fewer rounds (a t-interval on 2-4 is too wide to say)
+FAR_BEHIND = 2.0  # F-race's elimination: a cell whose whole interval lies beyond this many times the fastest
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,11 @@ class Race:
                     continue
                 if all(_apart(r, ratios[id(o)]) for o in live if o is not c):
                     self.stopped[id(c)] = f"stopped after {r.n} rounds: its place is settled (race)"
-                    settled.append(c)
+                elif r.low > FAR_BEHIND:
+                    self.stopped[id(c)] = f"stopped after {r.n} rounds: over {FAR_BEHIND:g}x behind the fastest (race)"
+                else:
+                    continue
+                settled.append(c)
         return settled
 
     def more_rounds(self, cells: list[Cell], rounds_done: int) -> bool:
