@@ -140,6 +140,12 @@ def test_json():
     check("report.json", json.dumps(document(build(full_session())), indent=2, sort_keys=True) + "\n")
 
 
+def test_hyperfine2():
+    from iorace.export.hyperfine2 import document
+
+    check("hyperfine2.json", json.dumps(document(build(full_session())), indent=2, sort_keys=True) + "\n")
+
+
 def test_tsv(tmp_path):
     from iorace.export.tsv import write_tsv
 
