@@ -43,7 +43,7 @@ UNITS = {
 }
 
 
-def name(c: CellData) -> str:
+def cell_name(c: CellData) -> str:
     """The result's name (what hyperfine's scripts label a plot with): the cell as the report's problems name it."""
     return f"{c.suite} {c.dataset} {c.label}"
 
@@ -90,7 +90,7 @@ def result(row: Row) -> dict:
         "memory_peak_resident": summarize([m["memory_peak_resident"]["value"] for m in measurements]),
         INNER: row.inner if inner else None,
     }
-    out: dict = {"command": shlex.join(c.command) if c.command else c.label, "name": name(c), "measurements": measurements}
+    out: dict = {"command": shlex.join(c.command) if c.command else c.label, "name": cell_name(c), "measurements": measurements}
     if c.params:
         out["parameters"] = {k: {"value": str(v)} for k, v in c.params.items()}
     out["summary"] = {metric: _summary(s, UNITS[metric]) for metric, s in sorted(summaries.items()) if s is not None}
@@ -132,7 +132,11 @@ def document(report: Report) -> dict:
         "primary_metric": PRIMARY_METRIC,
         "results": [result(r) for r in rows if measured(r)],
         "iorace_unmeasured": [
-            {"command": shlex.join(r.cell.command) if r.cell.command else r.cell.label, "name": name(r.cell), "iorace": _cell_fields(r)}
+            {
+                "command": shlex.join(r.cell.command) if r.cell.command else r.cell.label,
+                "name": cell_name(r.cell),
+                "iorace": _cell_fields(r),
+            }
             for r in rows
             if not measured(r)
         ],

@@ -146,6 +146,12 @@ def test_hyperfine2():
     check("hyperfine2.json", json.dumps(document(build(full_session())), indent=2, sort_keys=True) + "\n")
 
 
+def test_bmf():
+    from iorace.export.bmf import metrics
+
+    check("bmf.json", json.dumps(metrics(build(full_session())), indent=2) + "\n")
+
+
 def test_tsv(tmp_path):
     from iorace.export.tsv import write_tsv
 
