@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from iorace.document import Report
+from iorace.export.benchfmt import write_benchfmt
 from iorace.export.bmf import write_bmf
 from iorace.export.html import write_html
 from iorace.export.hyperfine2 import write_hyperfine2
@@ -35,6 +36,7 @@ EXPORTERS = [
     Exporter("json", "hyperfine-style JSON (+ iorace fields).", write_json),
     Exporter("hyperfine2", "hyperfine 2.0's JSON (schema version 2: runs and a summary per metric), for its scripts.", write_hyperfine2),
     Exporter("bmf", "Bencher Metric Format JSON: each verified cell's median as latency (ns), its 95% interval as lower/upper.", write_bmf),
+    Exporter("benchfmt", "Go's benchmark format, one line per timed run, for benchstat.", write_benchfmt),
     Exporter("tsv", "One row per timed run: test elapsed user system cpu_pct mem (the dcat seed's layout).", write_tsv),
     Exporter("markdown", "The report's tables as Markdown.", write_markdown),
     Exporter("html", "One self-contained HTML page: charts (SVG), sortable tables, problems, machine; opens offline.", write_html),
@@ -54,6 +56,7 @@ __all__ = [
     "EXPORTERS",
     "Exporter",
     "export_all",
+    "write_benchfmt",
     "write_bmf",
     "write_html",
     "write_hyperfine2",

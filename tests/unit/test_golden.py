@@ -152,6 +152,13 @@ def test_bmf():
     check("bmf.json", json.dumps(metrics(build(full_session())), indent=2) + "\n")
 
 
+def test_benchfmt(tmp_path):
+    from iorace.export.benchfmt import write_benchfmt
+
+    write_benchfmt(build(full_session()), tmp_path / "session.txt")
+    check("benchfmt.txt", (tmp_path / "session.txt").read_text())
+
+
 def test_tsv(tmp_path):
     from iorace.export.tsv import write_tsv
 
