@@ -5,9 +5,9 @@ One benchmark per verified cell that was timed (status ok, runs measured), named
 cell (`suite dataset lang/variant@toolchain:profile[params]`, stable between sessions), with one measure:
 Bencher's built-in `latency`, in nanoseconds: the median of the cell's runs in the metric iorace compares (the
 program's own timing where it has one, else the wall time). lower_value and upper_value are a 95% interval of
-that median from the cell's own runs (one per round): the distribution-free interval of scipy's quantile test
-(two order statistics chosen by the binomial distribution, as benchstat gives a median's), which needs at
-least 6 runs; with fewer, the measure has its value alone. Failed, wrong, skipped and timed-out cells, and a
+that median from the cell's own runs (one per round): the distribution-free, equal-tailed interval of
+scipy's quantile test (two order statistics chosen by the binomial distribution, stats.median_interval), which
+needs at least 6 runs; with fewer, the measure has its value alone. Failed, wrong, skipped and timed-out cells, and a
 --check-only session's untimed cells, are not benchmarks at all: Bencher would keep a number for them.
 """
 
