@@ -8,7 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from iorace.document import Report
+from iorace.export.benchfmt import write_benchfmt
+from iorace.export.bmf import write_bmf
 from iorace.export.html import write_html
+from iorace.export.hyperfine2 import write_hyperfine2
 from iorace.export.json_export import write_json
 from iorace.export.markdown import write_markdown
 from iorace.export.tsv import write_tsv
@@ -31,6 +34,9 @@ class Exporter:
 
 EXPORTERS = [
     Exporter("json", "hyperfine-style JSON (+ iorace fields).", write_json),
+    Exporter("hyperfine2", "hyperfine 2.0's JSON (schema version 2: runs and a summary per metric), for its scripts.", write_hyperfine2),
+    Exporter("bmf", "Bencher Metric Format JSON: each verified cell's median as latency (ns), its 95% interval as lower/upper.", write_bmf),
+    Exporter("benchfmt", "Go's benchmark format, one line per timed run, for benchstat.", write_benchfmt),
     Exporter("tsv", "One row per timed run: test elapsed user system cpu_pct mem (the dcat seed's layout).", write_tsv),
     Exporter("markdown", "The report's tables as Markdown.", write_markdown),
     Exporter("html", "One self-contained HTML page: charts (SVG), sortable tables, problems, machine; opens offline.", write_html),
@@ -46,4 +52,15 @@ def export_all(report: Report, paths: dict[str, Path | None], say: Callable[[str
             say(f"wrote {path}")
 
 
-__all__ = ["EXPORTERS", "Exporter", "export_all", "write_html", "write_json", "write_markdown", "write_tsv"]
+__all__ = [
+    "EXPORTERS",
+    "Exporter",
+    "export_all",
+    "write_benchfmt",
+    "write_bmf",
+    "write_html",
+    "write_hyperfine2",
+    "write_json",
+    "write_markdown",
+    "write_tsv",
+]

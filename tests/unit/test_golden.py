@@ -140,6 +140,25 @@ def test_json():
     check("report.json", json.dumps(document(build(full_session())), indent=2, sort_keys=True) + "\n")
 
 
+def test_hyperfine2():
+    from iorace.export.hyperfine2 import document
+
+    check("hyperfine2.json", json.dumps(document(build(full_session())), indent=2, sort_keys=True) + "\n")
+
+
+def test_bmf():
+    from iorace.export.bmf import metrics
+
+    check("bmf.json", json.dumps(metrics(build(full_session())), indent=2) + "\n")
+
+
+def test_benchfmt(tmp_path):
+    from iorace.export.benchfmt import write_benchfmt
+
+    write_benchfmt(build(full_session()), tmp_path / "session.txt")
+    check("benchfmt.txt", (tmp_path / "session.txt").read_text())
+
+
 def test_tsv(tmp_path):
     from iorace.export.tsv import write_tsv
 
