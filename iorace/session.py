@@ -119,7 +119,7 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
     report = document.build(store.load(session_id))  # analysed once, whatever is printed and exported
     print_session(report, console, wide=opts.wide)
     export_all(report, opts.exports, lambda line: console.print(escape(line), highlight=False))
-    console.print(f"stored in {store.path} (iorace show {session_id})", highlight=False)
+    console.print(f"stored in {store.where} (iorace show {session_id})", highlight=False)
     if status == "interrupted":
         return EXIT_INTERRUPTED
     bad = [c for c in cells if c.status in BAD_STATES and not (c.known_wrong and c.status == Status.WRONG)]
