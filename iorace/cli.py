@@ -1,4 +1,4 @@
-"""The `iorace` command: list, doctor, run, show, report, compare, dimension, history."""
+"""The `iorace` command: list, doctor, run, show, report, compare, dimension, history, push."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from iorace.paths import default_db
 from iorace.pool import pool
 from iorace.report import print_session, rich_table
 from iorace.session import run_session
-from iorace.store import Store, open_existing
+from iorace.store import StillRunning, Store, open_existing
 from iorace.suites import base_toolchains, find_suite_dirs, load_suite, load_suites
 from iorace.toolchains import harness_python, probe
 
@@ -391,6 +391,38 @@ def history_cmd(suite: str, variants: tuple[str, ...], datasets: tuple[str, ...]
     console.print(
         f"{len(series)} cells, {len(sessions)} sessions; {flagged} significant changes beyond {threshold} flagged", highlight=False
     )
+
+
+@cli.command("push")
+@click.argument("sessions", type=int, nargs=-1)
+@click.option("--to", "target", type=Database(), required=True, help="The shared store: a postgresql:// URL (or a SQLite file).")
+@click.option("--all", "every", is_flag=True, help="Every finished session of --db (those already there are skipped).")
+@DB_OPTION
+def push_cmd(sessions: tuple[int, ...], target: Path | str, every: bool, db: Path | str | None) -> None:
+    """Copy stored sessions (the latest by default) with their cells, runs and counters to a shared store,
+    each in one transaction there: all of it or nothing. A session is known by its uuid: one already there
+    is skipped, so pushing again changes nothing. A session is measured into a local file (no network
+    between rounds) and pushed once finished; show, report, compare and history read the store with --db."""
+    if every and sessions:
+        raise UsageError("push: session ids or --all, not both")
+    source = open_existing(db or default_db())
+    ids = source.session_ids() if every else list(sessions) or [source.latest()]
+    to = Store(target)
+    for sid in ids:
+        try:
+            done = source.push(sid, to)
+        except StillRunning as e:
+            if not every:
+                raise
+            err_console.print(f"[yellow]warning:[/] {escape(str(e))}: not pushed", highlight=False, soft_wrap=True)
+            continue
+        runs = sum(len(c.runs) for c in done.session.cells)
+        what = (
+            f"pushed as session {done.there} ({len(done.session.cells)} cells, {runs} runs)"
+            if done.copied
+            else f"already there as session {done.there} (uuid {done.session.uuid}): skipped"
+        )
+        console.print(escape(f"session {sid} -> {to.where}: {what}"), highlight=False, soft_wrap=True)
 
 
 def _local(db: Path | str, what: str) -> Path:

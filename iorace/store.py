@@ -139,6 +139,17 @@ def runs_table(run_type: type[Run]) -> Table[Run]:
     return Table("runs", run_type, links={"id": ROWID, "cell_id": _in("cells")}, indexes={"runs_by_cell": "cell_id"})
 
 
+class StillRunning(UsageError):
+    """A session that is not finished (push copies finished ones only)."""
+
+
+@dataclasses.dataclass
+class Pushed:
+    session: SessionData  # as it was copied
+    there: int  # its id in the store it was pushed to
+    copied: bool  # False: it was there already (the same uuid), and was left as it is
+
+
 class Store:
     def __init__(self, location: Path | str, run_type: type[Run] = Run):
         """location: a SQLite file or a postgresql:// URL. run_type: the class of the runs stored and loaded
@@ -240,8 +251,32 @@ class Store:
     def add_session(self, session: SessionData) -> int:
         """Store a whole session (its suites' settings, cells, runs, counters) as a new one, numbered by this
         database (a session built elsewhere: the tests' hand-built ones); returns its id."""
+        session_id, _ = self._add(session, skip_existing=False)
+        return session_id
+
+    def push(self, session_id: int, to: Store) -> Pushed:
+        """Copy one stored session into another store (a shared one), in one transaction there: all of it or,
+        should anything fail on the way (the server goes away), nothing. A session already there (the same
+        uuid, pushed before or by a concurrent push) is left as it is."""
+        session = self.load(session_id)
+        if session.status == "running":
+            raise StillRunning(
+                f"session {session_id} of {self.where} is still running (or the process measuring it died): "
+                "a session is pushed once it is finished"
+            )
+        there, copied = to._add(session, skip_existing=True)
+        return Pushed(session, there, copied)
+
+    def _add(self, session: SessionData, *, skip_existing: bool) -> tuple[int, bool]:
         try:
-            session_id = SESSIONS.insert(self.db, session)
+            if skip_existing:
+                new_id = SESSIONS.insert_new(self.db, session)
+                if new_id is None:  # there already: leave it, and say where
+                    self.db.rollback()
+                    return self.session_with_uuid(session.uuid), False
+                session_id = new_id
+            else:
+                session_id = SESSIONS.insert(self.db, session)
             for suite, settings in session.suites.items():
                 SUITES.insert(self.db, SuiteRow(suite, settings), session_id=session_id)
             for cell in session.cells:
@@ -253,7 +288,13 @@ class Store:
             with contextlib.suppress(Exception):  # a server that went away cannot roll back: it has, by itself
                 self.db.rollback()
             raise
-        return session_id
+        return session_id, True
+
+    def session_with_uuid(self, uuid: str) -> int:
+        row = self.db.execute("SELECT id FROM sessions WHERE uuid = ?", (uuid,)).fetchone()
+        if row is None:
+            raise UsageError(f"{self.where}: no session {uuid}")
+        return int(row["id"])
 
     def commit(self) -> None:
         self.db.commit()
