@@ -178,8 +178,8 @@ class Table(Generic[R]):
             assert self.key, f"{self.name}: an upsert needs the table's key"
             changes = [k for k in row if k not in self.key]
             conflict = f"UPDATE SET {', '.join(f'{k} = excluded.{k}' for k in changes)}" if changes else "NOTHING"
-        found = db.execute(self._insert_sql(row, conflict), tuple(row.values())).fetchone()
-        return found[self.rowid] if self.rowid and found else 0
+        cur = db.execute(self._insert_sql(row, conflict), tuple(row.values()))
+        return cur.fetchone()[self.rowid] if self.rowid else 0
 
     def insert_new(self, db: Db, rec: R, **links: Any) -> int | None:
         """Insert one record unless a row of the same key is there (or comes first from a concurrent
