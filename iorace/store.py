@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import sqlite3
 import uuid as uuidlib
 from pathlib import Path
 from typing import Any
 
-from iorace import dialect
+from iorace import dialect, machine
 from iorace.cells import Cell, cell_label
 from iorace.errors import UsageError
 from iorace.records import ROWID, SchemaError, Table, column, json_column, json_names, record, transient
@@ -100,6 +101,16 @@ class SessionData:
     suites: dict[str, dict] = transient(default_factory=dict)  # suite -> its manifest settings (SuiteSettings)
     # The session's name in every store it is copied to (push); an older database's sessions get one on opening.
     uuid: str = column("TEXT", default_factory=lambda: str(uuidlib.uuid4()))
+    # Which machine measured it: the name it was given (run --machine) and machine.fingerprint of its facts;
+    # an older database's sessions get their host's name and the fingerprint of their stored facts on opening.
+    machine_name: str = column("TEXT", default="")
+    machine_fingerprint: str = column("TEXT", default="")
+
+    @property
+    def machine_label(self) -> str:
+        """Which machine measured it, as reports name it: 'NAME (FINGERPRINT)', '' when unknown."""
+        fingerprint = f"({self.machine_fingerprint})" if self.machine_fingerprint else ""
+        return " ".join(p for p in (self.machine_name, fingerprint) if p)
 
     def suite_setting(self, suite: str, name: str, default: Any = None) -> Any:
         """A manifest setting of one suite as stored with the session (older databases kept them in options)."""
@@ -164,6 +175,10 @@ class Store:
                 table.create(self.db)
             for row in self.db.execute("SELECT id FROM sessions WHERE uuid IS NULL").fetchall():  # made before push
                 SESSIONS.set(self.db, row["id"], {"uuid": str(uuidlib.uuid4())})
+            for row in self.db.execute("SELECT id, machine FROM sessions WHERE machine_fingerprint IS NULL").fetchall():
+                facts = json.loads(row["machine"])  # made before machine names: the host's name, its facts' fingerprint
+                name = {"machine_name": facts.get("hostname") or ""}
+                SESSIONS.set(self.db, row["id"], {**name, "machine_fingerprint": machine.fingerprint(facts)})
             self.db.commit()
         except (OSError, sqlite3.Error, SchemaError) as e:
             raise UsageError(f"--db {self.where}: cannot open the database: {e}") from None
@@ -172,8 +187,17 @@ class Store:
         self.db.close()
 
     def begin_session(
-        self, started: str, command_line: str, options: dict, machine: dict, toolchains: dict, git_revision: str, version: str
+        self,
+        started: str,
+        command_line: str,
+        options: dict,
+        facts: dict,
+        toolchains: dict,
+        git_revision: str,
+        version: str,
+        machine_name: str = "",
     ) -> int:
+        """A new session, running; facts: machine.info(), whose fingerprint is stored beside machine_name."""
         session = SessionData(
             id=0,
             started=started,
@@ -181,11 +205,13 @@ class Store:
             status="running",
             command_line=command_line,
             options=options,
-            machine=machine,
+            machine=facts,
             toolchains=toolchains,
             git_revision=git_revision,
             iorace_version=version,
             cells=[],
+            machine_name=machine_name,
+            machine_fingerprint=machine.fingerprint(facts),
         )
         session_id = SESSIONS.insert(self.db, session)
         self.db.commit()

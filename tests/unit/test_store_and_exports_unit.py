@@ -11,6 +11,7 @@ import uuid
 import pytest
 from sessions import toy_session
 
+from iorace import machine
 from iorace.document import build
 from iorace.export import EXPORTERS
 from iorace.export.json_export import document
@@ -171,13 +172,16 @@ CREATE INDEX IF NOT EXISTS cells_by_session ON cells(session_id);
 """
 
 
+OLD_FACTS = {"hostname": "old-box", "cpu_model": "Old CPU", "cores": 4, "memory_gb": 15.6, "kernel": "5.10"}
+
+
 def test_a_database_of_the_first_schema_gets_the_columns_it_lacks_and_its_sessions_load(tmp_path):
     path = tmp_path / "old.sqlite"
     old = sqlite3.connect(path)
     old.executescript(OLD_SCHEMA)
     old.execute(
-        "INSERT INTO sessions VALUES (1, 't0', 't1', 'done', 'iorace run toy', ?, '{}', ?, 'abc', '0.1')",
-        ('{"baseline_languages": {"toy": ["c"]}}', '{"gcc": "gcc 12"}'),
+        "INSERT INTO sessions VALUES (1, 't0', 't1', 'done', 'iorace run toy', ?, ?, ?, 'abc', '0.1')",
+        ('{"baseline_languages": {"toy": ["c"]}}', json.dumps(OLD_FACTS), '{"gcc": "gcc 12"}'),
     )
     old.execute(
         "INSERT INTO cells VALUES (1, 1, 'toy', 'A toy job', 'inner', 'tiny', 'ab', '/d', '{\"mode\": \"count\"}',"
@@ -203,8 +207,9 @@ def test_a_database_of_the_first_schema_gets_the_columns_it_lacks_and_its_sessio
     assert (c.instructions, c.instructions_note, c.extra, c.counters) == (None, "", {}, {})
     assert [(r.round, r.wall_ns, r.inner_ns) for r in c.measured()] == [(0, 100, 50), (1, 100, 50)]
     assert s.suite_setting("toy", "baseline_languages") == ["c"] and s.toolchains == {"gcc": "gcc 12"}
-    # its session got a uuid (push knows a session by it), once
+    # its session got a uuid (push knows a session by it), once, and its machine's name and fingerprint
     assert str(uuid.UUID(s.uuid)) == s.uuid and Store(path).load(1).uuid == s.uuid
+    assert (s.machine_name, s.machine_fingerprint) == ("old-box", machine.fingerprint(OLD_FACTS)) and s.machine_fingerprint
     # and the database takes new sessions, with the tables it did not have
     sid = store.begin_session("t2", "iorace run", {}, {}, {}, "def", "0.2")
     store.save_suite_settings(sid, "toy", {"baseline_languages": ["cpp"]})
