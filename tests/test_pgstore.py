@@ -102,7 +102,7 @@ def _wait(conn, n: int, query: str, procs: list[subprocess.Popen], wrote: bool, 
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         waiting = conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE %s"
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE %s"
             + (" AND backend_xid IS NOT NULL" if wrote else ""),
             (query + "%",),
         ).fetchone()[0]
