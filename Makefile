@@ -25,6 +25,7 @@ bench: setup
 	$(IORACE) doctor
 	$(IORACE) run $(SUITES) $(SIZES) --runs $(RUNS) --budget $(BUDGET) --export-markdown results.md --export-html results.html
 
+# Everything; the shared store's tests start and stop their own PostgreSQL server (tests/pgserver.py).
 test: setup
 	$(PYTEST) -q
 

@@ -1,4 +1,4 @@
-"""The `iorace` command: list, doctor, run, show, report, compare, dimension, history."""
+"""The `iorace` command: list, doctor, run, show, report, compare, dimension, history, push."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from iorace import counters, document, machine, tables
+from iorace import counters, dialect, document, machine, tables
 from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
 from iorace.options import CommandFunc, Percent, from_command, run_options
@@ -22,7 +22,7 @@ from iorace.paths import default_db
 from iorace.pool import pool
 from iorace.report import print_session, rich_table
 from iorace.session import run_session
-from iorace.store import Store
+from iorace.store import StillRunning, Store, open_existing
 from iorace.suites import base_toolchains, find_suite_dirs, load_suite, load_suites
 from iorace.toolchains import harness_python, probe
 
@@ -63,8 +63,30 @@ def wide_view(wide: bool) -> bool:
     return wide or not sys.stdout.isatty()
 
 
+class Database(click.ParamType):
+    """--db, --to: a SQLite file, or a PostgreSQL server's postgresql:// URL."""
+
+    name = "FILE|URL"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path | str:
+        if isinstance(value, Path):
+            return value
+        try:
+            return dialect.parse_location(str(value))
+        except UsageError as e:
+            self.fail(str(e), param, ctx)
+
+
+def _default_db_text() -> str:
+    db = default_db()
+    return dialect.redact(db) if isinstance(db, str) else str(db)
+
+
 DB_OPTION = click.option(
-    "--db", type=click.Path(path_type=Path), default=None, help=f"SQLite database of sessions [default: {default_db()}]"
+    "--db",
+    type=Database(),
+    default=None,
+    help=f"The sessions' database: a SQLite file, or a postgresql:// URL (`run` measures into a file) [default: {_default_db_text()}]",
 )
 
 
@@ -167,7 +189,7 @@ def run(suites: tuple[str, ...], **kw: Any) -> None:
     """Build, verify and measure the cells of SUITES (all suites when none is named)."""
     exports = {e.dest: kw.pop(e.dest) for e in EXPORTERS}
     opts = from_command(suites, exports=exports, wide=wide_view(kw.pop("wide")), **kw)
-    opts.db = opts.db or default_db()
+    opts.db = _local(opts.db or default_db(), "run")
     sys.exit(run_session(opts, console, err_console))
 
 
@@ -176,14 +198,11 @@ def run(suites: tuple[str, ...], **kw: Any) -> None:
 @DB_OPTION
 @export_options
 @WIDE_OPTION
-def show(sessions: tuple[int, ...], db: Path | None, wide: bool, **exports: Path | None) -> None:
+def show(sessions: tuple[int, ...], db: Path | str | None, wide: bool, **exports: Path | None) -> None:
     """Print a stored session again (the latest by default), and export it. Given several sessions of the
     same cells, one result pooled from all of them (each ratio's interval resamples the sessions, then
     their rounds)."""
-    path = db or default_db()
-    if not path.exists():
-        raise UsageError(f"{path}: no database yet (run `iorace run` first, or pass --db)")
-    store = Store(path)
+    store = open_existing(db or default_db())
     loaded = pool([store.load(s) for s in sessions] if sessions else [store.load(None)])
     report = document.build(loaded)  # analysed once, whatever is printed and exported
     print_session(report, console, wide=wide_view(wide))
@@ -201,17 +220,14 @@ def show(sessions: tuple[int, ...], db: Path | None, wide: bool, **exports: Path
     help="Write one self-contained HTML file (charts as SVG; opens offline).",
 )
 @DB_OPTION
-def report_cmd(sessions: tuple[int, ...], html_path: Path, db: Path | None) -> None:
+def report_cmd(sessions: tuple[int, ...], html_path: Path, db: Path | str | None) -> None:
     """An HTML report of a stored session (the latest by default). Given several sessions, the report is
     their pooled result (as `show` pools them), with a history chart of each cell across all of them."""
     from iorace.export.html import write_html
 
-    path = db or default_db()
-    if not path.exists():
-        raise UsageError(f"{path}: no database yet (run `iorace run` first, or pass --db)")
     if not html_path.resolve().parent.is_dir():
         raise UsageError(f"--html {html_path}: folder {html_path.resolve().parent} does not exist")
-    store = Store(path)
+    store = open_existing(db or default_db())
     loaded = [store.load(s) for s in sessions] if sessions else [store.load(None)]
     write_html(document.build(pool(loaded)), html_path, loaded)
     console.print(escape(f"wrote {html_path} ({html_path.stat().st_size / 1024:.0f} KB)"), highlight=False)
@@ -225,7 +241,7 @@ def report_cmd(sessions: tuple[int, ...], html_path: Path, db: Path | None) -> N
     "--threshold", default="5%", show_default=True, metavar="PERCENT", help="A significant change smaller than this is not a regression."
 )
 @click.option("--markdown", "as_markdown", is_flag=True, help="Markdown for a pull-request comment.")
-def compare_cmd(a: str, b: str, db: Path | None, threshold: str, as_markdown: bool) -> None:
+def compare_cmd(a: str, b: str, db: Path | str | None, threshold: str, as_markdown: bool) -> None:
     """Per cell of both A and B, the change of its ratio to its table's reference (the typical mover), with
     its 95% interval and a z test; the reference's own times with a Mann-Whitney test. A and B: session
     ids (several joined by commas: their pooled result), JSON exports, or git:REV (the latest stored session
@@ -272,7 +288,7 @@ def dimension_cmd(
     variants: tuple[str, ...],
     toolchains: tuple[str, ...],
     precision: float,
-    db: Path | None,
+    db: Path | str | None,
 ) -> None:
     """How a ratio's noise splits between rounds and sessions on this machine (Kalibera & Jones), and the
     rounds per session and sessions that reach --precision for the least time. Runs --pilot sessions of the
@@ -282,6 +298,8 @@ def dimension_cmd(
     from iorace import dimension
 
     path = db or default_db()
+    if not stored:
+        path = _local(path, "dimension's pilot sessions (--from reads stored ones from a server)")
     if stored:
         if not all(p.strip().isdigit() for p in stored.split(",")):
             raise UsageError(f"--from {stored}: expected session ids joined by commas")
@@ -361,21 +379,60 @@ def dimension_cmd(
 @click.option("--last", type=click.IntRange(1), default=8, show_default=True, help="Show the last N sessions.")
 @click.option("--threshold", default="5%", show_default=True, metavar="PERCENT", help="Flag a significant change beyond this.")
 @DB_OPTION
-def history_cmd(suite: str, variants: tuple[str, ...], datasets: tuple[str, ...], last: int, threshold: str, db: Path | None) -> None:
+def history_cmd(suite: str, variants: tuple[str, ...], datasets: tuple[str, ...], last: int, threshold: str, db: Path | str | None) -> None:
     """Each cell's primary metric (median) across the stored sessions of SUITE, by date and git revision;
     a significant change from the cell's previous session is flagged (▲ slower, ▼ faster)."""
     from iorace import compare
     from iorace.history import history, history_table
 
-    path = db or default_db()
-    if not path.exists():
-        raise UsageError(f"{path}: no database yet (run `iorace run` first, or pass --db)")
-    sessions, series = history(Store(path), suite, list(variants), list(datasets), compare.parse_threshold(threshold))
+    sessions, series = history(open_existing(db or default_db()), suite, list(variants), list(datasets), compare.parse_threshold(threshold))
     console.print(rich_table(history_table(suite, sessions[-last:], series)))
     flagged = sum(1 for ser in series for p in ser.points if p.flag)
     console.print(
         f"{len(series)} cells, {len(sessions)} sessions; {flagged} significant changes beyond {threshold} flagged", highlight=False
     )
+
+
+@cli.command("push")
+@click.argument("sessions", type=int, nargs=-1)
+@click.option("--to", "target", type=Database(), required=True, help="The shared store: a postgresql:// URL (or a SQLite file).")
+@click.option("--all", "every", is_flag=True, help="Every finished session of --db (those already there are skipped).")
+@DB_OPTION
+def push_cmd(sessions: tuple[int, ...], target: Path | str, every: bool, db: Path | str | None) -> None:
+    """Copy stored sessions (the latest by default) with their cells, runs and counters to a shared store,
+    each in one transaction there: all of it or nothing. A session is known by its uuid: one already there
+    is skipped, so pushing again changes nothing. A session is measured into a local file (no network
+    between rounds) and pushed once finished; show, report, compare and history read the store with --db."""
+    if every and sessions:
+        raise UsageError("push: session ids or --all, not both")
+    source = open_existing(db or default_db())
+    ids = source.session_ids() if every else list(sessions) or [source.latest()]
+    to = Store(target)
+    for sid in ids:
+        try:
+            done = source.push(sid, to)
+        except StillRunning as e:
+            if not every:
+                raise
+            err_console.print(f"[yellow]warning:[/] {escape(str(e))}: not pushed", highlight=False, soft_wrap=True)
+            continue
+        runs = sum(len(c.runs) for c in done.session.cells)
+        what = (
+            f"pushed as session {done.there} ({len(done.session.cells)} cells, {runs} runs)"
+            if done.copied
+            else f"already there as session {done.there} (uuid {done.session.uuid}): skipped"
+        )
+        console.print(escape(f"session {sid} -> {to.where}: {what}"), highlight=False, soft_wrap=True)
+
+
+def _local(db: Path | str, what: str) -> Path:
+    """A command that measures writes to a local SQLite file: a URL is refused, with what to do instead."""
+    if isinstance(db, str):
+        raise UsageError(
+            f"{what} measures into a local SQLite file (no network between rounds), not {dialect.redact(db)}: "
+            "pass --db FILE (or unset IORACE_DB), then `iorace push --to URL`"
+        )
+    return db
 
 
 def main() -> None:
@@ -402,6 +459,9 @@ def main() -> None:
     except BrokenPipeError:
         sys.exit(1)
     except Exception as e:  # a bug in iorace itself: one line, the traceback on request
+        if (line := dialect.user_error(e)) is not None:  # the server's or the user's: a lost connection, a denied permission
+            print(f"iorace: error: {line}", file=sys.stderr)
+            sys.exit(2)
         if os.environ.get("IORACE_DEBUG"):
             raise
         print(f"iorace: internal error: {type(e).__name__}: {e} (set IORACE_DEBUG=1 for the traceback)", file=sys.stderr)

@@ -30,7 +30,7 @@ from iorace.export.markdown import escape
 from iorace.kind import Kind
 from iorace.stats import Ratio, median_ratio, paired_ratio
 from iorace.status import Status
-from iorace.store import SessionData, Store
+from iorace.store import SessionData, Store, open_existing
 from iorace.tables import Column, Table
 from iorace.verdict import Verdict
 
@@ -231,7 +231,7 @@ def session_at_revision(store: Store, rev: str, suites: set[str] | None = None) 
     return matching[0]
 
 
-def load_side(spec: str, db: Path, other: Side | None = None) -> Side:
+def load_side(spec: str, db: Path | str, other: Side | None = None) -> Side:
     """A session id, several joined by commas (pooled: pool.pool), git:REV, or a JSON export's path."""
     if "," in spec and all(p.strip().isdigit() for p in spec.split(",")):
         from iorace.pool import pool
@@ -251,10 +251,8 @@ def load_side(spec: str, db: Path, other: Side | None = None) -> Side:
     raise UsageError(f"{spec}: not a session id, a git:REV or an existing JSON export")
 
 
-def _open(db: Path, spec: str) -> Store:
-    if not db.exists():
-        raise UsageError(f"{spec}: {db}: no database yet (run `iorace run` first, or pass --db)")
-    return Store(db)
+def _open(db: Path | str, spec: str) -> Store:
+    return open_existing(db, f"{spec}: ")
 
 
 # --- comparing ------------------------------------------------------------------------------------

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import os
 import platform
+import re
 import subprocess
 import time
 from pathlib import Path
 
 import psutil
+
+from iorace.errors import UsageError
 
 LOAD_WARN = 0.5  # load average per core above which timings are disturbed
 BUSY_PROCESS_PCT = 10.0  # doctor names other processes using more than this % of a core
@@ -49,6 +54,32 @@ def info() -> dict:
         "python": platform.python_version(),
         "aslr": _aslr(),
     }
+
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+FINGERPRINT_FACTS = ("cpu_model", "cores", "memory_gb")  # of info(): what makes timings of two machines comparable
+
+
+def name(given: str | None) -> str:
+    """The machine's name stored with a session: --machine NAME, else $IORACE_MACHINE, else the host's name
+    (a container's changes every time: name CI runners and VMs yourself)."""
+    for value, what in ((given, "--machine"), (os.environ.get("IORACE_MACHINE"), "IORACE_MACHINE")):
+        if value:
+            if not NAME.fullmatch(value):
+                raise UsageError(f"{what} {value!r}: a machine's name is 1-64 letters, digits, '.', '_' or '-', e.g. ci-runner-2")
+            return value
+    host = platform.node()
+    return host if NAME.fullmatch(host) else "unknown"
+
+
+def fingerprint(facts: dict) -> str:
+    """A short hash of what makes two machines' timings comparable (the CPU model, its logical cores, the
+    memory in whole GiB): the same on every session of one machine whatever its name, its kernel or its
+    load, different on another kind. '' when the facts are unknown (a session stored without them)."""
+    if not facts.get("cpu_model"):
+        return ""
+    key = [facts.get("cpu_model"), facts.get("cores"), round(facts.get("memory_gb") or 0)]
+    return hashlib.sha256(json.dumps(key).encode()).hexdigest()[:12]
 
 
 def _aslr() -> str:

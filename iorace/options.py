@@ -134,6 +134,16 @@ class RunOptions:
     seed: int | None = field(
         default=None, metadata=flag("--seed", type=int, help="Seed of the interleaving order (default: random, stored).")
     )
+    machine_name: str | None = field(
+        default=None,
+        metadata=flag(
+            "--machine",
+            stored=False,  # a column of the session, beside the machine's fingerprint
+            metavar="NAME",
+            help="This machine's name, stored with the session beside its fingerprint (CPU, cores, memory) "
+            "[default: $IORACE_MACHINE, else the host's name]",
+        ),
+    )
     inputs: list[Path] = field(
         default_factory=list,
         metadata=flag(

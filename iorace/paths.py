@@ -18,7 +18,10 @@ def cache_dir() -> Path:
     return path
 
 
-def default_db() -> Path:
-    """The session database: $IORACE_DB, else iorace.sqlite in the user's XDG data dir."""
+def default_db() -> Path | str:
+    """The session database: $IORACE_DB (a SQLite file or a postgresql:// URL), else iorace.sqlite in the
+    user's XDG data dir."""
     env = os.environ.get("IORACE_DB")
+    if env and "://" in env:
+        return env
     return Path(env) if env else Path(platformdirs.user_data_dir("iorace")) / "iorace.sqlite"

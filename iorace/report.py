@@ -96,6 +96,7 @@ def print_session(report: Report, console: Console, wide: bool = True) -> None:
     extra = f"; timed stdout went to {'a pipe drained by iorace' if sink == 'pipe' else '/dev/null'}" if sink else ""
     pooled = session.options.get("pooled")
     name = f"sessions {', '.join(map(str, pooled))} pooled" if pooled else f"session {session.id}"
+    name += f" on {session.machine_name}" if session.machine_name and not pooled else ""
     console.print(
         escape(f"{name} ({session.status}, {session.started}): {report.summary}; runs per cell {session.options.get('runs', '-')}{extra}"),
         highlight=False,

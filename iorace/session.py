@@ -90,6 +90,7 @@ def _check_exports(opts: RunOptions) -> None:
 
 
 def run_session(opts: RunOptions, console: Console, err: Console) -> int:
+    machine_name = machine.name(opts.machine_name)
     cells = plan(opts)  # every usage error surfaces here, before anything is built or stored
     _check_exports(opts)
     seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(2**31)
@@ -97,9 +98,8 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
     for w in machine.warnings(m, []):
         err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
     store = Store(opts.db or default_db())
-    session_id = store.begin_session(
-        _now(), shlex.join(["iorace", *sys.argv[1:]]), opts.stored(seed), m, {}, machine.git_revision(REPO_SUITES.parent), __version__
-    )
+    command_line, revision = shlex.join(["iorace", *sys.argv[1:]]), machine.git_revision(REPO_SUITES.parent)
+    session_id = store.begin_session(_now(), command_line, opts.stored(seed), m, {}, revision, __version__, machine_name=machine_name)
     for suite in {c.suite.name: c.suite for c in cells}.values():
         store.save_suite_settings(session_id, suite.name, suite.manifest.analysis_settings())
     status, busy = "done", ""
@@ -119,7 +119,7 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
     report = document.build(store.load(session_id))  # analysed once, whatever is printed and exported
     print_session(report, console, wide=opts.wide)
     export_all(report, opts.exports, lambda line: console.print(escape(line), highlight=False))
-    console.print(f"stored in {store.path} (iorace show {session_id})", highlight=False)
+    console.print(f"stored in {store.where} (iorace show {session_id})", highlight=False)
     if status == "interrupted":
         return EXIT_INTERRUPTED
     bad = [c for c in cells if c.status in BAD_STATES and not (c.known_wrong and c.status == Status.WRONG)]

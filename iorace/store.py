@@ -1,4 +1,4 @@
-"""Every session, cell and run in SQLite; reports and exports are read back from here.
+"""Every session, cell and run in a database; reports and exports are read back from here.
 
 Reading back what was stored (rather than reporting from memory) means `iorace
 run` and a later `iorace show` print the same thing, and an interrupted session
@@ -7,19 +7,29 @@ still has everything that was committed.
 Each table is declared once, as the record class it holds (iorace/records.py): its columns are the
 class's `column` fields, so CREATE TABLE, INSERT, reading a row back by column name and the columns an
 older database lacks all follow from the class. Every SQL statement of iorace is in this module and
-records.py: the commands that look sessions up (compare, history) call the methods here.
+records.py (what differs between SQLite and PostgreSQL: iorace/dialect.py): the commands that look sessions
+up (compare, history) call the methods here.
+
+The database is a SQLite file (the default) or a PostgreSQL server (`--db postgresql://...`), one schema
+for both. A session is measured into SQLite, on the machine that measures (no network between rounds);
+`iorace push` copies it to a shared store later (Store.push), in one transaction there, its rows numbered
+anew: a session is known everywhere by its uuid, so a session pushed twice is there once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import json
 import sqlite3
+import uuid as uuidlib
 from pathlib import Path
 from typing import Any
 
+from iorace import dialect, machine
 from iorace.cells import Cell, cell_label
 from iorace.errors import UsageError
-from iorace.records import ROWID, Table, column, json_column, json_names, record, transient
+from iorace.records import ROWID, SchemaError, Table, column, json_column, json_names, record, transient
 from iorace.runner import Run
 
 
@@ -89,6 +99,18 @@ class SessionData:
     iorace_version: str = column("TEXT NOT NULL")
     cells: list[CellData] = transient()
     suites: dict[str, dict] = transient(default_factory=dict)  # suite -> its manifest settings (SuiteSettings)
+    # The session's name in every store it is copied to (push); an older database's sessions get one on opening.
+    uuid: str = column("TEXT", default_factory=lambda: str(uuidlib.uuid4()))
+    # Which machine measured it: the name it was given (run --machine) and machine.fingerprint of its facts;
+    # an older database's sessions get their host's name and the fingerprint of their stored facts on opening.
+    machine_name: str = column("TEXT", default="")
+    machine_fingerprint: str = column("TEXT", default="")
+
+    @property
+    def machine_label(self) -> str:
+        """Which machine measured it, as reports name it: 'NAME (FINGERPRINT)', '' when unknown."""
+        fingerprint = f"({self.machine_fingerprint})" if self.machine_fingerprint else ""
+        return " ".join(p for p in (self.machine_name, fingerprint) if p)
 
     def suite_setting(self, suite: str, name: str, default: Any = None) -> Any:
         """A manifest setting of one suite as stored with the session (older databases kept them in options)."""
@@ -118,35 +140,64 @@ def _in(table: str) -> str:
     return f"INTEGER NOT NULL REFERENCES {table}(id)"
 
 
-SESSIONS = Table("sessions", SessionData)
+SESSIONS = Table("sessions", SessionData, key=("uuid",))
 CELLS = Table("cells", CellData, links={"session_id": _in("sessions")}, indexes={"cells_by_session": "session_id"})
-SUITES = Table("session_suites", SuiteRow, links={"session_id": _in("sessions")}, constraints=["PRIMARY KEY (session_id, suite)"])
-COUNTERS = Table("counters", CounterRow, links={"cell_id": _in("cells")}, constraints=["PRIMARY KEY (cell_id, name)"])
+SUITES = Table("session_suites", SuiteRow, links={"session_id": _in("sessions")}, key=("session_id", "suite"))
+COUNTERS = Table("counters", CounterRow, links={"cell_id": _in("cells")}, key=("cell_id", "name"))
 
 
 def runs_table(run_type: type[Run]) -> Table[Run]:
     return Table("runs", run_type, links={"id": ROWID, "cell_id": _in("cells")}, indexes={"runs_by_cell": "cell_id"})
 
 
+class StillRunning(UsageError):
+    """A session that is not finished (push copies finished ones only)."""
+
+
+@dataclasses.dataclass
+class Pushed:
+    session: SessionData  # as it was copied
+    there: int  # its id in the store it was pushed to
+    copied: bool  # False: it was there already (the same uuid), and was left as it is
+
+
 class Store:
-    def __init__(self, path: Path, run_type: type[Run] = Run):
-        """run_type: the class of the runs stored and loaded (its columns are the runs table's): runner.Run,
-        or in a test a subclass of it with one more declared field."""
-        self.path = path
+    def __init__(self, location: Path | str, run_type: type[Run] = Run):
+        """location: a SQLite file or a postgresql:// URL. run_type: the class of the runs stored and loaded
+        (its columns are the runs table's): runner.Run, or in a test a subclass of it with one more declared
+        field."""
         self.runs = runs_table(run_type)
+        self.db = dialect.connect(location)
+        self.where = self.db.where
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(path)
-            self.db.row_factory = sqlite3.Row
+            self.db.lock_schema()
             for table in (SESSIONS, CELLS, SUITES, self.runs, COUNTERS):  # an older database gets the columns it lacks
                 table.create(self.db)
+            for row in self.db.execute("SELECT id FROM sessions WHERE uuid IS NULL").fetchall():  # made before push
+                SESSIONS.set(self.db, row["id"], {"uuid": str(uuidlib.uuid4())})
+            for row in self.db.execute("SELECT id, machine FROM sessions WHERE machine_fingerprint IS NULL").fetchall():
+                facts = json.loads(row["machine"])  # made before machine names: the host's name, its facts' fingerprint
+                name = {"machine_name": facts.get("hostname") or ""}
+                SESSIONS.set(self.db, row["id"], {**name, "machine_fingerprint": machine.fingerprint(facts)})
             self.db.commit()
-        except (OSError, sqlite3.Error) as e:
-            raise UsageError(f"--db {path}: cannot open the database: {e}") from None
+        except (OSError, sqlite3.Error, SchemaError) as e:
+            raise UsageError(f"--db {self.where}: cannot open the database: {e}") from None
+
+    def close(self) -> None:
+        self.db.close()
 
     def begin_session(
-        self, started: str, command_line: str, options: dict, machine: dict, toolchains: dict, git_revision: str, version: str
+        self,
+        started: str,
+        command_line: str,
+        options: dict,
+        facts: dict,
+        toolchains: dict,
+        git_revision: str,
+        version: str,
+        machine_name: str = "",
     ) -> int:
+        """A new session, running; facts: machine.info(), whose fingerprint is stored beside machine_name."""
         session = SessionData(
             id=0,
             started=started,
@@ -154,11 +205,13 @@ class Store:
             status="running",
             command_line=command_line,
             options=options,
-            machine=machine,
+            machine=facts,
             toolchains=toolchains,
             git_revision=git_revision,
             iorace_version=version,
             cells=[],
+            machine_name=machine_name,
+            machine_fingerprint=machine.fingerprint(facts),
         )
         session_id = SESSIONS.insert(self.db, session)
         self.db.commit()
@@ -212,7 +265,7 @@ class Store:
             COUNTERS.insert(self.db, CounterRow(name, counters.get(name), notes.get(name, "")), replace=True, cell_id=cell_id)
 
     def _load_counters(self, cell: CellData) -> None:
-        for counter in COUNTERS.select(self.db, cell_id=cell.id, order_by="rowid"):
+        for counter in COUNTERS.select(self.db, cell_id=cell.id, order_by="name"):
             if counter.value is not None:
                 cell.counters[counter.name] = counter.value
             if counter.note:
@@ -224,16 +277,50 @@ class Store:
     def add_session(self, session: SessionData) -> int:
         """Store a whole session (its suites' settings, cells, runs, counters) as a new one, numbered by this
         database (a session built elsewhere: the tests' hand-built ones); returns its id."""
-        session_id = SESSIONS.insert(self.db, session)
-        for suite, settings in session.suites.items():
-            SUITES.insert(self.db, SuiteRow(suite, settings), session_id=session_id)
-        for cell in session.cells:
-            cell_id = CELLS.insert(self.db, cell, session_id=session_id)
-            for run in cell.runs:
-                self.runs.insert(self.db, run, cell_id=cell_id)
-            self._save_counters(cell_id, cell.counters, cell.counter_notes)
-        self.db.commit()
+        session_id, _ = self._add(session, skip_existing=False)
         return session_id
+
+    def push(self, session_id: int, to: Store) -> Pushed:
+        """Copy one stored session into another store (a shared one), in one transaction there: all of it or,
+        should anything fail on the way (the server goes away), nothing. A session already there (the same
+        uuid, pushed before or by a concurrent push) is left as it is."""
+        session = self.load(session_id)
+        if session.status == "running":
+            raise StillRunning(
+                f"session {session_id} of {self.where} is still running (or the process measuring it died): "
+                "a session is pushed once it is finished"
+            )
+        there, copied = to._add(session, skip_existing=True)
+        return Pushed(session, there, copied)
+
+    def _add(self, session: SessionData, *, skip_existing: bool) -> tuple[int, bool]:
+        try:
+            if skip_existing:
+                new_id = SESSIONS.insert_new(self.db, session)
+                if new_id is None:  # there already: leave it, and say where
+                    self.db.rollback()
+                    return self.session_with_uuid(session.uuid), False
+                session_id = new_id
+            else:
+                session_id = SESSIONS.insert(self.db, session)
+            for suite, settings in session.suites.items():
+                SUITES.insert(self.db, SuiteRow(suite, settings), session_id=session_id)
+            for cell in session.cells:
+                cell_id = CELLS.insert(self.db, cell, session_id=session_id)
+                self.runs.insert_many(self.db, cell.runs, cell_id=cell_id)
+                self._save_counters(cell_id, cell.counters, cell.counter_notes)
+            self.db.commit()
+        except BaseException:
+            with contextlib.suppress(Exception):  # a server that went away cannot roll back: it has, by itself
+                self.db.rollback()
+            raise
+        return session_id, True
+
+    def session_with_uuid(self, uuid: str) -> int:
+        row = self.db.execute("SELECT id FROM sessions WHERE uuid = ?", (uuid,)).fetchone()
+        if row is None:
+            raise UsageError(f"{self.where}: no session {uuid}")
+        return int(row["id"])
 
     def commit(self) -> None:
         self.db.commit()
@@ -243,34 +330,39 @@ class Store:
         self.db.commit()
 
     def session_ids(self) -> list[int]:
-        return [r[0] for r in self.db.execute("SELECT id FROM sessions ORDER BY id")]
+        return [r["id"] for r in self.db.execute("SELECT id FROM sessions ORDER BY id")]
 
     def revisions(self) -> list[tuple[int, str]]:
         """(id, git revision) of every session, the latest first."""
-        return [(r[0], r[1]) for r in self.db.execute("SELECT id, git_revision FROM sessions ORDER BY id DESC")]
+        return [(r["id"], r["git_revision"]) for r in self.db.execute("SELECT id, git_revision FROM sessions ORDER BY id DESC")]
 
     def suites_of_session(self, session_id: int) -> set[str]:
-        return {r[0] for r in self.db.execute("SELECT DISTINCT suite FROM cells WHERE session_id = ?", (session_id,))}
+        return {r["suite"] for r in self.db.execute("SELECT DISTINCT suite FROM cells WHERE session_id = ?", (session_id,))}
 
     def sessions_with_suite(self, suite: str) -> list[int]:
         """The ids of the sessions that have a cell of this suite, the oldest first."""
-        return [r[0] for r in self.db.execute("SELECT DISTINCT session_id FROM cells WHERE suite = ? ORDER BY session_id", (suite,))]
+        rows = self.db.execute("SELECT DISTINCT session_id FROM cells WHERE suite = ? ORDER BY session_id", (suite,))
+        return [r["session_id"] for r in rows]
 
     def suites(self) -> list[str]:
         """Every suite of a stored cell, sorted."""
-        return sorted({r[0] for r in self.db.execute("SELECT DISTINCT suite FROM cells")})
+        return sorted({r["suite"] for r in self.db.execute("SELECT DISTINCT suite FROM cells")})
+
+    def latest(self) -> int:
+        """The id of the latest session."""
+        row = self.db.execute("SELECT id FROM sessions ORDER BY id DESC LIMIT 1").fetchone()
+        if row is None:
+            raise UsageError(f"{self.where}: no session stored yet (run `iorace run` first)")
+        return int(row["id"])
 
     def load(self, session_id: int | None = None) -> SessionData:
         """One session with its cells and runs; the latest when no id is given."""
         if session_id is None:
-            row = self.db.execute("SELECT id FROM sessions ORDER BY id DESC LIMIT 1").fetchone()
-            if row is None:
-                raise UsageError(f"{self.path}: no session stored yet (run `iorace run` first)")
-            session_id = row["id"]
+            session_id = self.latest()
         found = SESSIONS.rows(self.db, id=session_id)
         if not found:
             have = ", ".join(map(str, self.session_ids())) or "none"
-            raise UsageError(f"{self.path}: no session {session_id} (have: {have})")
+            raise UsageError(f"{self.where}: no session {session_id} (have: {have})")
         cells = CELLS.select(self.db, session_id=session_id, order_by="id")
         for cell in cells:
             cell.extra = cell.extra or {}
@@ -278,3 +370,10 @@ class Store:
             self._load_counters(cell)
         suites = {s.suite: s.settings for s in SUITES.select(self.db, session_id=session_id)}
         return SESSIONS.from_row(found[0], cells=cells, suites=suites)
+
+
+def open_existing(db: Path | str, what: str = "") -> Store:
+    """The store of a command that reads sessions: a SQLite file must exist (a server is asked)."""
+    if not dialect.is_url(db) and not Path(db).exists():
+        raise UsageError(f"{what}{db}: no database yet (run `iorace run` first, or pass --db)")
+    return Store(db)

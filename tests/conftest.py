@@ -20,6 +20,9 @@ REPO = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
 TEST_SUITES = TESTS / "suites"
 UNIT = TESTS / "unit"
+# tests/test_pgstore.py runs the fast tier's store tests again on PostgreSQL: it imports them by name, as
+# pytest does when it collects tests/unit/ (which puts the folder on sys.path then).
+sys.path.insert(0, str(UNIT))
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects anything: every collected test obeys the rule
@@ -131,3 +134,26 @@ def iorace_inprocess(capsys, monkeypatch):
         return Out(exit_.value.code or 0, out.out, out.err)
 
     return run
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A real PostgreSQL server for the whole test session (tests/pgserver.py: initdb into a temporary
+    folder, a free port of 127.0.0.1), stopped and removed at the end; skipped, saying why, where none can
+    start (no initdb, no psycopg)."""
+    import pgserver
+
+    why = pgserver.why_not()
+    if why:
+        pytest.skip(why)
+    server = pgserver.PgServer()
+    try:
+        yield server.init().start()
+    finally:
+        server.remove()
+
+
+@pytest.fixture
+def pg_database(pg_server):
+    """The URL of a new, empty database on the test session's PostgreSQL server."""
+    return pg_server.new_database()

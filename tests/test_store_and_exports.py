@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, TEST_SUITES, run_iorace
+from iorace import machine
 from iorace.document import build
 
 # End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
@@ -55,6 +56,8 @@ def session(tmp_path_factory):
             "--precision",
             "none",  # exactly 4 rounds
             "--no-aa",
+            "--machine",
+            "test-box",
             "--warmup",
             "1",
             "--export-tsv",
@@ -117,6 +120,9 @@ def test_database_holds_session_cells_and_runs(session):
     db = sqlite3.connect(tmp / "iorace.sqlite")
     (status, command_line, git) = db.execute("SELECT status, command_line, git_revision FROM sessions").fetchone()
     assert status == "done" and command_line.startswith("iorace run broken") and git
+    # which machine measured it: the name given, the fingerprint of this machine's facts
+    name, fingerprint = db.execute("SELECT machine_name, machine_fingerprint FROM sessions").fetchone()
+    assert (name, fingerprint) == ("test-box", machine.fingerprint(machine.info()))
     phases = dict(db.execute("SELECT phase, count(*) FROM runs GROUP BY phase").fetchall())
     assert phases == {"verify": 2, "warmup": 1, "measure": 4}
 

@@ -228,6 +228,7 @@ def _meta(report: Report) -> str:
         ["finished", session.finished or "-"],
         ["git revision", session.git_revision],
         ["iorace", session.iorace_version],
+        ["machine", session.machine_label or "-"],
     ]
     facts += [[k, str(v)] for k, v in m.items()]
     facts += [[k, str(v)] for k, v in session.options.items() if not isinstance(v, dict)]
@@ -294,7 +295,7 @@ def render(report: Report, history: list[SessionData] | None = None) -> str:
     )
     body = [
         f"<h1>iorace session {session.id}</h1>",
-        f"<p>{esc(session.started)} · {esc(session.machine.get('cpu_model', '?'))} · "
+        f"<p>{esc(session.started)} · {esc(session.machine_label or '?')} · {esc(session.machine.get('cpu_model', '?'))} · "
         f"{esc(session.machine.get('cores', '?'))} cores · {esc(summary)} · runs per cell "
         f"{esc(session.options.get('runs', '-'))}</p>",
         f"<p>reproduce: <code>{esc(session.command_line)}</code> (git {esc(session.git_revision[:12])})</p>",

@@ -98,6 +98,8 @@ def document(report: Report) -> dict:
             "command_line": session.command_line,
             "options": session.options,
             "machine": session.machine,
+            "machine_name": session.machine_name,
+            "machine_fingerprint": session.machine_fingerprint,
             "toolchains": session.toolchains,
             "git_revision": session.git_revision,
             "version": session.iorace_version,

@@ -33,7 +33,7 @@ def render(report: Report) -> str:
     out = [
         f"# iorace session {session.id}",
         "",
-        f"{session.started} · {m.get('cpu_model', '?')} · {m.get('cores', '?')} cores · "
+        f"{session.started} · {session.machine_label or '?'} · {m.get('cpu_model', '?')} · {m.get('cores', '?')} cores · "
         f"kernel {m.get('kernel', '?')} · `{session.command_line}`",
         "",
     ]

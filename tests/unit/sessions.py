@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from iorace import machine
 from iorace.runner import Run
 from iorace.store import CellData, SessionData, Store
 
@@ -103,6 +104,7 @@ def session(
 ) -> SessionData:
     for i, c in enumerate(cells):
         c.id = i + 1
+    facts = {"cpu_model": "Toy CPU", "cores": 2, "kernel": "6.1"}
     return SessionData(
         id=sid,
         started=started,
@@ -110,12 +112,14 @@ def session(
         status="done",
         command_line="iorace run toy",
         options=options or {"runs": 5, "sink": "null"},
-        machine={"cpu_model": "Toy CPU", "cores": 2, "kernel": "6.1"},
+        machine=facts,
         toolchains={"gcc": "gcc 12.2", "clang": "clang 14"},
         git_revision=git,
         iorace_version="0.1.0",
         cells=cells,
         suites=suites or {},
+        machine_name="toy-box",
+        machine_fingerprint=machine.fingerprint(facts),
     )
 
 

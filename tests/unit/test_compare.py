@@ -24,11 +24,9 @@ def scaled(factor: float) -> list[float]:
     return [t * factor for t in BASE]
 
 
-@pytest.fixture
-def db(tmp_path):
+def three_sessions(path):
     """Session 1 (git 1111111): a and b. Session 2 (git 2222222): a 20% slower, b unchanged, c new,
-    d now failing. Session 3 (git 3333333): a 20% faster than in session 1."""
-    path = tmp_path / "db.sqlite"
+    d now failing. Session 3 (git 3333333): a 20% faster than in session 1. In the database `path`."""
     save(path, session([cell("a", BASE), cell("b", BASE), cell("d", BASE), cell("gone", BASE)], git="1111111"))
     save(
         path,
@@ -47,6 +45,12 @@ def db(tmp_path):
         ),
     )
     return path
+
+
+@pytest.fixture
+def db(tmp_path):
+    """The three sessions in a file (tests/test_pgstore.py: pushed to a PostgreSQL server)."""
+    return three_sessions(tmp_path / "db.sqlite")
 
 
 def table_rows(text: str) -> dict[str, str]:

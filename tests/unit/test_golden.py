@@ -175,22 +175,26 @@ def test_html_without_chart_drawings():
     check("report.html", re.sub(r"<svg.*?</svg>", "<svg/>", page, flags=re.S) + f"\n<!-- {charts} charts -->\n")
 
 
-def stored(tmp_path) -> Path:
-    db = tmp_path / "s.sqlite"
+def stored(db: Path | str) -> Path | str:
+    """Two sessions of the full session, the slow gcc cell 30% slower in the second, in the database db."""
     save(db, full_session(sid=1, git="1111111"))
     save(db, full_session(sid=2, factor=1.3, git="2222222"))
     return db
 
 
-def test_compare_terminal_and_markdown(iorace_inprocess, tmp_path):
-    db = stored(tmp_path)
-    term = iorace_inprocess("compare", "1", "2", "--db", str(db))
-    md = iorace_inprocess("compare", "1", "2", "--db", str(db), "--markdown")
+@pytest.fixture
+def golden_db(tmp_path):
+    """The database compare and history read (tests/test_pgstore.py: a PostgreSQL server they were pushed to)."""
+    return stored(tmp_path / "s.sqlite")
+
+
+def test_compare_terminal_and_markdown(iorace_inprocess, golden_db):
+    term = iorace_inprocess("compare", "1", "2", "--db", str(golden_db))
+    md = iorace_inprocess("compare", "1", "2", "--db", str(golden_db), "--markdown")
     check("compare.txt", f"exit {term.returncode}\n{term.stdout}---stderr\n{term.stderr}")
     check("compare.md", f"exit {md.returncode}\n{md.stdout}")
 
 
-def test_history_terminal(iorace_inprocess, tmp_path):
-    db = stored(tmp_path)
-    out = iorace_inprocess("history", "toy", "--db", str(db))
+def test_history_terminal(iorace_inprocess, golden_db):
+    out = iorace_inprocess("history", "toy", "--db", str(golden_db))
     check("history.txt", f"exit {out.returncode}\n{out.stdout}---stderr\n{out.stderr}")

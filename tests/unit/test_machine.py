@@ -1,6 +1,10 @@
-"""The busy-machine warning of `iorace run` (fast: hand-made samples, and one real sample)."""
+"""The busy-machine warning of `iorace run` (fast: hand-made samples, and one real sample); the machine's
+name and fingerprint stored with a session."""
+
+import pytest
 
 from iorace import machine
+from iorace.errors import UsageError
 
 QUIET = {"load_per_core": 0.1, "others_pct": 5, "busiest": []}
 
@@ -31,3 +35,31 @@ def test_a_real_sample_leaves_out_iorace_itself():
     s = machine.busy_sample(0.05)
     assert s["load_per_core"] >= 0 and s["others_pct"] >= 0
     assert not any(f"(pid {os.getpid()})" in b for b in s["busiest"])
+
+
+FACTS = {"hostname": "a", "cpu_model": "Xeon 9", "cores": 8, "memory_gb": 31.3, "kernel": "6.1", "load": [0.1, 0, 0], "cpu_mhz": 2900}
+
+
+def test_a_fingerprint_holds_across_what_does_not_make_another_machine():
+    same = {**FACTS, "hostname": "ci-7f3a", "kernel": "6.12", "load": [1.5, 1, 1], "cpu_mhz": 3400, "memory_gb": 31.0}
+    assert machine.fingerprint(same) == machine.fingerprint(FACTS) != ""
+    for other in ({"cpu_model": "Xeon 10"}, {"cores": 4}, {"memory_gb": 15.6}):
+        assert machine.fingerprint({**FACTS, **other}) != machine.fingerprint(FACTS), other
+    assert machine.fingerprint({}) == ""  # no facts stored: no fingerprint to compare
+
+
+def test_a_machine_is_named_by_run_machine_else_iorace_machine_else_its_host(monkeypatch):
+    monkeypatch.delenv("IORACE_MACHINE", raising=False)
+    monkeypatch.setattr(machine.platform, "node", lambda: "box.lan")
+    assert machine.name(None) == "box.lan"
+    monkeypatch.setenv("IORACE_MACHINE", "ci-runner-2")
+    assert machine.name(None) == "ci-runner-2" and machine.name("lab_3") == "lab_3"
+    for bad in ("two words", "-x", "a/b", "x" * 65):
+        with pytest.raises(UsageError, match="a machine's name is"):
+            machine.name(bad)
+
+
+def test_a_bad_machine_name_is_one_line_before_anything_runs(iorace_inprocess, tmp_path):
+    out = iorace_inprocess("run", "readbytes", "--machine", "my laptop", "--db", str(tmp_path / "s.sqlite"))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "--machine 'my laptop'" in out.stderr, out.stderr
+    assert not (tmp_path / "s.sqlite").exists()

@@ -1,14 +1,17 @@
 """The store keeps a session exactly (read back by column name), and every exporter renders a hand-built
-session as expected (hyperfine's export tests do the same)."""
+session as expected (hyperfine's export tests do the same). The store's tests take the database from the
+`store_db` fixture: a SQLite file here, a real PostgreSQL server in tests/test_pgstore.py."""
 
 import csv
 import dataclasses
 import json
 import sqlite3
+import uuid
 
 import pytest
 from sessions import toy_session
 
+from iorace import machine
 from iorace.document import build
 from iorace.export import EXPORTERS
 from iorace.export.json_export import document
@@ -47,9 +50,15 @@ class FakeCell:
         self.db_id = db_id
 
 
-def test_round_trip(tmp_path):
+@pytest.fixture
+def store_db(tmp_path):
+    """Where a store test keeps its sessions (tests/test_pgstore.py: a fresh PostgreSQL database)."""
+    return tmp_path / "s.sqlite"
+
+
+def test_round_trip(store_db):
     original = toy_session()
-    store = Store(tmp_path / "s.sqlite")
+    store = Store(store_db)
     sid = store.begin_session(
         original.started,
         original.command_line,
@@ -66,7 +75,7 @@ def test_round_trip(tmp_path):
         for r in c.runs:
             store.add_run(fake, r.phase, r.round, r)
     store.finish_session(sid, original.finished, "done")
-    back = Store(tmp_path / "s.sqlite").load(sid)
+    back = Store(store_db).load(sid)
     assert back.suites == original.suites
     assert (back.command_line, back.options, back.machine, back.toolchains) == (
         original.command_line,
@@ -88,14 +97,34 @@ def test_round_trip(tmp_path):
         assert a.runs == b.runs
 
 
-def test_a_whole_session_is_stored_and_loaded_as_it_was(tmp_path):
+def test_a_whole_session_is_stored_and_loaded_as_it_was(store_db):
     """Store.add_session (tests' hand-built sessions) writes every stored field through the same tables."""
     original = toy_session()
-    original.cells[0].counters = {"perf:cycles": 5.0}
+    original.cells[0].counters = {"perf:cycles": 5.0, "perf:task-clock": 10.5}
     original.cells[0].counter_notes = {"perf:instructions": "no hardware counters here"}
-    store = Store(tmp_path / "s.sqlite")
+    original.cells[1].runs[0].wall_ns = 3_000_000_000  # a 3 s run: more than a 32-bit integer holds
+    original.cells[1].runs[0].env_pad = 4095
+    store = Store(store_db)
     sid = store.add_session(original)
-    assert store.load(sid) == dataclasses.replace(original, id=sid)
+    assert Store(store_db).load(sid) == dataclasses.replace(original, id=sid)
+
+
+def test_a_cell_and_its_counters_are_updated_in_place(store_db):
+    """save_cell writes a cell again as a session goes on (status, counters): the row is replaced, not added."""
+    original = toy_session()
+    store = Store(store_db)
+    sid = store.begin_session("t", "iorace run toy", {}, {}, {}, "abc", "0.1")
+    fake = FakeCell(original.cells[0])
+    store.save_cell(sid, fake)
+    fake.status, fake.detail, fake.known_wrong = "wrong", "answered 1001", True
+    fake.counters, fake.counter_notes = {"perf:cycles": 1.0}, {"perf:instructions": "not here"}
+    store.save_cell(sid, fake)
+    fake.counters = {"perf:cycles": 2.0, "perf:instructions": 3.0}
+    store.save_cell(sid, fake)
+    store.commit()
+    (cell,) = Store(store_db).load(sid).cells
+    assert (cell.id, cell.status, cell.detail, cell.known_wrong) == (fake.db_id, "wrong", "answered 1001", True)
+    assert (cell.counters, cell.counter_notes) == ({"perf:cycles": 2.0, "perf:instructions": 3.0}, {"perf:instructions": "not here"})
 
 
 # The schema of the first release (iorace/store.py before run --instructions, c2f94bf^): no instructions,
@@ -143,13 +172,16 @@ CREATE INDEX IF NOT EXISTS cells_by_session ON cells(session_id);
 """
 
 
+OLD_FACTS = {"hostname": "old-box", "cpu_model": "Old CPU", "cores": 4, "memory_gb": 15.6, "kernel": "5.10"}
+
+
 def test_a_database_of_the_first_schema_gets_the_columns_it_lacks_and_its_sessions_load(tmp_path):
     path = tmp_path / "old.sqlite"
     old = sqlite3.connect(path)
     old.executescript(OLD_SCHEMA)
     old.execute(
-        "INSERT INTO sessions VALUES (1, 't0', 't1', 'done', 'iorace run toy', ?, '{}', ?, 'abc', '0.1')",
-        ('{"baseline_languages": {"toy": ["c"]}}', '{"gcc": "gcc 12"}'),
+        "INSERT INTO sessions VALUES (1, 't0', 't1', 'done', 'iorace run toy', ?, ?, ?, 'abc', '0.1')",
+        ('{"baseline_languages": {"toy": ["c"]}}', json.dumps(OLD_FACTS), '{"gcc": "gcc 12"}'),
     )
     old.execute(
         "INSERT INTO cells VALUES (1, 1, 'toy', 'A toy job', 'inner', 'tiny', 'ab', '/d', '{\"mode\": \"count\"}',"
@@ -175,17 +207,21 @@ def test_a_database_of_the_first_schema_gets_the_columns_it_lacks_and_its_sessio
     assert (c.instructions, c.instructions_note, c.extra, c.counters) == (None, "", {}, {})
     assert [(r.round, r.wall_ns, r.inner_ns) for r in c.measured()] == [(0, 100, 50), (1, 100, 50)]
     assert s.suite_setting("toy", "baseline_languages") == ["c"] and s.toolchains == {"gcc": "gcc 12"}
+    # its session got a uuid (push knows a session by it), once, and its machine's name and fingerprint
+    assert str(uuid.UUID(s.uuid)) == s.uuid and Store(path).load(1).uuid == s.uuid
+    assert (s.machine_name, s.machine_fingerprint) == ("old-box", machine.fingerprint(OLD_FACTS)) and s.machine_fingerprint
     # and the database takes new sessions, with the tables it did not have
     sid = store.begin_session("t2", "iorace run", {}, {}, {}, "def", "0.2")
     store.save_suite_settings(sid, "toy", {"baseline_languages": ["cpp"]})
     store.commit()
     assert Store(path).load(sid).suite_setting("toy", "baseline_languages") == ["cpp"]
+    assert Store(path).load(sid).uuid not in {s.uuid, None}
 
 
-def test_unknown_session_is_a_usage_error(tmp_path):
+def test_unknown_session_is_a_usage_error(store_db):
     from iorace.errors import UsageError
 
-    store = Store(tmp_path / "s.sqlite")
+    store = Store(store_db)
     with pytest.raises(UsageError, match="no session stored yet"):
         store.load()
     with pytest.raises(UsageError, match="no session 3"):
