@@ -446,6 +446,36 @@ def test_corrupt_dumps_rejected_by_every_parser(tiny_run, corrupt_files):
     assert not problems, "\n".join(problems)
 
 
+# Raw file bytes in an error line are quoted alike by every parser (rdb_parse.quoted: C's and Java's esc).
+BAD_HEADER_MESSAGES = {
+    b"REDIS0099": 'offset 5: unsupported RDB version "0099"',
+    b"REDIS0000": 'offset 5: unsupported RDB version "0000"',
+    b"REDIS00a1": 'offset 5: unsupported RDB version "00a1"',
+    b'REDIS0"\\1': 'offset 5: unsupported RDB version "0\\"\\\\1"',
+    b"REDIX0011": 'offset 0: bad magic "REDIX" (not an RDB file)',
+}
+
+
+def test_bad_version_message_is_one_form_in_every_parser(tiny_run, tmp_path):
+    """A bad version (and magic, and text score) is quoted the same way by every parser, the reference too."""
+    cases = {}
+    for i, (header, message) in enumerate(BAD_HEADER_MESSAGES.items()):
+        path = tmp_path / f"header{i}.rdb"
+        path.write_bytes(header + b"\xfe\x00\xff" + bytes(8))
+        cases[path] = message
+    score = tmp_path / "score.rdb"
+    body = _body() + b"\x03\x01k\x01\x01m"
+    score.write_bytes(_finish(body + _ascii_score(b'1x"2')))
+    cases[score] = f'offset {len(body)}: bad zset score "1x\\"2"'
+    problems = []
+    for label, argv in sorted(_our_commands(tiny_run).items()):
+        for path, message in cases.items():
+            p = _run_cmd(argv, path)
+            if p.returncode != 1 or p.stderr != f"rdb: {path}: {message}\n":
+                problems.append(f"{label} {path.name}: exit {p.returncode}: {p.stderr!r}, wanted {message!r}")
+    assert not problems, "\n".join(problems)
+
+
 def test_rust_parser_unit_tests_pass():
     """The Rust crate's own tests (rust/tests/): the score fast path and the staged CRC-64."""
     cargo = shutil.which("cargo")
