@@ -452,8 +452,12 @@ BAD_HEADER_MESSAGES = {
     b"REDIS0000": 'offset 5: unsupported RDB version "0000"',
     b"REDIS00a1": 'offset 5: unsupported RDB version "00a1"',
     b'REDIS0"\\1': 'offset 5: unsupported RDB version "0\\"\\\\1"',
+    b"REDIS0\n\x00\xff": 'offset 5: unsupported RDB version "0\\x0a\\x00\\xff"',  # a byte, not a lossy character
+    b"REDIS0\xc3\xa91": 'offset 5: unsupported RDB version "0\\xc3\\xa91"',  # UTF-8 is bytes too
     b"REDIX0011": 'offset 0: bad magic "REDIX" (not an RDB file)',
+    b"RE\nIS0011": 'offset 0: bad magic "RE\\x0aIS" (not an RDB file)',
 }
+LONG_BAD_SCORE = b"9" * 30 + b"\xff\n" + b"z" * 10  # only the first 32 bytes are quoted
 
 
 def test_bad_version_message_is_one_form_in_every_parser(tiny_run, tmp_path):
@@ -467,6 +471,10 @@ def test_bad_version_message_is_one_form_in_every_parser(tiny_run, tmp_path):
     body = _body() + b"\x03\x01k\x01\x01m"
     score.write_bytes(_finish(body + _ascii_score(b'1x"2')))
     cases[score] = f'offset {len(body)}: bad zset score "1x\\"2"'
+    long_v1, long_lp = _score_file(tmp_path / "long-v1.rdb", [LONG_BAD_SCORE]), tmp_path / "long-lp.rdb"
+    _score_file(long_lp, [LONG_BAD_SCORE], listpack=True)
+    cases[long_v1] = 'offset 18: bad zset score "' + "9" * 30 + '\\xff\\x0a"'
+    cases[long_lp] = 'offset 11: bad zset score "' + "9" * 30 + '\\xff\\x0a"'  # a listpack's: where the key starts
     problems = []
     for label, argv in sorted(_our_commands(tiny_run).items()):
         for path, message in cases.items():
