@@ -446,6 +446,44 @@ def test_corrupt_dumps_rejected_by_every_parser(tiny_run, corrupt_files):
     assert not problems, "\n".join(problems)
 
 
+# Raw file bytes in an error line are quoted alike by every parser (rdb_parse.quoted: C's and Java's esc).
+BAD_HEADER_MESSAGES = {
+    b"REDIS0099": 'offset 5: unsupported RDB version "0099"',
+    b"REDIS0000": 'offset 5: unsupported RDB version "0000"',
+    b"REDIS00a1": 'offset 5: unsupported RDB version "00a1"',
+    b'REDIS0"\\1': 'offset 5: unsupported RDB version "0\\"\\\\1"',
+    b"REDIS0\n\x00\xff": 'offset 5: unsupported RDB version "0\\x0a\\x00\\xff"',  # a byte, not a lossy character
+    b"REDIS0\xc3\xa91": 'offset 5: unsupported RDB version "0\\xc3\\xa91"',  # UTF-8 is bytes too
+    b"REDIX0011": 'offset 0: bad magic "REDIX" (not an RDB file)',
+    b"RE\nIS0011": 'offset 0: bad magic "RE\\x0aIS" (not an RDB file)',
+}
+LONG_BAD_SCORE = b"9" * 30 + b"\xff\n" + b"z" * 10  # only the first 32 bytes are quoted
+
+
+def test_bad_version_message_is_one_form_in_every_parser(tiny_run, tmp_path):
+    """A bad version (and magic, and text score) is quoted the same way by every parser, the reference too."""
+    cases = {}
+    for i, (header, message) in enumerate(BAD_HEADER_MESSAGES.items()):
+        path = tmp_path / f"header{i}.rdb"
+        path.write_bytes(header + b"\xfe\x00\xff" + bytes(8))
+        cases[path] = message
+    score = tmp_path / "score.rdb"
+    body = _body() + b"\x03\x01k\x01\x01m"
+    score.write_bytes(_finish(body + _ascii_score(b'1x"2')))
+    cases[score] = f'offset {len(body)}: bad zset score "1x\\"2"'
+    long_v1, long_lp = _score_file(tmp_path / "long-v1.rdb", [LONG_BAD_SCORE]), tmp_path / "long-lp.rdb"
+    _score_file(long_lp, [LONG_BAD_SCORE], listpack=True)
+    cases[long_v1] = 'offset 18: bad zset score "' + "9" * 30 + '\\xff\\x0a"'
+    cases[long_lp] = 'offset 11: bad zset score "' + "9" * 30 + '\\xff\\x0a"'  # a listpack's: where the key starts
+    problems = []
+    for label, argv in sorted(_our_commands(tiny_run).items()):
+        for path, message in cases.items():
+            p = _run_cmd(argv, path)
+            if p.returncode != 1 or p.stderr != f"rdb: {path}: {message}\n":
+                problems.append(f"{label} {path.name}: exit {p.returncode}: {p.stderr!r}, wanted {message!r}")
+    assert not problems, "\n".join(problems)
+
+
 def test_rust_parser_unit_tests_pass():
     """The Rust crate's own tests (rust/tests/): the score fast path and the staged CRC-64."""
     cargo = shutil.which("cargo")
@@ -860,3 +898,111 @@ def test_redis8_dump_every_cell_ok(redis8_dump, tmp_path):
     res = run_iorace(["run", "rdb", "--input", str(dump), "--check-only"], tmp_path)
     peers = {r["variant"]: r for r in _check_ours_ok(res, OUR_CELLS)}
     assert peers["peer-rdbtools"]["status"] == "failed", peers["peer-rdbtools"]
+
+
+# --- the rdbtools peer on module values (type 7) and MODULE_AUX (issue 23) -------------------------------
+
+PEER_RDBTOOLS = [sys.executable, str(SUITE / "python" / "peer_rdbtools.py")]
+
+
+def _module_records(path: Path) -> list[bytes]:
+    """The bytes of every module value (its type byte, key, module id and items) and MODULE_AUX record of a
+    dump, in file order, as the reference parser walks them."""
+    spans = []
+
+    class Walker(rdb_parse.Parser):
+        def module_value(self, at: int) -> int:
+            n = super().module_value(at)
+            spans.append((at, self.pos))
+            return n
+
+    with open(path, "rb") as f:
+        Walker(f, os.fstat(f.fileno()).st_size).parse()
+    data = path.read_bytes()
+    return [data[a:b] for a, b in spans]
+
+
+def _rdb9(records: list[bytes]) -> bytes:
+    """An RDB 9 file (Redis 5-6: the newest rdbtools reads) holding `records` as they are, in db 0."""
+    b = bytearray(b"REDIS0009") + bytes([rdb_parse.RDB_OPCODE_AUX]) + _str(b"redis-ver") + _str(b"6.2.0")
+    b += bytes([rdb_parse.RDB_OPCODE_SELECTDB, 0])
+    for r in records:
+        b += r
+    return _finish(b)
+
+
+def _peer_rdbtools(path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([*PEER_RDBTOOLS, str(path)], capture_output=True, text=True, timeout=120)
+
+
+def test_rdbtools_reads_module_values_of_a_real_dump(redis8_dump, tmp_path):
+    """The graph keys (type 7) and MODULE_AUX records FalkorDB wrote into Redis 8.2's dump, byte for byte, in
+    an RDB 9 file (rdbtools refuses RDB 12): the peer answers them as the reference does, checked by the harness."""
+    dump, counts = redis8_dump
+    records = _module_records(dump)
+    real = rdb_parse.parse_file(dump)
+    path = tmp_path / "falkordb-modules-rdb9.rdb"
+    path.write_bytes(_rdb9(records))
+    ref = rdb_parse.parse_file(path)
+    assert ref["types"]["module"] == counts["module"] == ref["keys"], ref
+    assert ref["module_aux"] == real["module_aux"] >= 1, (ref, real)
+    assert _answer(_peer_rdbtools(path)) == ref
+    res = run_iorace(["run", "rdb", "--input", str(path), "--check-only", "--variant", "python/*"], tmp_path)
+    cells = {r["variant"]: r for r in res.cells(suite="rdb")}
+    assert cells["peer-rdbtools"]["status"] == "ok", cells["peer-rdbtools"]
+    assert cells["reference"]["status"] == "ok", cells["reference"]
+
+
+def test_rdbtools_module_values_every_opcode(tmp_path):
+    """Module values with every annotated opcode (raw, int-encoded and LZF strings), none, an expiry in ms and
+    in s, a 64-bit module id and MODULE_AUX before and after the keys: the peer answers as the reference."""
+    m = _suite_module()
+    op = rdb_parse
+    w = m.Writer(9)
+    json_id, bf_id = m.module_id(b"ReJSON-RL", 3), m.module_id(b"MBbloom--", 1)
+    w.module_aux(bf_id, 1, [(op.RDB_MODULE_OPCODE_UINT, 7), (op.RDB_MODULE_OPCODE_STRING, b"before keys")])
+    w.select(0, 5, 2)
+    every = [
+        (op.RDB_MODULE_OPCODE_STRING, b'{"a":[1,2,3],"s":"x"}'),
+        (op.RDB_MODULE_OPCODE_STRING, b"-12345"),  # int-encoded
+        (op.RDB_MODULE_OPCODE_UINT, 1 << 40),
+        (op.RDB_MODULE_OPCODE_SINT, -5),
+        (op.RDB_MODULE_OPCODE_FLOAT, 1.5),
+        (op.RDB_MODULE_OPCODE_DOUBLE, -2.25),
+    ]
+    lzf = bytes([op.RDB_MODULE_OPCODE_STRING]) + m.enc_str(b"abcdefgh" * 40, lzf=True)
+    assert lzf[1] == 0xC3  # LZF-encoded
+    w.key(b"json", m.v_module(json_id, every), expire_ms=1_800_000_000_123)
+    w.key(b"json:s", m.v_module(json_id, every[:2]), expire_s=1_800_000_000)
+    t, body = m.v_module(bf_id, [(op.RDB_MODULE_OPCODE_UINT, 3)])
+    w.key(b"bloom:lzf", (t, body[:-1] + lzf + body[-1:]))  # before the module EOF
+    w.key(b"empty", m.v_module(bf_id, []))
+    w.key(b"plain", m.v_string(b"a string"))
+    w.module_aux(json_id, 2, [(op.RDB_MODULE_OPCODE_DOUBLE, 3.0)])
+    path = tmp_path / "modules9.rdb"
+    w.finish(path)
+    ref = rdb_parse.parse_file(path)
+    assert ref["types"]["module"] == 4 and ref["module_aux"] == 2 and ref["expires"] == 2, ref
+    assert _answer(_peer_rdbtools(path)) == ref
+
+
+@pytest.mark.parametrize(
+    ("record", "words"),
+    [
+        # rdbtools would read the `when` opcode as an item of any kind: the wrapper holds it to UINT, as Redis does
+        pytest.param(b"\xf7\x05\x05\x01w\x00", ["MODULE_AUX", "when opcode 5"], id="module-aux-when-string"),
+        pytest.param(b"\xf7\x05\x00\x02\x00", ["MODULE_AUX", "when opcode EOF"], id="module-aux-when-eof"),
+        pytest.param(b"\x06\x01k", ["Unable to read Redis Modules"], id="module-pre-ga"),  # rdbtools' own refusal
+        pytest.param(b"\x07\x01k\x05\x02\x07\x09\x00", ["Unknown module opcode 9"], id="module-bad-opcode"),
+    ],
+)
+def test_rdbtools_refuses_what_redis_refuses_in_module_records(record, words, tmp_path):
+    """Module records no Redis loads: the peer fails in one line naming the case, as the reference does."""
+    path = tmp_path / "module.rdb"
+    path.write_bytes(_finish(bytearray(b"REDIS0009\xfe\x00") + record))
+    with pytest.raises(rdb_parse.RdbError):
+        rdb_parse.parse_file(path)
+    p = _peer_rdbtools(path)
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode == 1 and len(lines) == 1 and lines[0].startswith("rdbtools: "), p.stderr
+    assert all(w in lines[0] for w in words), lines

@@ -2,8 +2,8 @@
 
 - the differential driver judges outcomes right (tests/unit/test_rdb_fuzz_unit.py, the fast tier);
 - every parser agrees on every seed and every file of suites/rdb/fuzz-regressions/;
-- a fixed set of mutants (seeded RNG) gets the same verdict and summary from the Rust, C, Go, Java and
-  Python parsers;
+- a fixed set of mutants (seeded RNG) gets the same verdict and summary from each language's fastest
+  parser (Rust inplace, C mmap, Go byteslice, Java readfully) and the Python reference;
 - the C parser's libFuzzer target (clang, ASan + UBSan) runs a fixed number of inputs with a fixed seed;
 - the Go target replays its seed corpus (go test, no -fuzz: deterministic);
 - the Rust cargo-fuzz target runs a fixed number of inputs when cargo-fuzz and nightly Rust are installed
@@ -60,6 +60,13 @@ def test_differential_fixed_mutants(parsers, seed_dir):
     shutil.copytree(seed_dir, work_seeds)
     stats = drv.diff(seconds=600, seed=12345, count=400, parsers=parsers)
     assert stats["executions"] == 400
+    # through each language's fastest parser (rdbfuzz.FASTEST, held to the stored results by the unit test)
+    programs = {p.name: p.label for p in parsers}
+    assert stats["programs"] == [p.label for p in parsers]
+    assert {lang for lang in programs if lang != "python"} >= {"rust", "c", "go"}, programs
+    for lang, label in programs.items():
+        assert label.split(" ")[0] == f"{lang}/{drv.FASTEST.get(lang, 'reference')}", programs
+    assert os.path.basename(parsers[0].argv[0]) == drv.FASTEST["rust"] == "inplace"
     assert stats["accepted"] > 20, stats  # the CRC fix-up lets mutants reach the summary
     assert not stats["findings"], stats["findings"]
 

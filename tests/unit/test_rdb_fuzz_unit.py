@@ -21,3 +21,20 @@ def test_judge_finds_each_kind_of_finding():
     assert judge({"rust": ok, "go": ("err", "offset 1: x"), "python": ok}) == "verdict-accepted-by-python-rust"
     other = ("ok", {**ANSWER, "digest": "01"})
     assert judge({"rust": ok, "go": other, "python": ok}) == "summary-differs-go"
+
+
+def test_differential_driver_runs_each_languages_fastest_parser():
+    """The driver's FASTEST is each language's best variant in the suite's stored results (the seed session's
+    "best variant" table), so a new measurement that changes the best says so here."""
+    from conftest import REPO
+
+    drv = rdbfuzz()
+    table = (REPO / "docs" / "results" / "rdb-seed.md").read_text()
+    best: dict[str, set[str]] = {}
+    for row in table.splitlines():
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        # | language | toolchain | profile | best variant | inner time | x fastest | x limit |
+        if len(cells) == 7 and cells[2] == "release" and not cells[3].startswith("peer-"):
+            best.setdefault(cells[0], set()).add(cells[3])
+    assert {lang: best.get(lang) for lang in drv.FASTEST} == {lang: {v} for lang, v in drv.FASTEST.items()}
+    assert set(drv.JAVA_BATCH) == {drv.FASTEST["java"]}  # the batch parses through that strategy's stream

@@ -3,7 +3,8 @@
 usage: rdbfuzz.py seeds DIR                     write the seed corpus (one small dump per encoding, ...)
        rdbfuzz.py c|rust|go SECONDS             one coverage-guided fuzzer (libFuzzer, cargo fuzz, go test -fuzz)
        rdbfuzz.py diff SECONDS [--seed N] [--count N]
-                                                differential: every parser reads each mutant
+                                                differential: each language's fastest parser (FASTEST)
+                                                and the reference read each mutant
        rdbfuzz.py replay FILE|DIR...            differential over given files (e.g. the fuzzers' corpora)
        rdbfuzz.py minimize FILE                 shrink a differential finding, keeping what it shows
        rdbfuzz.py all SECONDS                   seeds, each fuzzer SECONDS, then diff SECONDS over their corpora
@@ -218,8 +219,8 @@ def _limit_memory() -> None:
 class Program:
     """A variant program run once per file: verdict from its exit code and stderr."""
 
-    def __init__(self, name: str, argv: list[str]):
-        self.name, self.argv = name, argv
+    def __init__(self, name: str, argv: list[str], label: str):
+        self.name, self.argv, self.label = name, argv, label  # name: the language; label: the variant
 
     def run(self, path: Path) -> tuple[str, object]:
         try:
@@ -242,8 +243,9 @@ class JavaBatch:
 
     name = "java"
 
-    def __init__(self, classes: Path):
+    def __init__(self, classes: Path, label: str):
         self.cmd = ["java", "-Xmx512m", "-cp", str(classes), "RdbFuzzBatch"]
+        self.label = label
         self.proc = None
 
     def _start(self) -> None:
@@ -292,6 +294,7 @@ class Reference:
     """The Python reference, in this process."""
 
     name = "python"
+    label = "python/reference (in process)"
 
     def run(self, path: Path) -> tuple[str, object]:
         timer = _Alarm(60)
@@ -308,27 +311,43 @@ class Reference:
             timer.cancel()
 
 
+# The program the differential driver runs for each language: the language's fastest parser in the suite's
+# stored results (docs/results/rdb-seed.md, session 50, its "best variant" per language; the Rust one is
+# built in the debug profile, where integer overflow panics too). The fastest has the most specialised read
+# path (Rust's borrowing from the mapping, C's mapping), where a bug only it has would hide from the other
+# variants. C is built with gcc -O2 (c/mmap by clang and by gcc are within each other's intervals there;
+# the libFuzzer target is clang's). Python's one parser is the reference (its fastest row there is the
+# rdbtools peer, not ours).
+FASTEST = {"rust": "inplace", "c": "mmap", "go": "byteslice", "java": "readfully"}
+JAVA_BATCH = {"readfully": "RdbReadFully"}  # the one strategy fuzz/RdbFuzzBatch.java parses through
+
+
 def build_parsers(java: bool = True) -> list:
-    """The in-memory strategy of each language (plus the reference): the parser logic is the same in all
-    of a language's variants, and the read strategies are checked on real files by the tests."""
+    """Each language's fastest parser (FASTEST), plus the reference: the parser logic is the same in all of a
+    language's variants, and every variant is checked on real and crafted files by the tests."""
     WORK.mkdir(parents=True, exist_ok=True)
     out: list = []
     target = WORK / "target"
+    rust = FASTEST["rust"]
     _run(
-        ["cargo", "build", "--quiet", "--bin", "vec", "--manifest-path", str(SUITE / "rust" / "Cargo.toml"), "--target-dir", str(target)],
+        ["cargo", "build", "--quiet", "--bin", rust, "--manifest-path", str(SUITE / "rust" / "Cargo.toml"), "--target-dir", str(target)],
         timeout=1200,
     )  # debug profile: integer overflow panics too
-    out.append(Program("rust", [str(target / "debug" / "vec")]))
+    out.append(Program("rust", [str(target / "debug" / rust)], f"rust/{rust} (debug)"))
     cc = shutil.which("gcc") or shutil.which("cc")
-    _run([cc, "-O2", "-o", str(WORK / "c_mmap"), str(SUITE / "c" / "mmap.c"), "-lm"], timeout=300)
-    out.append(Program("c", [str(WORK / "c_mmap")]))
-    _run(["go", "build", "-o", str(WORK / "go_byteslice"), "parser.go", "byteslice.go"], cwd=SUITE / "go", timeout=600)
-    out.append(Program("go", [str(WORK / "go_byteslice")]))
+    c = FASTEST["c"]
+    _run([cc, "-O2", "-o", str(WORK / f"c_{c}"), str(SUITE / "c" / f"{c}.c"), "-lm"], timeout=300)
+    out.append(Program("c", [str(WORK / f"c_{c}")], f"c/{c} ({Path(cc).name} -O2)"))
+    go = FASTEST["go"]
+    _run(["go", "build", "-o", str(WORK / f"go_{go}"), "parser.go", f"{go.replace('-', '_')}.go"], cwd=SUITE / "go", timeout=600)
+    out.append(Program("go", [str(WORK / f"go_{go}")], f"go/{go}"))
     if java and shutil.which("javac"):
+        strategy = JAVA_BATCH[FASTEST["java"]]
         classes = WORK / "java"
         classes.mkdir(exist_ok=True)
-        _run(["javac", "-d", str(classes), str(SUITE / "java" / "RdbParser.java"), str(SUITE / "fuzz" / "RdbFuzzBatch.java")], timeout=300)
-        out.append(JavaBatch(classes))
+        sources = [SUITE / "java" / "RdbParser.java", SUITE / "java" / f"{strategy}.java", SUITE / "fuzz" / "RdbFuzzBatch.java"]
+        _run(["javac", "-d", str(classes), *map(str, sources)], timeout=300)
+        out.append(JavaBatch(classes, f"java/{FASTEST['java']} (one JVM)"))
     out.append(Reference())
     return out
 
@@ -495,7 +514,8 @@ def diff(
     parsers = parsers or build_parsers()
     rng = random.Random(seed)
     tmp = WORK / "mutant.rdb"
-    stats = {"executions": 0, "accepted": 0, "findings": {}, "parsers": [p.name for p in parsers]}
+    stats = {"executions": 0, "accepted": 0, "findings": {}, "parsers": [p.name for p in parsers], "programs": [p.label for p in parsers]}
+    log("differential over " + ", ".join(stats["programs"]))
     deadline = time.monotonic() + seconds
     try:
         while time.monotonic() < deadline and (count is None or stats["executions"] < count):

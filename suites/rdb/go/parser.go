@@ -529,10 +529,7 @@ func (w *walker) str(b []byte) {
 	if w.zset && w.idx&1 == 1 {
 		x, ok := parseScore(b)
 		if !ok {
-			if len(b) > 32 {
-				b = b[:32]
-			}
-			fail(w.at, "bad zset score %q", b)
+			fail(w.at, "bad zset score %s", quoted(b))
 		}
 		w.sum.scoreField(x)
 	} else {
@@ -865,7 +862,7 @@ func (p *parser) value(t byte, at, db uint64, hasExp bool, exp int64) {
 					p.s = p.readInto(uint64(ln), p.s)
 					var ok bool
 					if x, ok = parseScore(p.s); !ok {
-						fail(sat, "bad zset score %q", p.s)
+						fail(sat, "bad zset score %s", quoted(p.s))
 					}
 				}
 			}
@@ -1045,11 +1042,34 @@ func (p *parser) stream(t byte) uint64 {
 	return length
 }
 
+// quoted: raw file bytes in a message, as every parser quotes them (C's and Java's esc): the first 32
+// bytes in double quotes, printable ASCII as is, '"' and '\\' escaped, any other byte as \xNN.
+func quoted(b []byte) string {
+	if len(b) > 32 {
+		b = b[:32]
+	}
+	var sb strings.Builder
+	sb.WriteByte('"')
+	for _, c := range b {
+		switch {
+		case c == '"' || c == '\\':
+			sb.WriteByte('\\')
+			sb.WriteByte(c)
+		case c >= 0x20 && c < 0x7f:
+			sb.WriteByte(c)
+		default:
+			fmt.Fprintf(&sb, "\\x%02x", c)
+		}
+	}
+	sb.WriteByte('"')
+	return sb.String()
+}
+
 func (p *parser) parse() {
 	magic := make([]byte, 9)
 	p.read(magic)
 	if string(magic[:5]) != "REDIS" {
-		fail(0, "bad magic %q (not an RDB file)", magic[:5])
+		fail(0, "bad magic %s (not an RDB file)", quoted(magic[:5]))
 	}
 	version, err := strconv.Atoi(string(magic[5:]))
 	if err != nil || strings.ContainsAny(string(magic[5:]), "+-") {
@@ -1060,7 +1080,7 @@ func (p *parser) parse() {
 			version, by, maxVersion)
 	}
 	if version < 1 || version > maxVersion {
-		fail(5, "unsupported RDB version %q", magic[5:])
+		fail(5, "unsupported RDB version %s", quoted(magic[5:]))
 	}
 	var db uint64
 	hasExp := false

@@ -3,13 +3,18 @@ import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.File;
 import java.io.FileInputStream;
+import java.io.IOException;
 
 public final class RdbReadFully {
+    /** The strategy's stream: this program's, and the differential fuzz driver's (../fuzz/RdbFuzzBatch.java). */
+    static DataInputStream open(String path) throws IOException {
+        return new DataInputStream(new BufferedInputStream(new FileInputStream(path), 64 << 10));
+    }
+
     public static void main(String[] args) {
         RdbParser.run(args, (path, size) -> {
             size[0] = new File(path).length();
-            DataInputStream in = new DataInputStream(new BufferedInputStream(new FileInputStream(path), 64 << 10));
-            return in::readFully;
+            return open(path)::readFully;
         });
     }
 }

@@ -1,7 +1,9 @@
 # Peer: PyPI rdbtools' RdbParser (its own f.read per field), its callbacks folded into the canonical summary.
 """rdbtools reads RDB versions 1-9 and does not check the CRC. Where it fails,
 the wrapper prints the library's error as one line and exits 1, so the cell
-shows the reason (see ../README.md). Usage: python3 peer_rdbtools.py FILE"""
+shows the reason (see ../README.md). Module values (type 7) and MODULE_AUX
+records are answered as the other parsers answer them: rdbtools walks their
+annotated items itself. Usage: python3 peer_rdbtools.py FILE"""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ import time
 from rdbtools import RdbCallback, RdbParser
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rdb_parse import FLUSH, _fmt_score, crc64  # the canonical form's digest helpers
+from rdb_parse import FLUSH, RDB_MODULE_OPCODE_UINT, _fmt_score, crc64  # the canonical form's digest helpers
 
 EPOCH = datetime.datetime(1970, 1, 1)
 
@@ -37,6 +39,10 @@ class Summary(RdbCallback):
         self.digest = 0
         self.ser = bytearray()
         self.n = 0
+        self.module_aux = 0
+        self.module: tuple = ()  # the module record being read: (key, module type id, expiry)
+        self.module_items = 0  # its annotated items so far
+        self.module_first_op: int | None = None
 
     def field(self, b: bytes) -> None:
         self.ser += len(b).to_bytes(4, "little") + b
@@ -122,7 +128,31 @@ class Summary(RdbCallback):
         self.end(items)
 
     def start_module(self, key, module_name, expiry, info):
-        raise ValueError(f"module value {module_name} is unsupported")
+        # key None: a MODULE_AUX record (RDB 9 on: Redis 5.0 added the opcode, Redis 6's dumps carry it).
+        # module_name is the whole 64-bit module type id here (Parser below).
+        self.module = (key, module_name, expiry)
+        self.module_items = 0
+        self.module_first_op = None
+        return False  # no copy of the record's bytes
+
+    def handle_module_data(self, key, opcode, data):
+        if self.module_items == 0:
+            self.module_first_op = opcode
+        self.module_items += 1  # only the count enters the summary, as in every parser
+
+    def end_module(self, key, buffer_size, buffer=None):
+        key, module_id, expiry = self.module
+        if key is None:
+            # rdbtools reads MODULE_AUX's `when` opcode and `when` as the record's first item, whatever the
+            # opcode; Redis's loader, redis-check-rdb and every parser here require UINT there.
+            if self.module_first_op != RDB_MODULE_OPCODE_UINT:
+                got = "EOF (0)" if self.module_first_op is None else self.module_first_op
+                raise ValueError(f"MODULE_AUX: bad when opcode {got}, Redis requires UINT ({RDB_MODULE_OPCODE_UINT})")
+            self.module_aux += 1
+            return
+        self.begin("module", key, expiry)
+        self.field(b"%d" % module_id)
+        self.end(self.module_items)
 
     def answer(self) -> dict:
         self.digest = crc64(self.digest, self.ser)
@@ -131,10 +161,20 @@ class Summary(RdbCallback):
             "expires": self.expires,
             "dbs": {str(d): self.dbs[d] for d in sorted(self.dbs)},
             "types": self.types,
-            "field_expires": 0,
-            "module_aux": 0,  # neither exists in RDB 1-9
+            "field_expires": 0,  # hash field TTLs exist from RDB 12 on (types 22-25): rdbtools stops at RDB 9
+            "module_aux": self.module_aux,
             "digest": f"{self.digest:016x}",
         }
+
+
+class Parser(RdbParser):
+    """RdbParser handing start_module the whole module type id. rdbtools passes only the 9-character name it
+    decodes from the id (this private helper), dropping the 10-bit encoding version, which the summary's
+    module id field holds. (Asking rdbtools for the record's bytes instead, start_module returning True,
+    would copy them with `bytes +=` per read: quadratic in a large module value.)"""
+
+    def _decode_module_id(self, module_id):
+        return module_id
 
 
 def main(argv: list[str]) -> int:
@@ -144,7 +184,7 @@ def main(argv: list[str]) -> int:
     t0 = time.perf_counter_ns()
     cb = Summary()
     try:
-        RdbParser(cb).parse(argv[1])
+        Parser(cb).parse(argv[1])
         answer = cb.answer()
     except Exception as e:  # whatever rdbtools raises is the peer's failure
         msg = f"rdbtools: {type(e).__name__}: {e}".replace("\n", " ")

@@ -94,6 +94,20 @@ def crc64(crc: int, data) -> int:
 # --- errors -------------------------------------------------------------------
 
 
+def quoted(b: bytes) -> str:
+    """Raw file bytes in a message, as every parser quotes them (C's and Java's `esc`): the first 32 bytes
+    in double quotes, printable ASCII as is, `"` and a backslash escaped, every other byte as \\xNN."""
+    out = []
+    for c in b[:32]:
+        if c in (0x22, 0x5C):
+            out.append("\\" + chr(c))
+        elif 0x20 <= c < 0x7F:
+            out.append(chr(c))
+        else:
+            out.append(f"\\x{c:02x}")
+    return '"' + "".join(out) + '"'
+
+
 class RdbError(Exception):
     def __init__(self, offset: int, msg: str):
         super().__init__(f"offset {offset}: {msg}")
@@ -223,7 +237,7 @@ def _clamped_exp(digits: bytes) -> int:
 def _parse_score(s: bytes, at: int) -> float:
     m = _SCORE.fullmatch(s)
     if m is None:
-        raise RdbError(at, f"bad zset score {s[:32]!r}")
+        raise RdbError(at, f"bad zset score {quoted(s)}")
     sign, inf, nan, hexm, hexp = m.groups()
     neg = sign == b"-"
     if inf:
@@ -344,7 +358,7 @@ class Parser:
     def parse(self) -> dict:
         magic = self.read(9)
         if magic[:5] != b"REDIS":
-            raise RdbError(0, f"bad magic {magic[:5]!r} (not an RDB file)")
+            raise RdbError(0, f"bad magic {quoted(magic[:5])} (not an RDB file)")
         ver = magic[5:]
         if ver.isdigit() and int(ver) in NEWER_VERSIONS:
             v = int(ver)
@@ -354,7 +368,7 @@ class Parser:
                 f"the Redis source this parser follows (RDB {MAX_VERSION})",
             )
         if not ver.isdigit() or not 1 <= int(ver) <= MAX_VERSION:
-            raise RdbError(5, f"unsupported RDB version {ver!r}")
+            raise RdbError(5, f"unsupported RDB version {quoted(ver)}")
         version = int(ver)
         db = 0
         expiry = None

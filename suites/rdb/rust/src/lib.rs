@@ -121,6 +121,24 @@ fn err<T>(offset: u64, msg: impl Into<String>) -> Res<T> {
     }))
 }
 
+/// Raw file bytes in a message, as every parser quotes them (C's and Java's `esc`): the first 32 bytes
+/// in double quotes, printable ASCII as is, `"` and `\` escaped, any other byte as `\xNN`.
+fn quoted(b: &[u8]) -> String {
+    let mut s = String::from("\"");
+    for &c in &b[..b.len().min(32)] {
+        match c {
+            b'"' | b'\\' => {
+                s.push('\\');
+                s.push(c as char);
+            }
+            0x20..=0x7e => s.push(c as char),
+            _ => s.push_str(&format!("\\x{c:02x}")),
+        }
+    }
+    s.push('"');
+    s
+}
+
 // --- CRC-64/Jones, reflected, init 0, xorout 0: crc-fast (SIMD) for long data, a table for short -----------
 
 const POLY: u64 = 0x95AC_9329_AC4B_C9B5;
@@ -841,13 +859,7 @@ fn elem_score(e: &Elem, at: u64) -> Res<f64> {
         Elem::Int(v) => Ok(*v as f64),
         Elem::Str(s) => match parse_score(s) {
             Some(x) => Ok(x),
-            None => err(
-                at,
-                format!(
-                    "bad zset score {:?}",
-                    String::from_utf8_lossy(&s[..s.len().min(32)])
-                ),
-            ),
+            None => err(at, format!("bad zset score {}", quoted(s))),
         },
     }
 }
@@ -1541,10 +1553,7 @@ impl<S: Source> Parser<S> {
         if &magic[..5] != b"REDIS" {
             return err(
                 0,
-                format!(
-                    "bad magic {:?} (not an RDB file)",
-                    String::from_utf8_lossy(&magic[..5])
-                ),
+                format!("bad magic {} (not an RDB file)", quoted(&magic[..5])),
             );
         }
         let ver = &magic[5..];
@@ -1563,10 +1572,7 @@ impl<S: Source> Parser<S> {
             );
         }
         if !(1..=MAX_VERSION).contains(&version) {
-            return err(
-                5,
-                format!("unsupported RDB version {:?}", String::from_utf8_lossy(ver)),
-            );
+            return err(5, format!("unsupported RDB version {}", quoted(ver)));
         }
         let mut db = 0u64;
         let mut expiry: Option<i64> = None;
@@ -1785,13 +1791,7 @@ impl<S: Source> Parser<S> {
                                 match parse_score(text) {
                                     Some(x) => x,
                                     None => {
-                                        return err(
-                                            sat,
-                                            format!(
-                                                "bad zset score {:?}",
-                                                String::from_utf8_lossy(text)
-                                            ),
-                                        )
+                                        return err(sat, format!("bad zset score {}", quoted(text)))
                                     }
                                 }
                             }
