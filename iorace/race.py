@@ -10,8 +10,9 @@ any other cell's of its table has a settled place; it stops being timed, so the 
 ranking is still open (a cell 30x behind the leader needs a few rounds, not as many as the leader's
 neighbours). Two slow cells close to each other never part that way (two Python peers, two debug
 builds), so, as F-race drops every candidate clearly worse than the best, a cell whose whole interval
-lies beyond FAR_BEHIND (2x) the fastest stops too: it decides nothing at the top of its table, and its
-place among the laggards keeps the interval it has. The table's fastest cell and its A/A twin are never
+lies beyond FAR_BEHIND (2x) the fastest stops too, once it has had the minimum rounds (--runs): it decides
+nothing at the top of its table, and its place among the laggards (a seed's ratio of two slow cells) keeps
+the interval the minimum gives. The table's fastest cell and its A/A twin are never
 stopped: every ratio refers to the one, and the other checks the intervals.
 """
 
@@ -93,7 +94,7 @@ class Race:
                     continue
                 if all(_apart(r, ratios[id(o)]) for o in live if o is not c):
                     self.stopped[id(c)] = f"stopped after {r.n} rounds: its place is settled (race)"
-                elif r.low > FAR_BEHIND:
+                elif r.low > FAR_BEHIND and rounds_done >= self.plan.min_rounds:
                     self.stopped[id(c)] = f"stopped after {r.n} rounds: over {FAR_BEHIND:g}x behind the fastest (race)"
                 else:
                     continue

@@ -112,12 +112,12 @@ def main() -> None:
         changes.append(abs(ch.ratio.value - 1))
         ci = f"[{ch.ratio.low - 1:+.1%}, {ch.ratio.high - 1:+.1%}]" if ch.ratio.low is not None and ch.ratio.high is not None else ""
         print(f"{ch.a.name:70} {ch.ratio.value - 1:>+8.1%} {ci:>18} {z:>6.2f}")
-    widths = [
+    rows = [r for s in sessions for g in build(s).groups for r in g.rows]
+    widths = [r.vs_fastest.half_width for r in rows if r.vs_fastest is not None and r.vs_fastest.half_width and r.kind.compared]
+    raced = [  # the cells timed to the end: those that decide their table's ranking (racing stopped the rest)
         r.vs_fastest.half_width
-        for s in sessions
-        for g in build(s).groups
-        for r in g.rows
-        if r.vs_fastest is not None and r.vs_fastest.half_width and r.kind.compared
+        for r in rows
+        if r.vs_fastest is not None and r.vs_fastest.half_width and r.kind.compared and "stopped" not in r.cell.timing_note
     ]
     print()
     if len(zs) > 1:
@@ -126,7 +126,7 @@ def main() -> None:
     if len(pair_zs) > 1:
         print(f"calibration, disjoint pairs of cells (independent z): {calibration(pair_zs)}")
     print(f"reproducibility: |change of a ratio| {describe(changes)}")
-    print(f"precision: 95% half-width of the ratios {describe(widths)}")
+    print(f"precision: 95% half-width of the ratios {describe(widths)}; of the cells timed to the end {describe(raced)}")
     for s in sessions:
         aa = [r.vs_original for g in build(s).groups for r in g.rows if r.kind is Kind.CONTROL and r.vs_original is not None]
         covered = sum(r.low is not None and r.overlaps_one() for r in aa)

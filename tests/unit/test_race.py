@@ -88,11 +88,12 @@ def test_the_a_a_twin_joins_after_the_first_round_as_a_control_cell(tmp_path):
 def test_two_slow_cells_close_to_each_other_stop_far_behind_the_fastest(tmp_path):
     fast, second, slow, slower = toy_cells(tmp_path, ("fast", "second", "slow", "slower"))
     rng = np.random.default_rng(8)
-    race = Race(Plan(min_rounds=10, race=True))
+    race = Race(Plan(min_rounds=8, race=True))
     fast_costs = 10 * np.exp(rng.normal(0, 0.02, 8))
     costs(race, fast, fast_costs)
     costs(race, second, fast_costs * [0.8, 1.4, 0.9, 1.3, 1.0, 1.2, 1.1, 1.5])  # about 1.13x, wide: overlaps the fastest
     costs(race, slow, 30 * np.exp(rng.normal(0, 0.1, 8)))  # 3x and 3.1x: each other's neighbour, never apart
     costs(race, slower, 31 * np.exp(rng.normal(0, 0.1, 8)))
+    assert race.settle([fast, second, slow, slower], 7) == []  # the minimum rounds first
     assert sorted(c.variant.name for c in race.settle([fast, second, slow, slower], 8)) == ["slow", "slower"]
     assert "behind the fastest" in race.stopped[id(slow)] and id(second) not in race.stopped
