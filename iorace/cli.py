@@ -385,8 +385,11 @@ def history_cmd(suite: str, variants: tuple[str, ...], datasets: tuple[str, ...]
     from iorace import compare
     from iorace.history import history, history_table
 
-    sessions, series = history(open_existing(db or default_db()), suite, list(variants), list(datasets), compare.parse_threshold(threshold))
+    store = open_existing(db or default_db())
+    sessions, series, breaks = history(store, suite, list(variants), list(datasets), compare.parse_threshold(threshold))
     console.print(rich_table(history_table(suite, sessions[-last:], series)))
+    for line in breaks:  # a changed machine or context under one name: its points are not compared across it
+        console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
     flagged = sum(1 for ser in series for p in ser.points if p.flag)
     console.print(
         f"{len(series)} cells, {len(sessions)} sessions; {flagged} significant changes beyond {threshold} flagged", highlight=False

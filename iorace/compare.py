@@ -55,6 +55,7 @@ class CellSample:
     kind: str = "variant"
     rounds: dict[int, float] = field(default_factory=dict)  # the cost of each measured round (paired ratios pair them)
     table: tuple = ()  # the table the cell is ranked in (suite, dataset, shared parameters)
+    toolchain_version: str = ""  # the version line of its toolchain ('' from a JSON export without it)
 
     @property
     def ident(self) -> tuple:
@@ -155,6 +156,7 @@ def side_from_session(s: SessionData, name: str | None = None) -> Side:
                     c.kind,
                     r.cost_by_round(),
                     (g.suite, g.dataset, json.dumps(g.params, sort_keys=True)),
+                    c.toolchain_version,
                 )
             )
     return Side(name or f"session {s.id}", s.git_revision, s.started, cells)

@@ -105,6 +105,10 @@ class SessionData:
     # an older database's sessions get their host's name and the fingerprint of their stored facts on opening.
     machine_name: str = column("TEXT", default="")
     machine_fingerprint: str = column("TEXT", default="")
+    # What it ran on besides the hardware (machine.context: kernel, mitigations, data filesystem, toolchains),
+    # kept apart from what does not break a history (load, clock), and its hash (machine.context_fingerprint).
+    machine_context: dict = json_column("TEXT NOT NULL DEFAULT '{}'", default_factory=dict)
+    context_fingerprint: str = column("TEXT", default="")
 
     @property
     def machine_label(self) -> str:
@@ -179,6 +183,9 @@ class Store:
                 facts = json.loads(row["machine"])  # made before machine names: the host's name, its facts' fingerprint
                 name = {"machine_name": facts.get("hostname") or ""}
                 SESSIONS.set(self.db, row["id"], {**name, "machine_fingerprint": machine.fingerprint(facts)})
+            for row in self.db.execute("SELECT id, machine, toolchains FROM sessions WHERE context_fingerprint IS NULL").fetchall():
+                ctx = machine.context(json.loads(row["machine"]), json.loads(row["toolchains"]))  # made before contexts
+                SESSIONS.set(self.db, row["id"], {"machine_context": ctx, "context_fingerprint": machine.context_fingerprint(ctx)})
             self.db.commit()
         except (OSError, sqlite3.Error, SchemaError) as e:
             raise UsageError(f"--db {self.where}: cannot open the database: {e}") from None
@@ -212,6 +219,8 @@ class Store:
             cells=[],
             machine_name=machine_name,
             machine_fingerprint=machine.fingerprint(facts),
+            machine_context=(ctx := machine.context(facts, toolchains)),
+            context_fingerprint=machine.context_fingerprint(ctx),
         )
         session_id = SESSIONS.insert(self.db, session)
         self.db.commit()
@@ -221,7 +230,10 @@ class Store:
         SUITES.insert(self.db, SuiteRow(suite, settings), replace=True, session_id=session_id)
 
     def set_toolchains(self, session_id: int, toolchains: dict) -> None:
-        SESSIONS.set(self.db, session_id, {"toolchains": toolchains})
+        """The toolchains' versions, in the session's facts and its context alike."""
+        row = self.db.execute("SELECT machine_context FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        ctx = {**json.loads(row["machine_context"] or "{}"), "toolchains": toolchains}
+        SESSIONS.set(self.db, session_id, {"toolchains": toolchains, "machine_context": ctx})
 
     def save_cell(self, session_id: int, cell: Cell) -> None:
         """Insert or update one cell (an iorace.cells.Cell)."""
