@@ -1,4 +1,5 @@
-"""The `iorace` command: list, doctor, run, show, report, compare, dimension, history, push."""
+"""The `iorace` command: list, doctor, run, show, report, compare, dimension, history, push, machines,
+compare-machines."""
 
 from __future__ import annotations
 
@@ -394,6 +395,22 @@ def history_cmd(suite: str, variants: tuple[str, ...], datasets: tuple[str, ...]
     console.print(
         f"{len(series)} cells, {len(sessions)} sessions; {flagged} significant changes beyond {threshold} flagged", highlight=False
     )
+
+
+@cli.command("machines")
+@DB_OPTION
+@click.option("--markdown", "as_markdown", is_flag=True, help="A Markdown table.")
+def machines_cmd(db: Path | str | None, as_markdown: bool) -> None:
+    """The machines a store has seen: name, fingerprint, CPU model, cores, how many sessions, the first and
+    the last. One name with two fingerprints is two rows: the machine changed under its name."""
+    from iorace.export.markdown import draw_table
+    from iorace.fleet import machines_table
+
+    table = machines_table(open_existing(db or default_db()))
+    if as_markdown:
+        click.echo(draw_table(table))
+    else:
+        console.print(rich_table(table))
 
 
 @cli.command("push")

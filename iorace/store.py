@@ -360,6 +360,29 @@ class Store:
         """Every suite of a stored cell, sorted."""
         return sorted({r["suite"] for r in self.db.execute("SELECT DISTINCT suite FROM cells")})
 
+    def machines(self) -> list[dict]:
+        """Each machine the store has seen, by name and fingerprint (oldest first): its sessions' count, first
+        and last start, and the facts (CPU model, cores, ...) of its latest session."""
+        rows = self.db.execute(
+            "SELECT machine_name, machine_fingerprint, COUNT(*) AS sessions, MIN(started) AS first_started, MAX(started) AS last_started,"
+            " MAX(id) AS latest FROM sessions GROUP BY machine_name, machine_fingerprint ORDER BY MIN(started), machine_name"
+        ).fetchall()
+        out = [dict(r) for r in rows]
+        for m in out:
+            found = self.db.execute("SELECT machine FROM sessions WHERE id = ?", (m["latest"],)).fetchone()
+            m["facts"] = json.loads(found["machine"]) if found else {}
+        return out
+
+    def latest_by_machine(self, suite: str) -> list[int]:
+        """The id of the latest session of each machine (by name) that has a cell of this suite."""
+        rows = self.db.execute(
+            "SELECT s.machine_name, MAX(s.id) AS latest FROM sessions s WHERE s.status <> 'running'"
+            " AND EXISTS (SELECT 1 FROM cells c WHERE c.session_id = s.id AND c.suite = ?)"
+            " GROUP BY s.machine_name ORDER BY s.machine_name",
+            (suite,),
+        ).fetchall()
+        return [int(r["latest"]) for r in rows]
+
     def latest(self) -> int:
         """The id of the latest session."""
         row = self.db.execute("SELECT id FROM sessions ORDER BY id DESC LIMIT 1").fetchone()

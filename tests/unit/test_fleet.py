@@ -70,3 +70,30 @@ def test_a_changed_kernel_under_one_machine_name_starts_a_new_history_and_says_s
     breaks = [line for line in out.stdout.splitlines() if "a new history" in line]
     assert len(breaks) == 1 and "machine toy-box: a new history from session 2 on (kernel 6.1 -> 6.12)" in breaks[0], out.stdout
     assert "1 significant changes" in out.stdout
+
+
+# --- iorace machines ------------------------------------------------------------------------------
+
+
+def test_machines_lists_each_machine_with_its_sessions(iorace_inprocess, tmp_path):
+    db = tmp_path / "db.sqlite"
+    save(db, session([cell("a", BASE)], started="2026-11-20T08:00:00+00:00"))
+    save(db, session([cell("a", BASE)], started="2026-11-21T09:30:00+00:00"))
+    save(
+        db,
+        session([cell("a", BASE)], started="2026-11-22T10:00:00+00:00", machine_name="arm-1", facts={"cpu_model": "Neoverse", "cores": 64}),
+    )
+    save(db, session([cell("a", BASE)], started="2026-11-23T11:00:00+00:00", facts={"cores": 4}))  # toy-box, changed
+    out = iorace_inprocess("machines", "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    rows = [line.split() for line in out.stdout.splitlines() if line.strip().startswith(("toy-box", "arm-1"))]
+    toy, arm = machine.fingerprint({"cpu_model": "Toy CPU", "cores": 2}), machine.fingerprint({"cpu_model": "Neoverse", "cores": 64})
+    toy4 = machine.fingerprint({"cpu_model": "Toy CPU", "cores": 4})
+    assert rows == [
+        ["toy-box", toy, "Toy", "CPU", "2", "2", "2026-11-20", "08:00", "2026-11-21", "09:30"],
+        ["arm-1", arm, "Neoverse", "64", "1", "2026-11-22", "10:00", "2026-11-22", "10:00"],
+        ["toy-box", toy4, "Toy", "CPU", "4", "1", "2026-11-23", "11:00", "2026-11-23", "11:00"],
+    ], out.stdout
+    md = iorace_inprocess("machines", "--db", str(db), "--markdown").stdout
+    assert md.splitlines()[0] == "| machine | fingerprint | CPU model | cores | sessions | first session | last session |"
+    assert f"| arm-1 | {arm} | Neoverse | 64 | 1 | 2026-11-22 10:00 | 2026-11-22 10:00 |" in md
