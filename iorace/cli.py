@@ -261,7 +261,7 @@ def compare_cmd(a: str, b: str, db: Path | str | None, threshold: str, as_markdo
         console.print(escape(compare.sides_text(cmp)), highlight=False)
         console.print(rich_table(compare.table(cmp)))
         console.print(escape(compare.summary(cmp)), highlight=False)
-        for line in compare.other_lines(cmp):
+        for line in compare.what_else_changed(cmp) + compare.other_lines(cmp):
             console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
     for line in cmp.regressions:
         err_console.print(f"regressed: {escape(line)}", highlight=False, soft_wrap=True)

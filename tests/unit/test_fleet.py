@@ -97,3 +97,47 @@ def test_machines_lists_each_machine_with_its_sessions(iorace_inprocess, tmp_pat
     md = iorace_inprocess("machines", "--db", str(db), "--markdown").stdout
     assert md.splitlines()[0] == "| machine | fingerprint | CPU model | cores | sessions | first session | last session |"
     assert f"| arm-1 | {arm} | Neoverse | 64 | 1 | 2026-11-22 10:00 | 2026-11-22 10:00 |" in md
+
+
+# --- compare: what changed besides the code -------------------------------------------------------
+
+
+def test_compare_says_what_changed_besides_the_code(iorace_inprocess, tmp_path):
+    db = tmp_path / "db.sqlite"
+    save(db, session([cell("a", BASE), cell("b", BASE), cell("c", BASE)], options={"runs": 10, "seed": 1}))
+    save(
+        db,
+        session(
+            [cell("a", scaled(1.3)), cell("b", BASE), cell("c", BASE)],
+            options={"runs": 20, "seed": 2},
+            facts={"kernel": "6.12"},
+            toolchains={"gcc": "gcc 13.1", "clang": "clang 14"},
+        ),
+    )
+    store = Store(db)  # the cells' own toolchain version moved with the compiler upgrade
+    store.db.execute("UPDATE cells SET toolchain_version = 'gcc 13.1' WHERE session_id = 2")
+    store.db.commit()
+    store.close()
+    out = iorace_inprocess("compare", "1", "2", "--db", str(db))
+    assert out.returncode == 1 and "regressed: demo tiny c/a@" in out.stderr, out.stderr
+    lines = [line.strip("• ") for line in out.stdout.splitlines() if "changed besides the code" in line]
+    assert lines == [
+        "changed besides the code: kernel 6.1 -> 6.12",
+        "changed besides the code: toolchain gcc: gcc 1.0 -> gcc 13.1",
+        "changed besides the code: option runs: 10 -> 20",
+    ], out.stdout
+    md = iorace_inprocess("compare", "1", "2", "--db", str(db), "--markdown").stdout
+    assert "- changed besides the code: toolchain gcc: gcc 1.0 -> gcc 13.1" in md
+    same = iorace_inprocess("compare", "1", "1", "--db", str(db))
+    assert "changed besides the code" not in same.stdout
+
+
+def test_compare_names_another_machine():
+    from iorace.compare import compare, side_from_session, what_else_changed
+
+    a = side_from_session(session([cell("a", BASE), cell("b", BASE)]))
+    b = side_from_session(session([cell("a", BASE), cell("b", BASE)], machine_name="arm-1", facts={"cpu_model": "Neoverse"}))
+    fa, fb = machine.fingerprint({"cpu_model": "Toy CPU", "cores": 2}), machine.fingerprint({"cpu_model": "Neoverse", "cores": 2})
+    assert what_else_changed(compare(a, b)) == [
+        f"changed besides the code: machine: toy-box ({fa}) -> arm-1 ({fb}); CPU Toy CPU -> Neoverse"
+    ]
