@@ -413,6 +413,33 @@ def machines_cmd(db: Path | str | None, as_markdown: bool) -> None:
         console.print(rich_table(table))
 
 
+@cli.command("compare-machines")
+@click.argument("suite")
+@DB_OPTION
+@click.option("--markdown", "markdown_path", type=click.Path(path_type=Path), metavar="FILE", help="Also write it as Markdown to FILE.")
+def compare_machines_cmd(suite: str, db: Path | str | None, markdown_path: Path | None) -> None:
+    """Which rankings hold across machines: the latest session of each machine that has SUITE; per pair of
+    cells of each table, whether their order HOLDS on every machine, FLIPS (significant both ways on
+    different machines; what differs between them is named) or is UNRESOLVED; and the rank correlation
+    between each two machines."""
+    from iorace import fleet
+
+    if markdown_path is not None and not markdown_path.resolve().parent.is_dir():
+        raise UsageError(f"--markdown {markdown_path}: folder {markdown_path.resolve().parent} does not exist")
+    cmp = fleet.compare_machines(open_existing(db or default_db()), suite)
+    console.print(rich_table(fleet.pairs_table(cmp)))
+    if cmp.correlations:
+        corr = fleet.correlation_table(cmp)
+        console.print(rich_table(corr))
+        if corr.caption:
+            console.print(escape(corr.caption), highlight=False)
+    for line in fleet.summary_lines(cmp):
+        console.print(escape(line), highlight=False, soft_wrap=True)
+    if markdown_path is not None:
+        markdown_path.write_text(fleet.markdown(cmp))
+        console.print(escape(f"wrote {markdown_path}"), highlight=False)
+
+
 @cli.command("push")
 @click.argument("sessions", type=int, nargs=-1)
 @click.option("--to", "target", type=Database(), required=True, help="The shared store: a postgresql:// URL (or a SQLite file).")

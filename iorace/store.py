@@ -374,14 +374,17 @@ class Store:
         return out
 
     def latest_by_machine(self, suite: str) -> list[int]:
-        """The id of the latest session of each machine (by name) that has a cell of this suite."""
+        """The id of the latest finished session (by its start: a shared store gets them in the order they
+        are pushed) of each machine (by name) that has a cell of this suite, by machine name."""
         rows = self.db.execute(
-            "SELECT s.machine_name, MAX(s.id) AS latest FROM sessions s WHERE s.status <> 'running'"
-            " AND EXISTS (SELECT 1 FROM cells c WHERE c.session_id = s.id AND c.suite = ?)"
-            " GROUP BY s.machine_name ORDER BY s.machine_name",
+            "SELECT s.machine_name, s.id, s.started FROM sessions s WHERE s.status <> 'running'"
+            " AND EXISTS (SELECT 1 FROM cells c WHERE c.session_id = s.id AND c.suite = ?)",
             (suite,),
         ).fetchall()
-        return [int(r["latest"]) for r in rows]
+        latest: dict[str, tuple[str, int]] = {}
+        for r in rows:
+            latest[r["machine_name"]] = max(latest.get(r["machine_name"], ("", 0)), (r["started"], int(r["id"])))
+        return [latest[name][1] for name in sorted(latest)]
 
     def latest(self) -> int:
         """The id of the latest session."""

@@ -4,11 +4,20 @@ sessions, no toolchain)."""
 
 import re
 
+import numpy as np
+import pytest
 from sessions import save, session
 from test_compare import BASE, cell, scaled, table_rows
 
-from iorace import machine
+from iorace import fleet, machine
 from iorace.store import Store
+
+
+@pytest.fixture
+def fleet_db(tmp_path):
+    """The store of these tests: a file (tests/test_pgstore.py: a PostgreSQL server's database)."""
+    return tmp_path / "fleet.sqlite"
+
 
 # --- the context: what breaks a history, apart from what does not ---------------------------------
 
@@ -35,8 +44,8 @@ def test_this_machine_knows_its_mitigations_and_the_data_folders_filesystem(tmp_
     assert machine.data_filesystem(tmp_path) != "unknown"
 
 
-def test_a_session_stores_its_context_and_an_older_one_gets_it_on_opening(tmp_path):
-    db = tmp_path / "db.sqlite"
+def test_a_session_stores_its_context_and_an_older_one_gets_it_on_opening(tmp_path, fleet_db):
+    db = fleet_db
     store = Store(db)
     facts = {"cpu_model": "X", "cores": 2, "memory_gb": 4, "kernel": "6.1", "mitigations": {"l1tf": "Not affected"}}
     facts["data_fs"] = "ext4 on /dev/x"
@@ -56,8 +65,8 @@ def test_a_session_stores_its_context_and_an_older_one_gets_it_on_opening(tmp_pa
 # --- history: a changed machine or context under one name starts a new history ----------------------
 
 
-def test_a_changed_kernel_under_one_machine_name_starts_a_new_history_and_says_so(iorace_inprocess, tmp_path):
-    db = tmp_path / "db.sqlite"
+def test_a_changed_kernel_under_one_machine_name_starts_a_new_history_and_says_so(iorace_inprocess, tmp_path, fleet_db):
+    db = fleet_db
     save(db, session([cell("a", BASE), cell("b", BASE)], git="1111111"))
     save(db, session([cell("a", scaled(1.2)), cell("b", BASE)], git="2222222", facts={"kernel": "6.12"}))
     save(db, session([cell("a", scaled(1.44)), cell("b", BASE)], git="3333333", facts={"kernel": "6.12"}))
@@ -75,8 +84,8 @@ def test_a_changed_kernel_under_one_machine_name_starts_a_new_history_and_says_s
 # --- iorace machines ------------------------------------------------------------------------------
 
 
-def test_machines_lists_each_machine_with_its_sessions(iorace_inprocess, tmp_path):
-    db = tmp_path / "db.sqlite"
+def test_machines_lists_each_machine_with_its_sessions(iorace_inprocess, tmp_path, fleet_db):
+    db = fleet_db
     save(db, session([cell("a", BASE)], started="2026-11-20T08:00:00+00:00"))
     save(db, session([cell("a", BASE)], started="2026-11-21T09:30:00+00:00"))
     save(
@@ -102,8 +111,8 @@ def test_machines_lists_each_machine_with_its_sessions(iorace_inprocess, tmp_pat
 # --- compare: what changed besides the code -------------------------------------------------------
 
 
-def test_compare_says_what_changed_besides_the_code(iorace_inprocess, tmp_path):
-    db = tmp_path / "db.sqlite"
+def test_compare_says_what_changed_besides_the_code(iorace_inprocess, tmp_path, fleet_db):
+    db = fleet_db
     save(db, session([cell("a", BASE), cell("b", BASE), cell("c", BASE)], options={"runs": 10, "seed": 1}))
     save(
         db,
@@ -141,3 +150,80 @@ def test_compare_names_another_machine():
     assert what_else_changed(compare(a, b)) == [
         f"changed besides the code: machine: toy-box ({fa}) -> arm-1 ({fb}); CPU Toy CPU -> Neoverse"
     ]
+
+
+# --- compare-machines: simulated machines ---------------------------------------------------------
+
+
+def simulated(seed: int, base_ms: dict[str, float], name: str, facts: dict | None = None, rounds: int = 12, **kw):
+    """One machine's session: cells of one table whose times are base_ms, over `rounds` rounds; each round
+    drifts alike for every cell (5%), each run has its own noise (1%); seeded."""
+    rng = np.random.default_rng(seed)
+    drift = np.exp(rng.normal(0, 0.05, rounds))
+    cells = [cell(v, list(ms / 1000 * drift * np.exp(rng.normal(0, 0.01, rounds)))) for v, ms in base_ms.items()]
+    return session(cells, machine_name=name, facts=facts, **kw)
+
+
+XEON = {"cpu_model": "Xeon 9", "cores": 8}
+ARM = {"cpu_model": "Neoverse", "cores": 64, "kernel": "6.12"}
+
+
+def fleet_rows(text: str) -> dict[tuple[str, str], list[str]]:
+    """The pairs table's rows by (cell A's variant, cell B's variant)."""
+    out = {}
+    for line in text.splitlines():
+        m = re.search(r"c/(\w+)@\S+\s+c/(\w+)@\S+\s+(holds|flips|unresolved)\s+(.*)$", line)
+        if m:
+            out[m[1], m[2]] = [m[3], *re.split(r"\s{2,}", m[4].strip())]
+    return out
+
+
+def test_an_injected_flip_and_a_ranking_that_holds_are_told_apart(iorace_inprocess, tmp_path, fleet_db):
+    db = fleet_db
+    # a is 30% faster than b everywhere; c is 15% faster than d on the Xeons, 15% slower on the ARM machine;
+    # e and f are equal everywhere; g is 20% faster than h on the Xeons, as fast on the ARM machine
+    usual = {"a": 10.0, "b": 13.0, "c": 20.0, "d": 23.0, "e": 30.0, "f": 30.0, "g": 40.0, "h": 48.0}
+    save(db, simulated(1, usual, "xeon-1", XEON))
+    save(db, simulated(2, usual, "xeon-2", XEON))
+    save(db, simulated(3, {**usual, "c": 23.0, "d": 20.0, "g": 44.0, "h": 44.0}, "arm-1", ARM))
+    save(db, simulated(4, {**usual, "a": 99.0}, "xeon-1", XEON, started="2026-11-21T08:00:00+00:00"))  # older: not taken
+    md = tmp_path / "fleet.md"
+    out = iorace_inprocess("compare-machines", "demo", "--db", str(db), "--markdown", str(md))
+    assert out.returncode == 0, out.stderr
+    rows = fleet_rows(out.stdout)
+    assert rows["a", "b"] == ["holds", "arm-1, xeon-1, xeon-2", "-", "-"]
+    assert rows["c", "d"] == ["flips", "xeon-1, xeon-2", "arm-1", "-"]
+    assert rows["e", "f"][0] == "unresolved" and rows["e", "f"][-1] == "arm-1, xeon-1, xeon-2"
+    assert rows["g", "h"] == ["unresolved", "xeon-1, xeon-2", "-", "arm-1"]
+    flips = {k for k, v in rows.items() if v[0] == "flips"}
+    assert flips == {("c", "d")}, rows
+    flip = next(line for line in out.stdout.splitlines() if line.startswith("flip:"))
+    assert "arm-1 vs xeon-1: fingerprint " in flip and "CPU Xeon 9 -> Neoverse; kernel 6.1 -> 6.12" in flip, flip
+    assert "28 pairs of cells on 3 machines (arm-1 #3, xeon-1 #1, xeon-2 #2)" in out.stdout
+    text = md.read_text()
+    assert "| tiny passes=1 | c/c@gcc:release[passes=1] | c/d@gcc:release[passes=1] | flips | xeon-1, xeon-2 | arm-1 | - |" in text, text
+    assert "- flip: tiny c/c@" in text and "Spearman rho" in text
+
+
+def test_a_20_percent_slowdown_of_one_cell_on_one_machine_is_reported_there_only(iorace_inprocess, tmp_path, fleet_db):
+    db = fleet_db
+    usual = {"a": 10.0, "b": 11.0, "c": 13.0, "d": 16.0, "e": 20.0}
+    for i in range(4):
+        slow = {**usual, "a": 12.0} if i == 2 else usual  # m2's cell a 20% slower: past b, short of c
+        save(db, simulated(10 + i, slow, f"m{i}", XEON))
+    out = iorace_inprocess("compare-machines", "demo", "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    rows = fleet_rows(out.stdout)
+    assert rows.pop(("a", "b")) == ["flips", "m0, m1, m3", "m2", "-"]
+    assert all(v == ["holds", "m0, m1, m2, m3", "-", "-"] for v in rows.values()), rows
+    flip = next(line for line in out.stdout.splitlines() if line.startswith("flip:"))
+    assert "m2 vs m0: nothing stored differs" in flip
+    rho = {(a, b): r for a, b, r, _ in fleet.compare_machines(Store(db), "demo").correlations}
+    assert rho["m0", "m1"] == rho["m0", "m3"] == pytest.approx(1.0) and rho["m0", "m2"] < 0.99 and rho["m1", "m2"] < 0.99
+
+
+def test_compare_machines_of_an_unknown_suite_is_one_line(iorace_inprocess, tmp_path, fleet_db):
+    db = fleet_db
+    save(db, simulated(1, {"a": 1.0, "b": 2.0}, "m0"))
+    out = iorace_inprocess("compare-machines", "nosuch", "--db", str(db))
+    assert out.returncode == 2 and "nosuch: no finished session has this suite (stored: demo)" in out.stderr, out.stderr
