@@ -387,7 +387,7 @@ def history_cmd(suite: str, variants: tuple[str, ...], datasets: tuple[str, ...]
     from iorace.history import history, history_table
 
     store = open_existing(db or default_db())
-    sessions, series, breaks = history(store, suite, list(variants), list(datasets), compare.parse_threshold(threshold))
+    sessions, series, breaks = history(store, suite, list(variants), list(datasets), compare.parse_threshold(threshold), last)
     console.print(rich_table(history_table(suite, sessions[-last:], series)))
     for line in breaks:  # a changed machine or context under one name: its points are not compared across it
         console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)

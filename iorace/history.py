@@ -68,13 +68,27 @@ def matches(c: CellSample, variants: list[str]) -> bool:
 
 
 def history(
-    store: Store, suite: str, variants: list[str] | None = None, datasets: list[str] | None = None, threshold: float = 0.05
+    store: Store,
+    suite: str,
+    variants: list[str] | None = None,
+    datasets: list[str] | None = None,
+    threshold: float = 0.05,
+    last: int | None = None,
 ) -> tuple[list[tuple[int, str, str]], list[Series], list[str]]:
-    """(sessions as (id, started, git revision), one series per cell, the lines of breaks()), oldest session first."""
+    """(sessions as (id, started, git revision), one series per cell, the lines of breaks()), oldest session
+    first. last: only the last N sessions of the suite, and for each machine among them its session before
+    them (what their first points are compared with): a store of a whole fleet is not read whole."""
     ids = store.sessions_with_suite(suite)
     if not ids:
         known = store.suites()
         raise UsageError(f"{suite}: no stored session has this suite (stored: {', '.join(known) or 'none'})")
+    if last is not None and len(ids) > last:
+        names = store.machine_names()
+        shown = ids[-last:]
+        before = {}
+        for sid in ids[: len(ids) - last]:  # the latest earlier session of each machine
+            before[names.get(sid, "")] = sid
+        ids = sorted({*shown, *(before[n] for n in {names.get(sid, "") for sid in shown} if n in before)})
     variants, datasets = variants or [], datasets or []
     loaded = [store.load(sid) for sid in ids]
     series = [

@@ -145,7 +145,12 @@ def _in(table: str) -> str:
 
 
 SESSIONS = Table("sessions", SessionData, key=("uuid",))
-CELLS = Table("cells", CellData, links={"session_id": _in("sessions")}, indexes={"cells_by_session": "session_id"})
+CELLS = Table(
+    "cells",
+    CellData,
+    links={"session_id": _in("sessions")},
+    indexes={"cells_by_session": "session_id", "cells_by_suite": "suite, session_id"},
+)
 SUITES = Table("session_suites", SuiteRow, links={"session_id": _in("sessions")}, key=("session_id", "suite"))
 COUNTERS = Table("counters", CounterRow, links={"cell_id": _in("cells")}, key=("cell_id", "name"))
 
@@ -372,6 +377,10 @@ class Store:
             found = self.db.execute("SELECT machine FROM sessions WHERE id = ?", (m["latest"],)).fetchone()
             m["facts"] = json.loads(found["machine"]) if found else {}
         return out
+
+    def machine_names(self) -> dict[int, str]:
+        """Each session's machine name, by session id."""
+        return {int(r["id"]): r["machine_name"] or "" for r in self.db.execute("SELECT id, machine_name FROM sessions")}
 
     def latest_by_machine(self, suite: str) -> list[int]:
         """The id of the latest finished session (by its start: a shared store gets them in the order they

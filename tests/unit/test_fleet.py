@@ -227,3 +227,18 @@ def test_compare_machines_of_an_unknown_suite_is_one_line(iorace_inprocess, tmp_
     save(db, simulated(1, {"a": 1.0, "b": 2.0}, "m0"))
     out = iorace_inprocess("compare-machines", "nosuch", "--db", str(db))
     assert out.returncode == 2 and "nosuch: no finished session has this suite (stored: demo)" in out.stderr, out.stderr
+
+
+def test_history_of_the_last_sessions_reads_those_and_each_ones_machines_previous_only(iorace_inprocess, fleet_db, monkeypatch):
+    db = fleet_db
+    save(db, session([cell("a", BASE), cell("b", BASE)]))
+    save(db, session([cell("a", BASE), cell("b", BASE)], machine_name="other-box"))
+    save(db, session([cell("a", scaled(2)), cell("b", BASE)], machine_name="third-box"))
+    save(db, session([cell("a", scaled(1.2)), cell("b", BASE)]))  # toy-box again: a 20% slower than in session 1
+    loaded = []
+    load = Store.load
+    monkeypatch.setattr(Store, "load", lambda self, sid=None: loaded.append(sid) or load(self, sid))
+    out = iorace_inprocess("history", "demo", "--db", str(db), "--last", "1")
+    assert out.returncode == 0, out.stderr
+    assert sorted(loaded) == [1, 4], loaded
+    assert "12.0 ms ▲+20%" in table_rows(out.stdout)["tiny c/a@gcc:release[passes=1]"], out.stdout
