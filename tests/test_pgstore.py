@@ -32,6 +32,7 @@ from test_fleet import (  # noqa: F401
     test_a_session_stores_its_context_and_an_older_one_gets_it_on_opening,
     test_an_injected_flip_and_a_ranking_that_holds_are_told_apart,
     test_compare_says_what_changed_besides_the_code,
+    test_history_of_the_last_sessions_reads_those_and_each_ones_machines_previous_only,
     test_machines_lists_each_machine_with_its_sessions,
 )
 from test_golden import full_session, stored, test_compare_terminal_and_markdown, test_history_terminal  # noqa: F401

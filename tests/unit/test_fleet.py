@@ -242,3 +242,19 @@ def test_history_of_the_last_sessions_reads_those_and_each_ones_machines_previou
     assert out.returncode == 0, out.stderr
     assert sorted(loaded) == [1, 4], loaded
     assert "12.0 ms ▲+20%" in table_rows(out.stdout)["tiny c/a@gcc:release[passes=1]"], out.stdout
+
+
+def test_fleet_scale_fills_a_store_and_times_the_three_commands(monkeypatch, capsys, tmp_path):
+    import runpy
+
+    from test_workflow import REPO
+
+    monkeypatch.setattr(
+        "sys.argv", ["fleet-scale", "--machines", "3", "--sessions", "2", "--cells", "4", "--db", str(tmp_path / "s.sqlite")]
+    )
+    runpy.run_path(str(REPO / "scripts" / "fleet_scale.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "filled" in out and "6 sessions, 24 cells, 240 runs" in out, out
+    assert re.search(r"^machines: [\d.]+ s  3 machines$", out, re.M), out
+    assert re.search(r"^compare-machines readbytes: [\d.]+ s .*6 pairs", out, re.M), out
+    assert re.search(r"^history readbytes: [\d.]+ s .*4 cells x 6 sessions", out, re.M), out
