@@ -167,7 +167,7 @@ def doctor(suite_dirs: tuple[Path, ...]) -> None:
     )
     m = machine.info()
     mt = Table(title="machine", title_justify="left", show_header=False)
-    for k in ("cpu_model", "cores", "cpu_mhz", "memory_gb", "kernel", "governor", "load", "python", "aslr"):
+    for k in ("cpu_model", "cores", "cpu_mhz", "memory_gb", "kernel", "governor", "load", "python", "aslr", "data_fs"):
         mt.add_row(k, escape(str(m[k])))
     console.print(mt)
     for line in counters.doctor_lines():

@@ -258,3 +258,19 @@ def test_fleet_scale_fills_a_store_and_times_the_three_commands(monkeypatch, cap
     assert re.search(r"^machines: [\d.]+ s  3 machines$", out, re.M), out
     assert re.search(r"^compare-machines readbytes: [\d.]+ s .*6 pairs", out, re.M), out
     assert re.search(r"^history readbytes: [\d.]+ s .*4 cells x 6 sessions", out, re.M), out
+
+
+def test_the_html_report_lists_the_mitigations_one_by_one():
+    from sessions import toy_session
+
+    from iorace.document import build
+    from iorace.export.html import render
+
+    s = toy_session()
+    s.machine = {
+        **s.machine,
+        "mitigations": {"meltdown": "Not affected", "spectre_v2": "Mitigation: Retpolines"},
+        "data_fs": "xfs on /dev/sdb",
+    }
+    page = render(build(s))
+    assert "meltdown: Not affected; spectre_v2: Mitigation: Retpolines" in page and "xfs on /dev/sdb" in page
