@@ -163,8 +163,12 @@ def breaks(sessions: list[SessionData]) -> list[str]:
             cpu_a, cpu_b = before.machine.get("cpu_model"), s.machine.get("cpu_model")
             if cpu_a != cpu_b:
                 what.append(f"CPU {cpu_a} -> {cpu_b}")
-        if before.context_fingerprint != s.context_fingerprint or before.toolchains != s.toolchains:
-            what += machine.context_changes(before.machine_context, s.machine_context)
+        changes = machine.context_changes(before.machine_context, s.machine_context)
+        toolchains = [c for c in changes if c.startswith("toolchain ")]
+        if before.context_fingerprint != s.context_fingerprint:
+            what += [c for c in changes if c not in toolchains]
         if what:
-            out.append(f"machine {s.machine_name or '?'}: a new history from session {s.id} on ({'; '.join(what)})")
+            out.append(f"machine {s.machine_name or '?'}: a new history from session {s.id} on ({'; '.join(what + toolchains)})")
+        elif toolchains:  # the machine and its context hold: only the cells of those toolchains start again
+            out.append(f"machine {s.machine_name or '?'}: from session {s.id} on, a new history of the cells of {'; '.join(toolchains)}")
     return out

@@ -274,3 +274,16 @@ def test_the_html_report_lists_the_mitigations_one_by_one():
     }
     page = render(build(s))
     assert "meltdown: Not affected; spectre_v2: Mitigation: Retpolines" in page and "xfs on /dev/sdb" in page
+
+
+def test_a_compiler_upgrade_starts_a_new_history_of_its_cells_only(iorace_inprocess, fleet_db):
+    db = fleet_db
+    save(db, session([cell("a", BASE), cell("b", BASE, toolchain="clang")]))
+    upgraded = [cell("a", scaled(1.3)), cell("b", scaled(1.3), toolchain="clang")]
+    upgraded[0].toolchain_version = "gcc 13.1"
+    save(db, session(upgraded, toolchains={"gcc": "gcc 13.1", "clang": "clang 14"}))
+    out = iorace_inprocess("history", "demo", "--db", str(db))
+    rows = table_rows(out.stdout)
+    assert "13.0 ms ▲" not in rows["tiny c/a@gcc:release[passes=1]"] and "13.0 ms ▲+30%" in rows["tiny c/b@clang:release[passes=1]"]
+    lines = [line for line in out.stdout.splitlines() if "new history" in line]
+    assert lines == ["• machine toy-box: from session 2 on, a new history of the cells of toolchain gcc: gcc 12.2 -> gcc 13.1"], out.stdout
