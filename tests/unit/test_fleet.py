@@ -287,3 +287,9 @@ def test_a_compiler_upgrade_starts_a_new_history_of_its_cells_only(iorace_inproc
     assert "13.0 ms ▲" not in rows["tiny c/a@gcc:release[passes=1]"] and "13.0 ms ▲+30%" in rows["tiny c/b@clang:release[passes=1]"]
     lines = [line for line in out.stdout.splitlines() if "new history" in line]
     assert lines == ["• machine toy-box: from session 2 on, a new history of the cells of toolchain gcc: gcc 12.2 -> gcc 13.1"], out.stdout
+
+
+def test_compare_machines_markdown_into_a_missing_folder_is_one_line(iorace_inprocess, fleet_db, tmp_path):
+    save(fleet_db, simulated(1, {"a": 1.0, "b": 2.0}, "m0"))
+    out = iorace_inprocess("compare-machines", "demo", "--db", str(fleet_db), "--markdown", str(tmp_path / "no" / "fleet.md"))
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "--markdown" in out.stderr and "does not exist" in out.stderr, out.stderr
