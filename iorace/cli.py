@@ -1,4 +1,5 @@
-"""The `iorace` command: list, doctor, run, show, report, compare, dimension, history, push."""
+"""The `iorace` command: list, doctor, run, show, report, compare, dimension, history, push, machines,
+compare-machines."""
 
 from __future__ import annotations
 
@@ -166,7 +167,7 @@ def doctor(suite_dirs: tuple[Path, ...]) -> None:
     )
     m = machine.info()
     mt = Table(title="machine", title_justify="left", show_header=False)
-    for k in ("cpu_model", "cores", "cpu_mhz", "memory_gb", "kernel", "governor", "load", "python", "aslr"):
+    for k in ("cpu_model", "cores", "cpu_mhz", "memory_gb", "kernel", "governor", "load", "python", "aslr", "data_fs"):
         mt.add_row(k, escape(str(m[k])))
     console.print(mt)
     for line in counters.doctor_lines():
@@ -260,7 +261,7 @@ def compare_cmd(a: str, b: str, db: Path | str | None, threshold: str, as_markdo
         console.print(escape(compare.sides_text(cmp)), highlight=False)
         console.print(rich_table(compare.table(cmp)))
         console.print(escape(compare.summary(cmp)), highlight=False)
-        for line in compare.other_lines(cmp):
+        for line in compare.what_else_changed(cmp) + compare.other_lines(cmp):
             console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
     for line in cmp.regressions:
         err_console.print(f"regressed: {escape(line)}", highlight=False, soft_wrap=True)
@@ -385,12 +386,58 @@ def history_cmd(suite: str, variants: tuple[str, ...], datasets: tuple[str, ...]
     from iorace import compare
     from iorace.history import history, history_table
 
-    sessions, series = history(open_existing(db or default_db()), suite, list(variants), list(datasets), compare.parse_threshold(threshold))
+    store = open_existing(db or default_db())
+    sessions, series, breaks = history(store, suite, list(variants), list(datasets), compare.parse_threshold(threshold), last)
     console.print(rich_table(history_table(suite, sessions[-last:], series)))
+    for line in breaks:  # a changed machine or context under one name: its points are not compared across it
+        console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
     flagged = sum(1 for ser in series for p in ser.points if p.flag)
     console.print(
         f"{len(series)} cells, {len(sessions)} sessions; {flagged} significant changes beyond {threshold} flagged", highlight=False
     )
+
+
+@cli.command("machines")
+@DB_OPTION
+@click.option("--markdown", "as_markdown", is_flag=True, help="A Markdown table.")
+def machines_cmd(db: Path | str | None, as_markdown: bool) -> None:
+    """The machines a store has seen: name, fingerprint, CPU model, cores, how many sessions, the first and
+    the last. One name with two fingerprints is two rows: the machine changed under its name."""
+    from iorace.export.markdown import draw_table
+    from iorace.fleet import machines_table
+
+    table = machines_table(open_existing(db or default_db()))
+    if as_markdown:
+        click.echo(draw_table(table))
+    else:
+        console.print(rich_table(table))
+
+
+@cli.command("compare-machines")
+@click.argument("suite")
+@DB_OPTION
+@click.option("--markdown", "markdown_path", type=click.Path(path_type=Path), metavar="FILE", help="Also write it as Markdown to FILE.")
+def compare_machines_cmd(suite: str, db: Path | str | None, markdown_path: Path | None) -> None:
+    """Which rankings hold across machines: the latest session of each machine that has SUITE; per pair of
+    cells of each table, whether their order HOLDS on every machine, FLIPS (significant both ways on
+    different machines; what differs between them is named) or is UNRESOLVED; and the rank correlation
+    between each two machines."""
+    from iorace import fleet
+
+    if markdown_path is not None and not markdown_path.resolve().parent.is_dir():
+        raise UsageError(f"--markdown {markdown_path}: folder {markdown_path.resolve().parent} does not exist")
+    cmp = fleet.compare_machines(open_existing(db or default_db()), suite)
+    console.print(rich_table(fleet.pairs_table(cmp)))
+    if cmp.correlations:
+        corr = fleet.correlation_table(cmp)
+        console.print(rich_table(corr))
+        if corr.caption:
+            console.print(escape(corr.caption), highlight=False)
+    for line in fleet.summary_lines(cmp):
+        console.print(escape(line), highlight=False, soft_wrap=True)
+    if markdown_path is not None:
+        markdown_path.write_text(fleet.markdown(cmp))
+        console.print(escape(f"wrote {markdown_path}"), highlight=False)
 
 
 @cli.command("push")

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats as sps
 
+from iorace import machine
 from iorace.analysis import analyse
 from iorace.errors import UsageError
 from iorace.export.markdown import draw_table as draw_markdown
@@ -55,6 +56,7 @@ class CellSample:
     kind: str = "variant"
     rounds: dict[int, float] = field(default_factory=dict)  # the cost of each measured round (paired ratios pair them)
     table: tuple = ()  # the table the cell is ranked in (suite, dataset, shared parameters)
+    toolchain_version: str = ""  # the version line of its toolchain ('' from a JSON export without it)
 
     @property
     def ident(self) -> tuple:
@@ -71,6 +73,8 @@ class Side:
     git_revision: str
     started: str
     cells: list[CellSample]
+    # What the side ran on besides the code (context_of): the machine, its context, the session's options.
+    context: dict = field(default_factory=dict)
 
     @property
     def suites(self) -> set[str]:
@@ -155,9 +159,28 @@ def side_from_session(s: SessionData, name: str | None = None) -> Side:
                     c.kind,
                     r.cost_by_round(),
                     (g.suite, g.dataset, json.dumps(g.params, sort_keys=True)),
+                    c.toolchain_version,
                 )
             )
-    return Side(name or f"session {s.id}", s.git_revision, s.started, cells)
+    return Side(name or f"session {s.id}", s.git_revision, s.started, cells, context_of(_meta(s)))
+
+
+def _meta(s: SessionData) -> dict:
+    names = ("machine", "machine_name", "machine_fingerprint", "machine_context", "toolchains", "options")
+    return {k: getattr(s, k) for k in names}
+
+
+def context_of(meta: dict) -> dict:
+    """A side's context from a session's fields (or a JSON export's `iorace` section, which has the same names)."""
+    facts = meta.get("machine") or {}
+    ctx = meta.get("machine_context") or machine.context(facts, meta.get("toolchains") or {})
+    return {
+        "machine": meta.get("machine_name") or facts.get("hostname") or "",
+        "fingerprint": meta.get("machine_fingerprint") or machine.fingerprint(facts),
+        "cpu_model": facts.get("cpu_model") or "",
+        "context": ctx,
+        "options": meta.get("options") or {},
+    }
 
 
 REQUIRED = ("suite", "dataset", "variant", "language", "toolchain", "profile", "status", "label")
@@ -197,7 +220,7 @@ def side_from_json(path: Path) -> Side:
             )
         )
     meta = doc["iorace"]
-    return Side(path.name, str(meta.get("git_revision", "?")), str(meta.get("started", "?")), cells)
+    return Side(path.name, str(meta.get("git_revision", "?")), str(meta.get("started", "?")), cells, context_of(meta))
 
 
 def _resolve_rev(rev: str) -> str:
@@ -464,6 +487,38 @@ def other_lines(cmp: Comparison) -> list[str]:
     return out
 
 
+UNCOMPARED_OPTIONS = {"seed"}  # drawn anew each session: its change says nothing
+
+
+def what_else_changed(cmp: Comparison) -> list[str]:
+    """What changed between A and B besides the code, one line each: the machine (its name or fingerprint),
+    the kernel, mitigations and data filesystem, the version of each toolchain of the compared cells, and
+    the session's options (runs, flags, randomization, ...): a "regression" that came with a compiler
+    upgrade says so."""
+    a, b = cmp.a.context, cmp.b.context
+    if not a or not b:
+        return []
+    out = []
+    if (a["machine"], a["fingerprint"]) != (b["machine"], b["fingerprint"]):
+        cpu = f"; CPU {a['cpu_model'] or '?'} -> {b['cpu_model'] or '?'}" if a["cpu_model"] != b["cpu_model"] else ""
+        out.append(f"machine: {a['machine'] or '?'} ({a['fingerprint'] or '?'}) -> {b['machine'] or '?'} ({b['fingerprint'] or '?'}){cpu}")
+    versions: dict[str, tuple[set[str], set[str]]] = {}
+    for c in cmp.changes:
+        if c.a.toolchain_version or c.b.toolchain_version:
+            va, vb = versions.setdefault(c.a.toolchain, (set(), set()))
+            va.add(c.a.toolchain_version)
+            vb.add(c.b.toolchain_version)
+    toolchains_a = {**a["context"].get("toolchains", {}), **{t: " / ".join(sorted(v[0])) for t, v in versions.items()}}
+    toolchains_b = {**b["context"].get("toolchains", {}), **{t: " / ".join(sorted(v[1])) for t, v in versions.items()}}
+    ctx_a, ctx_b = {**a["context"], "toolchains": toolchains_a}, {**b["context"], "toolchains": toolchains_b}
+    out += machine.context_changes(ctx_a, ctx_b)
+    oa, ob = a["options"], b["options"]
+    for name in sorted((set(oa) | set(ob)) - UNCOMPARED_OPTIONS):
+        if oa.get(name) != ob.get(name):
+            out.append(f"option {name}: {json.dumps(oa.get(name))} -> {json.dumps(ob.get(name))}")
+    return [f"changed besides the code: {line}" for line in out]
+
+
 def sides_text(cmp: Comparison) -> str:
     return (
         f"A = {cmp.a.name} ({cmp.a.started}, git {cmp.a.git_revision[:12]}) · "
@@ -477,7 +532,7 @@ def markdown(cmp: Comparison) -> str:
     lines = [f"### iorace compare: {verdict}", "", sides_text(cmp), "", summary(cmp) + ".", ""]
     if cmp.changes:
         lines += [draw_markdown(table(cmp)), ""]
-    lines += [f"- {escape(line)}" for line in other_lines(cmp)]
+    lines += [f"- {escape(line)}" for line in what_else_changed(cmp) + other_lines(cmp)]
     return "\n".join(lines).rstrip() + "\n"
 
 

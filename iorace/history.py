@@ -3,6 +3,11 @@
 A point is flagged when it differs from the cell's previous measured point the way `iorace compare` calls a
 regression or an improvement (Mann-Whitney U and the bootstrap interval of the ratio of medians, beyond the
 threshold; exact instruction counts beyond the threshold).
+
+A point is compared only with the previous point of the same machine (its name) measured in the same context:
+the same machine fingerprint, the same context fingerprint (kernel, mitigations, data filesystem:
+machine.context_fingerprint) and the same version of the cell's own toolchain. A changed fingerprint under one
+machine name starts a new history, and `history` says so in one line (breaks()).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from fnmatch import fnmatch
 
 import numpy as np
 
+from iorace import machine
 from iorace.compare import CellSample, Change, _change, side_from_session
 from iorace.errors import UsageError
 from iorace.fmt import seconds
@@ -28,6 +34,13 @@ class Point:
     git_revision: str
     cell: CellSample
     change: Change | None = None  # against the previous measured point of the same cell
+    machine_name: str = ""
+    fingerprints: tuple[str, str] = ("", "")  # the session's machine and context fingerprints
+
+    @property
+    def history_key(self) -> tuple:
+        """What must be equal for this point to be compared with the previous one of its machine."""
+        return (self.fingerprints, self.cell.toolchain_version)
 
     @property
     def median(self) -> float | None:
@@ -55,13 +68,27 @@ def matches(c: CellSample, variants: list[str]) -> bool:
 
 
 def history(
-    store: Store, suite: str, variants: list[str] | None = None, datasets: list[str] | None = None, threshold: float = 0.05
-) -> tuple[list[tuple[int, str, str]], list[Series]]:
-    """(sessions as (id, started, git revision), one series per cell), oldest session first."""
+    store: Store,
+    suite: str,
+    variants: list[str] | None = None,
+    datasets: list[str] | None = None,
+    threshold: float = 0.05,
+    last: int | None = None,
+) -> tuple[list[tuple[int, str, str]], list[Series], list[str]]:
+    """(sessions as (id, started, git revision), one series per cell, the lines of breaks()), oldest session
+    first. last: only the last N sessions of the suite, and for each machine among them its session before
+    them (what their first points are compared with): a store of a whole fleet is not read whole."""
     ids = store.sessions_with_suite(suite)
     if not ids:
         known = store.suites()
         raise UsageError(f"{suite}: no stored session has this suite (stored: {', '.join(known) or 'none'})")
+    if last is not None and len(ids) > last:
+        names = store.machine_names()
+        shown = ids[-last:]
+        before = {}
+        for sid in ids[: len(ids) - last]:  # the latest earlier session of each machine
+            before[names.get(sid, "")] = sid
+        ids = sorted({*shown, *(before[n] for n in {names.get(sid, "") for sid in shown} if n in before)})
     variants, datasets = variants or [], datasets or []
     loaded = [store.load(sid) for sid in ids]
     series = [
@@ -73,7 +100,7 @@ def history(
         raise UsageError(
             f"{suite}: no stored cell matches --variant {' '.join(variants)}{' --dataset ' + ' '.join(datasets) if datasets else ''}"
         )
-    return [(s.id, s.started, s.git_revision) for s in loaded], series
+    return [(s.id, s.started, s.git_revision) for s in loaded], series, breaks(loaded)
 
 
 def history_table(suite: str, sessions: list[tuple[int, str, str]], series: list[Series]) -> Table:
@@ -107,12 +134,41 @@ def cell_series(sessions: list[SessionData], threshold: float = 0.05) -> list[Se
     for s in sessions:
         for c in side_from_session(s).cells:
             ser = series.setdefault(c.ident, Series(f"{c.dataset} {c.label}", c.ident))
-            ser.points.append(Point(s.id, s.started, s.git_revision, c))
+            fingerprints = (s.machine_fingerprint, s.context_fingerprint)
+            ser.points.append(Point(s.id, s.started, s.git_revision, c, None, s.machine_name, fingerprints))
     for i, ser in enumerate(series.values()):
-        previous = None
+        previous: dict[str, Point] = {}  # machine name -> its previous measured point
         for p in ser.points:
             if p.cell.status == Status.OK and p.cell.values:
-                if previous is not None:
-                    p.change = _change(previous.cell, p.cell, threshold, seed=i)
-                previous = p
+                before = previous.get(p.machine_name)
+                if before is not None and before.history_key == p.history_key:
+                    p.change = _change(before.cell, p.cell, threshold, seed=i)
+                previous[p.machine_name] = p
     return list(series.values())
+
+
+def breaks(sessions: list[SessionData]) -> list[str]:
+    """One line per session (oldest first) whose machine or context changed under its machine's name since
+    that machine's previous session: its history starts again there, and what changed."""
+    out = []
+    last: dict[str, SessionData] = {}
+    for s in sessions:
+        before = last.get(s.machine_name)
+        last[s.machine_name] = s
+        if before is None:
+            continue
+        what = []
+        if before.machine_fingerprint != s.machine_fingerprint:
+            what.append(f"fingerprint {before.machine_fingerprint or '?'} -> {s.machine_fingerprint or '?'}")
+            cpu_a, cpu_b = before.machine.get("cpu_model"), s.machine.get("cpu_model")
+            if cpu_a != cpu_b:
+                what.append(f"CPU {cpu_a} -> {cpu_b}")
+        changes = machine.context_changes(before.machine_context, s.machine_context)
+        toolchains = [c for c in changes if c.startswith("toolchain ")]
+        if before.context_fingerprint != s.context_fingerprint:
+            what += [c for c in changes if c not in toolchains]
+        if what:
+            out.append(f"machine {s.machine_name or '?'}: a new history from session {s.id} on ({'; '.join(what + toolchains)})")
+        elif toolchains:  # the machine and its context hold: only the cells of those toolchains start again
+            out.append(f"machine {s.machine_name or '?'}: from session {s.id} on, a new history of the cells of {'; '.join(toolchains)}")
+    return out

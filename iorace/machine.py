@@ -53,7 +53,35 @@ def info() -> dict:
         "load": [round(x, 2) for x in os.getloadavg()],
         "python": platform.python_version(),
         "aslr": _aslr(),
+        "mitigations": mitigations(),
+        "data_fs": data_filesystem(),
     }
+
+
+def mitigations() -> dict[str, str]:
+    """The kernel's state of each CPU vulnerability (/sys/devices/system/cpu/vulnerabilities: 'Mitigation:
+    ...', 'Not affected', 'Vulnerable'): a changed mitigation moves syscall-heavy timings by itself."""
+    root = Path("/sys/devices/system/cpu/vulnerabilities")
+    out = {}
+    with contextlib.suppress(OSError):
+        for f in sorted(root.iterdir()):
+            with contextlib.suppress(OSError):
+                out[f.name] = f.read_text().strip()
+    return out
+
+
+def data_filesystem(path: Path | None = None) -> str:
+    """The filesystem and device that hold the datasets (the cache's data folder): 'ext4 on /dev/nvme0n1p2'."""
+    from iorace.paths import cache_dir
+
+    where = os.path.realpath(path or cache_dir())
+    best = None
+    with contextlib.suppress(OSError):
+        for part in psutil.disk_partitions(all=True):
+            mount = part.mountpoint.rstrip("/") or "/"
+            if (where == mount or where.startswith(mount.rstrip("/") + "/")) and (best is None or len(mount) > len(best.mountpoint)):
+                best = part
+    return f"{best.fstype} on {best.device}" if best else "unknown"
 
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -80,6 +108,45 @@ def fingerprint(facts: dict) -> str:
         return ""
     key = [facts.get("cpu_model"), facts.get("cores"), round(facts.get("memory_gb") or 0)]
     return hashlib.sha256(json.dumps(key).encode()).hexdigest()[:12]
+
+
+CONTEXT_FACTS = ("kernel", "mitigations", "data_fs")  # of info(): what breaks a machine's history when it changes
+
+
+def context(facts: dict, toolchains: dict) -> dict:
+    """What a session ran on besides the hardware, kept apart from what does not break a history (load,
+    clock): the kernel, the CPU vulnerability mitigations, the data folder's filesystem and device, and the
+    toolchains' versions."""
+    return {**{k: facts.get(k, "") for k in CONTEXT_FACTS}, "toolchains": dict(toolchains)}
+
+
+def context_fingerprint(ctx: dict) -> str:
+    """A short hash of a session's context (kernel, mitigations, data filesystem; not the toolchains, whose
+    versions each cell has: a cell's own toolchain's upgrade breaks its history, another's does not).
+    Under one machine name, a new one starts a new history. '' when unknown."""
+    key = [ctx.get(k) or "" for k in CONTEXT_FACTS]
+    if not any(key):
+        return ""
+    return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def context_changes(a: dict, b: dict) -> list[str]:
+    """What differs between two contexts (machine.context), one short text each: 'kernel 6.1 -> 6.12',
+    'mitigation spectre_v2: ... -> ...', 'toolchain gcc: gcc 12 -> gcc 13'."""
+    out = []
+    if (a.get("kernel") or "") != (b.get("kernel") or ""):
+        out.append(f"kernel {a.get('kernel') or '?'} -> {b.get('kernel') or '?'}")
+    ma, mb = a.get("mitigations") or {}, b.get("mitigations") or {}
+    for name in sorted(set(ma) | set(mb)):
+        if ma.get(name) != mb.get(name):
+            out.append(f"mitigation {name}: {ma.get(name, '?')} -> {mb.get(name, '?')}")
+    if (a.get("data_fs") or "") != (b.get("data_fs") or ""):
+        out.append(f"data filesystem {a.get('data_fs') or '?'} -> {b.get('data_fs') or '?'}")
+    ta, tb = a.get("toolchains") or {}, b.get("toolchains") or {}
+    for name in sorted(set(ta) & set(tb)):
+        if ta[name] != tb[name]:
+            out.append(f"toolchain {name}: {ta[name]} -> {tb[name]}")
+    return out
 
 
 def _aslr() -> str:

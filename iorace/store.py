@@ -105,6 +105,10 @@ class SessionData:
     # an older database's sessions get their host's name and the fingerprint of their stored facts on opening.
     machine_name: str = column("TEXT", default="")
     machine_fingerprint: str = column("TEXT", default="")
+    # What it ran on besides the hardware (machine.context: kernel, mitigations, data filesystem, toolchains),
+    # kept apart from what does not break a history (load, clock), and its hash (machine.context_fingerprint).
+    machine_context: dict = json_column("TEXT NOT NULL DEFAULT '{}'", default_factory=dict)
+    context_fingerprint: str = column("TEXT", default="")
 
     @property
     def machine_label(self) -> str:
@@ -141,7 +145,12 @@ def _in(table: str) -> str:
 
 
 SESSIONS = Table("sessions", SessionData, key=("uuid",))
-CELLS = Table("cells", CellData, links={"session_id": _in("sessions")}, indexes={"cells_by_session": "session_id"})
+CELLS = Table(
+    "cells",
+    CellData,
+    links={"session_id": _in("sessions")},
+    indexes={"cells_by_session": "session_id", "cells_by_suite": "suite, session_id"},
+)
 SUITES = Table("session_suites", SuiteRow, links={"session_id": _in("sessions")}, key=("session_id", "suite"))
 COUNTERS = Table("counters", CounterRow, links={"cell_id": _in("cells")}, key=("cell_id", "name"))
 
@@ -179,6 +188,9 @@ class Store:
                 facts = json.loads(row["machine"])  # made before machine names: the host's name, its facts' fingerprint
                 name = {"machine_name": facts.get("hostname") or ""}
                 SESSIONS.set(self.db, row["id"], {**name, "machine_fingerprint": machine.fingerprint(facts)})
+            for row in self.db.execute("SELECT id, machine, toolchains FROM sessions WHERE context_fingerprint IS NULL").fetchall():
+                ctx = machine.context(json.loads(row["machine"]), json.loads(row["toolchains"]))  # made before contexts
+                SESSIONS.set(self.db, row["id"], {"machine_context": ctx, "context_fingerprint": machine.context_fingerprint(ctx)})
             self.db.commit()
         except (OSError, sqlite3.Error, SchemaError) as e:
             raise UsageError(f"--db {self.where}: cannot open the database: {e}") from None
@@ -212,6 +224,8 @@ class Store:
             cells=[],
             machine_name=machine_name,
             machine_fingerprint=machine.fingerprint(facts),
+            machine_context=(ctx := machine.context(facts, toolchains)),
+            context_fingerprint=machine.context_fingerprint(ctx),
         )
         session_id = SESSIONS.insert(self.db, session)
         self.db.commit()
@@ -221,7 +235,10 @@ class Store:
         SUITES.insert(self.db, SuiteRow(suite, settings), replace=True, session_id=session_id)
 
     def set_toolchains(self, session_id: int, toolchains: dict) -> None:
-        SESSIONS.set(self.db, session_id, {"toolchains": toolchains})
+        """The toolchains' versions, in the session's facts and its context alike."""
+        row = self.db.execute("SELECT machine_context FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        ctx = {**json.loads(row["machine_context"] or "{}"), "toolchains": toolchains}
+        SESSIONS.set(self.db, session_id, {"toolchains": toolchains, "machine_context": ctx})
 
     def save_cell(self, session_id: int, cell: Cell) -> None:
         """Insert or update one cell (an iorace.cells.Cell)."""
@@ -347,6 +364,36 @@ class Store:
     def suites(self) -> list[str]:
         """Every suite of a stored cell, sorted."""
         return sorted({r["suite"] for r in self.db.execute("SELECT DISTINCT suite FROM cells")})
+
+    def machines(self) -> list[dict]:
+        """Each machine the store has seen, by name and fingerprint (oldest first): its sessions' count, first
+        and last start, and the facts (CPU model, cores, ...) of its latest session."""
+        rows = self.db.execute(
+            "SELECT machine_name, machine_fingerprint, COUNT(*) AS sessions, MIN(started) AS first_started, MAX(started) AS last_started,"
+            " MAX(id) AS latest FROM sessions GROUP BY machine_name, machine_fingerprint ORDER BY MIN(started), machine_name"
+        ).fetchall()
+        out = [dict(r) for r in rows]
+        for m in out:
+            found = self.db.execute("SELECT machine FROM sessions WHERE id = ?", (m["latest"],)).fetchone()
+            m["facts"] = json.loads(found["machine"]) if found else {}
+        return out
+
+    def machine_names(self) -> dict[int, str]:
+        """Each session's machine name, by session id."""
+        return {int(r["id"]): r["machine_name"] or "" for r in self.db.execute("SELECT id, machine_name FROM sessions")}
+
+    def latest_by_machine(self, suite: str) -> list[int]:
+        """The id of the latest finished session (by its start: a shared store gets them in the order they
+        are pushed) of each machine (by name) that has a cell of this suite, by machine name."""
+        rows = self.db.execute(
+            "SELECT s.machine_name, s.id, s.started FROM sessions s WHERE s.status <> 'running'"
+            " AND EXISTS (SELECT 1 FROM cells c WHERE c.session_id = s.id AND c.suite = ?)",
+            (suite,),
+        ).fetchall()
+        latest: dict[str, tuple[str, int]] = {}
+        for r in rows:
+            latest[r["machine_name"]] = max(latest.get(r["machine_name"], ("", 0)), (r["started"], int(r["id"])))
+        return [latest[name][1] for name in sorted(latest)]
 
     def latest(self) -> int:
         """The id of the latest session."""

@@ -26,6 +26,15 @@ from test_compare import (  # noqa: F401
     test_history_flags_the_sessions_where_a_cell_changed,
     three_sessions,
 )
+from test_fleet import (  # noqa: F401
+    test_a_20_percent_slowdown_of_one_cell_on_one_machine_is_reported_there_only,
+    test_a_changed_kernel_under_one_machine_name_starts_a_new_history_and_says_so,
+    test_a_session_stores_its_context_and_an_older_one_gets_it_on_opening,
+    test_an_injected_flip_and_a_ranking_that_holds_are_told_apart,
+    test_compare_says_what_changed_besides_the_code,
+    test_history_of_the_last_sessions_reads_those_and_each_ones_machines_previous_only,
+    test_machines_lists_each_machine_with_its_sessions,
+)
 from test_golden import full_session, stored, test_compare_terminal_and_markdown, test_history_terminal  # noqa: F401
 from test_push import (  # noqa: F401
     numbered_out,
@@ -65,6 +74,11 @@ def pushed(local, url: str) -> str:
     for sid in source.session_ids():
         source.push(sid, target)
     return url
+
+
+@pytest.fixture
+def fleet_db(pg_database):
+    return pg_database
 
 
 @pytest.fixture

@@ -123,6 +123,12 @@ def test_database_holds_session_cells_and_runs(session):
     # which machine measured it: the name given, the fingerprint of this machine's facts
     name, fingerprint = db.execute("SELECT machine_name, machine_fingerprint FROM sessions").fetchone()
     assert (name, fingerprint) == ("test-box", machine.fingerprint(machine.info()))
+    # its context apart: this kernel, mitigations and data filesystem, and the toolchains the cells used
+    ctx, ctx_fingerprint, toolchains = db.execute("SELECT machine_context, context_fingerprint, toolchains FROM sessions").fetchone()
+    ctx = json.loads(ctx)
+    here = machine.info()
+    assert {k: ctx[k] for k in machine.CONTEXT_FACTS} == {k: here[k] for k in machine.CONTEXT_FACTS}
+    assert ctx["toolchains"] == json.loads(toolchains) != {} and ctx_fingerprint == machine.context_fingerprint(ctx) != ""
     phases = dict(db.execute("SELECT phase, count(*) FROM runs GROUP BY phase").fetchall())
     assert phases == {"verify": 2, "warmup": 1, "measure": 4}
 

@@ -230,7 +230,7 @@ def _meta(report: Report) -> str:
         ["iorace", session.iorace_version],
         ["machine", session.machine_label or "-"],
     ]
-    facts += [[k, str(v)] for k, v in m.items()]
+    facts += [[k, "; ".join(f"{a}: {b}" for a, b in v.items()) if isinstance(v, dict) else str(v)] for k, v in m.items()]  # mitigations
     facts += [[k, str(v)] for k, v in session.options.items() if not isinstance(v, dict)]
     lines = report.problems + report.counter_notes
     out = ['<section id="problems"><h2>problems</h2>']

@@ -101,10 +101,16 @@ def session(
     sid: int = 7,
     git: str = "abc123",
     started: str = "2026-11-22T08:00:00+00:00",
+    machine_name: str = "toy-box",
+    facts: dict | None = None,
+    toolchains: dict | None = None,
 ) -> SessionData:
+    """facts: the machine's facts that differ from the toy machine's (cpu_model, cores, kernel, ...)."""
     for i, c in enumerate(cells):
         c.id = i + 1
-    facts = {"cpu_model": "Toy CPU", "cores": 2, "kernel": "6.1"}
+    facts = {"cpu_model": "Toy CPU", "cores": 2, "kernel": "6.1", **(facts or {})}
+    toolchains = toolchains or {"gcc": "gcc 12.2", "clang": "clang 14"}
+    context = machine.context(facts, toolchains)
     return SessionData(
         id=sid,
         started=started,
@@ -113,13 +119,15 @@ def session(
         command_line="iorace run toy",
         options=options or {"runs": 5, "sink": "null"},
         machine=facts,
-        toolchains={"gcc": "gcc 12.2", "clang": "clang 14"},
+        toolchains=toolchains,
         git_revision=git,
         iorace_version="0.1.0",
         cells=cells,
         suites=suites or {},
-        machine_name="toy-box",
+        machine_name=machine_name,
         machine_fingerprint=machine.fingerprint(facts),
+        machine_context=context,
+        context_fingerprint=machine.context_fingerprint(context),
     )
 
 
