@@ -1,4 +1,4 @@
-"""The `iorace` command: list, doctor, run, show, report, compare, dimension, history, push."""
+"""The `iorace` command: list, doctor, run, seeds, show, report, compare, dimension, history, push."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from iorace import counters, dialect, document, machine, tables
+from iorace import counters, dialect, document, machine, seeds, tables
 from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
-from iorace.options import CommandFunc, Percent, from_command, run_options
+from iorace.options import CommandFunc, Percent, from_command, run_options, seeds_options
 from iorace.paths import default_db
 from iorace.pool import pool
 from iorace.report import print_session, rich_table
@@ -190,6 +190,27 @@ def run(suites: tuple[str, ...], **kw: Any) -> None:
     exports = {e.dest: kw.pop(e.dest) for e in EXPORTERS}
     opts = from_command(suites, exports=exports, wide=wide_view(kw.pop("wide")), **kw)
     opts.db = _local(opts.db or default_db(), "run")
+    sys.exit(run_session(opts, console, err_console))
+
+
+@cli.command("seeds")
+@click.argument("names", nargs=-1, metavar="[SEED]...")
+@seeds_options
+@DB_OPTION
+@export_options
+@WIDE_OPTION
+@SUITE_DIR_OPTION
+def seeds_cmd(names: tuple[str, ...], **kw: Any) -> None:
+    """Each seed's question answered today: run the seeds (all when none is named: readbytes, lines,
+    serialize, readexact, capnp) at their own configuration, as their suites' [seed] blocks declare it (the
+    seed's data size, parameters, toolchains and build profiles), and print each seed's table, its
+    published figures beside today's, first. One stored session, like `run`'s; --size runs them at another
+    size (--size tiny --check-only: a quick check that every seed builds and answers)."""
+    exports = {e.dest: kw.pop(e.dest) for e in EXPORTERS}
+    chosen = seeds.select(load_suites([], list(kw["suite_dirs"])), list(names))
+    opts = from_command(tuple(s.name for s, _ in chosen), exports=exports, wide=wide_view(kw.pop("wide")), **kw)
+    opts.seeds = [cfg.name for _, cfg in chosen]
+    opts.db = _local(opts.db or default_db(), "seeds")
     sys.exit(run_session(opts, console, err_console))
 
 

@@ -304,10 +304,11 @@ def render(report: Report, history: list[SessionData] | None = None) -> str:
         + "</p>",
         _filters(session),
     ]
+    body += [_section(s, i) for i, s in enumerate(report.of_kind("overview"))]  # each seed's then and now first
     body += [_group_section(s, i, languages) for i, s in enumerate(report.of_kind("group"))]
     numbered: dict[str, int] = {}
     for section in report.sections:
-        if section.kind != "group":
+        if section.kind not in ("group", "overview"):
             body.append(_section(section, numbered.setdefault(section.kind, 0)))
             numbered[section.kind] += 1
     if history and len(history) > 1:
