@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, field_validator, model_validator
 
 from iorace.errors import UsageError
 from iorace.kind import Kind
@@ -196,7 +196,11 @@ class SeedConfig(Strict):
 class SuiteManifest(Strict):
     name: str
     title: str
-    seed: str | SeedConfig = ""  # the write-up it reproduces, or [seed]: that and the seed's own configuration
+    # the write-up it reproduces, or [seed]: that and the seed's own configuration (an error names the block's field)
+    seed: Annotated[
+        Annotated[SeedConfig, Tag("block")] | Annotated[str, Tag("file")],
+        Discriminator(lambda v: "block" if isinstance(v, dict | SeedConfig) else "file"),
+    ] = ""
     module: str = "suite.py"
     answer: Literal["result", "stdout"] = "result"
     metric: Literal["inner", "wall"] = "wall"

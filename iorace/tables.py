@@ -253,9 +253,9 @@ def then_now_table(t: ThenNowTable) -> Table:
         Column("seed's row", "left", compact=True, wrap=True),
         Column("cell here", "left", wrap=True),
         Column("status", "left", compact=True),
-        Column("now", compact=True),
+        Column("now"),  # the absolute times for reference (wide view): the ratios are what compares
         Column(f"now {ratio_of} [95% CI]", compact=True),
-        Column("then (seed)", compact=True),
+        Column("then (seed)"),
         Column(f"then {ratio_of}", compact=True),
     ]
     if not shared:
@@ -264,11 +264,11 @@ def then_now_table(t: ThenNowTable) -> Table:
     rows, statuses = [], []
     for tr in t.rows:
         r = tr.row
-        status = r.cell.status if r is not None else Status.SKIPPED
+        status = r.cell.status if r is not None else "not run"
         row = [
             tr.label,
             tr.cell.replace("@", " ").replace(":", " ") or "-",
-            status if r is not None else "not run",
+            status,
             fmt.seconds(r.cost) if r is not None and r.ok else "-",
             fmt.ratio(tr.now),
             fmt.seconds(tr.then_seconds),
