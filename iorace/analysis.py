@@ -436,13 +436,15 @@ def then_and_now(session: SessionData, groups: list[Group] | None = None) -> lis
                     why = s["why"]
                 elif r is None:
                     why = "not in this session"
+                elif r.cell.status == Status.OK and r.primary is None:
+                    why = "answered right; not timed"
                 elif not r.ok:
                     why = f"{r.cell.status}: {r.cell.detail.strip().splitlines()[0]}" if r.cell.detail.strip() else str(r.cell.status)
                 else:
                     why = ""
                 then_ratio = then / then_base if then and then_base else None
                 rows.append(ThenNowRow(s["label"], s.get("cell", ""), r, base_label, now, then, then_ratio, why))
-            metric = here[0].metric if here else ""
+            metric = here[0].cell.metric if here else ""  # the suite's (a row without runs says wall)
             title = f"{spec['name']}: then and now · {suite} · {dataset}"
             out.append(ThenNowTable(spec["name"], title, suite, dataset, metric, spec.get("figures", ""), rows))
     return out

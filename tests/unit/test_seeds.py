@@ -144,6 +144,14 @@ def test_then_and_now_rows_in_the_seeds_order_with_ratios_and_reasons():
     assert by["nodmd"].why == "skipped: dmd: not packaged by Debian 12" and by["nodmd"].now is None
 
 
+def test_a_cell_verified_but_not_timed_says_so():
+    s = seed_session()
+    s.cells[1].runs = []  # bufOut, as --check-only leaves it
+    by = {r.label: r for r in then_and_now(s)[0].rows}
+    assert by["bufOut"].why == "answered right; not timed" and by["bufOut"].now is None
+    assert by["rawOut"].why == ""
+
+
 def test_then_now_table_shows_the_seeds_figures_and_why():
     [t] = then_and_now(seed_session())
     table = tables.then_now_table(t)
