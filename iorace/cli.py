@@ -17,6 +17,7 @@ from rich.table import Table
 from iorace import counters, dialect, document, machine, seeds, tables
 from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
+from iorace.manifest import SuiteManifest
 from iorace.options import CommandFunc, Percent, from_command, run_options, seeds_options
 from iorace.paths import default_db
 from iorace.pool import pool
@@ -109,6 +110,8 @@ def list_cmd(suite: str | None, suite_dirs: tuple[Path, ...]) -> None:
         # The manifest's description is the one place a dataset is described (a suite's README points here).
         for name, ds in m.datasets.items():
             console.print(escape(f"  dataset {name}: {ds.description or '-'}"), highlight=False)
+        for line in _seed_lines(m):
+            console.print(escape(line), highlight=False)
         t = Table(show_header=True, header_style="bold", box=None, padding=(0, 2, 0, 2))
         for col in ("variant", "kind", "toolchain", "profiles", "here", "description"):
             t.add_column(col, overflow="fold", no_wrap=col in {"variant", "toolchain"})
@@ -136,6 +139,16 @@ def list_cmd(suite: str | None, suite_dirs: tuple[Path, ...]) -> None:
             if not pr.available:
                 console.print(escape(f"  no {tc.language} row: toolchain {name}: {pr.reason}"), highlight=False)
         console.print()
+
+
+def _seed_lines(m: SuiteManifest) -> list[str]:
+    """A suite's seed (`iorace seeds NAME`): its rows, and those that cannot run here with why."""
+    cfg = m.seed_config
+    if cfg is None:
+        return []
+    rows = m.seed_rows()
+    out = [f"  seed {cfg.name}: {len(rows)} rows at dataset {cfg.size} (iorace seeds {cfg.name})"]
+    return out + [f"  seed row {row.label!r} cannot run here: {row.why}" for row in rows if row.why]
 
 
 @cli.command()

@@ -173,3 +173,14 @@ def test_no_overview_without_a_seed_row_in_the_session():
         c.toolchain = "ldc2"
     assert then_and_now(s) == []
     assert "overview" not in [x.kind for x in build(s).sections]
+
+
+def test_list_names_the_seed_and_the_rows_that_cannot_run():
+    from iorace.cli import _seed_lines
+
+    capnp = next(s for s, cfg in seeds.select(load_suites([], []), ["capnp"]))
+    lines = _seed_lines(capnp.manifest)
+    assert lines[0] == "  seed capnp: 37 rows at dataset seed (iorace seeds capnp)"
+    assert len(lines) == 2 and lines[1].startswith("  seed row 'eval pipe Rust on libgreen' cannot run here: libgreen")
+    rdb = load_suite(REPO_SUITES / "rdb")
+    assert _seed_lines(rdb.manifest) == []  # rdb shares seed 003 with readexact, whose table it is
