@@ -402,6 +402,7 @@ class ThenNowTable:
     metric: str
     figures: str  # what the seed's figures are
     rows: list[ThenNowRow]
+    left_out: int = 0  # seed rows without a cell in this session (not an `iorace seeds` session)
 
     @property
     def shared_baseline(self) -> str | None:
@@ -426,8 +427,12 @@ def then_and_now(session: SessionData, groups: list[Group] | None = None) -> lis
             if not any(found.values()):
                 continue
             figures = {s["label"]: s.get("seconds") for s in spec["rows"]}
+            # `iorace seeds` ran the seed whole: every row shows, with why where it has no time. Another
+            # session (`run readbytes --size seed`) shows the rows it has cells for, and how many it left out.
+            whole = spec["name"] in (session.options.get("seeds") or [])
+            shown = spec["rows"] if whole else [s for s in spec["rows"] if found[s["label"]] is not None]
             rows = []
-            for s in spec["rows"]:
+            for s in shown:
                 r, base_label = found[s["label"]], s.get("baseline") or spec["baseline"]
                 base = found.get(base_label)
                 now = paired_ratio(r.cost_by_round(), base.cost_by_round()) if r and r.ok and base and base.ok else None
@@ -446,7 +451,8 @@ def then_and_now(session: SessionData, groups: list[Group] | None = None) -> lis
                 rows.append(ThenNowRow(s["label"], s.get("cell", ""), r, base_label, now, then, then_ratio, why))
             metric = here[0].cell.metric if here else ""  # the suite's (a row without runs says wall)
             title = f"{spec['name']}: then and now · {suite} · {dataset}"
-            out.append(ThenNowTable(spec["name"], title, suite, dataset, metric, spec.get("figures", ""), rows))
+            left_out = len(spec["rows"]) - len(shown)
+            out.append(ThenNowTable(spec["name"], title, suite, dataset, metric, spec.get("figures", ""), rows, left_out))
     return out
 
 

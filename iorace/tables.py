@@ -285,6 +285,8 @@ def then_now_table(t: ThenNowTable) -> Table:
         f"then = the seed's published figure ({t.figures or 'as published'}). Compare the ratios, not the seconds: the "
         "machines differ."
     )
+    if t.left_out:
+        caption += f" {t.left_out} of the seed's rows have no cell in this session: `iorace seeds {t.seed}` runs them all."
     return Table(t.title, caption, columns, rows, statuses, 2)
 
 

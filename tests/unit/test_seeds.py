@@ -128,7 +128,7 @@ def seed_session():
     cells = [cell(name, "d", "gdc", wall=[w, w, w * 1.1], params={}, suite="lines", metric="wall") for name, w in timed]
     cells.append(cell("chunk", "d", "gdc", wall=[5, 5, 5], params={}, suite="lines", metric="wall"))
     cells.append(cell("nodmd", "d", "dmd", params={}, suite="lines", status="skipped", detail="dmd: not packaged by Debian 12\nmore"))
-    return session(cells, suites={"lines": {"seed": SEED_SETTING}})
+    return session(cells, suites={"lines": {"seed": SEED_SETTING}}, options={"runs": 3, "seeds": ["dcat"]})
 
 
 def test_then_and_now_rows_in_the_seeds_order_with_ratios_and_reasons():
@@ -165,6 +165,17 @@ def test_then_now_table_shows_the_seeds_figures_and_why():
 def test_the_report_opens_with_the_overview():
     report = build(seed_session())
     assert [s.kind for s in report.sections][:2] == ["overview", "group"]
+
+
+def test_another_sessions_overview_shows_the_rows_it_has_and_counts_the_rest():
+    s = seed_session()
+    s.options = {"runs": 3}  # `iorace run lines`, not `iorace seeds`
+    [t] = then_and_now(s)
+    assert [r.label for r in t.rows] == ["rawOut", "bufOut", "chunk", "nodmd"] and t.left_out == 1
+    caption = tables.then_now_table(t).caption
+    assert caption.endswith("1 of the seed's rows have no cell in this session: `iorace seeds dcat` runs them all.")
+    [whole] = then_and_now(seed_session())
+    assert whole.left_out == 0 and "have no cell" not in tables.then_now_table(whole).caption
 
 
 def test_no_overview_without_a_seed_row_in_the_session():
