@@ -148,7 +148,7 @@ class SeedTable(Strict):
 
 class SeedRow(Strict):
     """One row of a seed's published table, mapped to the cell that answers it here, or to why none can
-    (`iorace seeds`: a row never disappears silently; tests/unit/test_seeds.py checks every manifest)."""
+    (`iorace seeds`: a row never disappears silently; tests/unit/test_seeds_unit.py checks every manifest)."""
 
     label: str  # the seed's own name of the row ("g++-1(count)", "carsales object-reuse C++")
     cell: str = ""  # language/variant@toolchain:profile that runs it here
