@@ -235,20 +235,27 @@ class RunOptions:
 SEED_FIXED = {"inputs", "variants", "toolchains", "profiles", "params"}
 
 
+SEED_HELP = {
+    "sizes": "Dataset for every seed instead of its own size (tiny, quick, seed, ...). Repeatable; SUITE=NAME "
+    "applies to one seed's suite only. Default: each seed's own size (its [seed] block's size).",
+}
+
+
 def run_options(command: CommandFunc) -> CommandFunc:
     """Decorate the `run` command with one option per declared field (click applies them bottom-up)."""
-    return _options(command, set())
+    return _options(command, set(), {})
 
 
 def seeds_options(command: CommandFunc) -> CommandFunc:
     """The `seeds` command's options: `run`'s, less those the seeds' configurations fix."""
-    return _options(command, SEED_FIXED)
+    return _options(command, SEED_FIXED, SEED_HELP)
 
 
-def _options(command: CommandFunc, leave_out: set[str]) -> CommandFunc:
+def _options(command: CommandFunc, leave_out: set[str], helps: dict[str, str]) -> CommandFunc:
     for f in reversed(fields(RunOptions)):
         if "click" in f.metadata and f.name not in leave_out:
             decls, kw = f.metadata["click"]
+            kw = {**kw, "help": helps.get(f.name, kw.get("help"))}
             default = f.default if "multiple" not in kw and not kw.get("is_flag") else None
             extra = {"default": default} if default is not None else {}
             command = click.option(*decls, f.name, **extra, **kw)(command)

@@ -195,3 +195,15 @@ def test_list_names_the_seed_and_the_rows_that_cannot_run():
     assert len(lines) == 2 and lines[1].startswith("  seed row 'eval pipe Rust on libgreen' cannot run here: libgreen")
     rdb = load_suite(REPO_SUITES / "rdb")
     assert _seed_lines(rdb.manifest) == []  # rdb shares seed 003 with readexact, whose table it is
+
+
+def test_seeds_takes_runs_options_but_not_the_selection():
+    from iorace.cli import run as run_cmd
+    from iorace.cli import seeds_cmd
+
+    run_names = {p.name for p in run_cmd.params}
+    names = {p.name for p in seeds_cmd.params}
+    assert run_names - names == {"inputs", "variants", "toolchains", "profiles", "params", "suites"}
+    assert names - run_names == {"names"}
+    size = next(p for p in seeds_cmd.params if p.name == "sizes")
+    assert "each seed's own size" in (size.help or "")
