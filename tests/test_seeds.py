@@ -65,6 +65,11 @@ def test_one_seed_timed_shows_todays_ratio_beside_the_seeds(iorace):
     ratio = r"\d+\.\d\dx \[\d+\.\d\d-\d+\.\d\d\]"
     assert re.search(rf"rust/bytewise cargo release\s+ok\s+\S+ (µs|ms)\s+{ratio}\s+195\.6 ms\s+2\.93x", new_io), new_io
     assert [c["suite"] for c in res.cells()] == ["readexact"] * 4
-    # stored like any session: the command line and the seeds it ran are in the export
+    # exported like any session: the table in the JSON, with the command line and the seeds it ran
+    [seed] = res.export["iorace_seeds"] if res.export else [None]
+    rows = {r["label"]: r for r in seed["rows"]}
+    assert rows["new-io"]["then_ratio"] == pytest.approx(0.195592509 / 0.066669576)
+    low, high = rows["new-io"]["now_ratio_ci95"]
+    assert low <= rows["new-io"]["now_ratio"] <= high and rows["old-io"]["now_ratio"] == pytest.approx(1.0)
     assert res.export is not None and res.export["iorace"]["options"]["seeds"] == ["readexact"]
     assert res.export["iorace"]["command_line"].startswith("iorace seeds readexact --size tiny")

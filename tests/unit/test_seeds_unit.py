@@ -207,3 +207,25 @@ def test_seeds_takes_runs_options_but_not_the_selection():
     assert names - run_names == {"names"}
     size = next(p for p in seeds_cmd.params if p.name == "sizes")
     assert "each seed's own size" in (size.help or "")
+
+
+def test_the_json_export_carries_each_seeds_table():
+    from iorace.export.json_export import document
+
+    [doc] = document(build(seed_session()))["iorace_seeds"]
+    assert (doc["seed"], doc["suite"], doc["dataset"], doc["rows_left_out"]) == ("dcat", "lines", "tiny", 0)
+    by = {r["label"]: r for r in doc["rows"]}
+    assert list(by) == ["rawOut", "bufOut", "chunk", "dmd rawOut", "nodmd"]
+    assert by["bufOut"]["now_ratio"] == pytest.approx(0.5) and by["bufOut"]["then_ratio"] == pytest.approx(9.32 / 22.41)
+    assert by["dmd rawOut"] | {"then_ratio": None} == {
+        "label": "dmd rawOut",
+        "cell": None,
+        "status": "not run",
+        "now_median": None,
+        "now_ratio": None,
+        "now_ratio_ci95": None,
+        "then_seconds": 30.0,
+        "then_ratio": None,
+        "baseline": "rawOut",
+        "why": "dmd is not packaged here",
+    }
