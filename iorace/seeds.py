@@ -65,8 +65,10 @@ def unmapped(suite: Suite) -> list[str]:
 
 
 def cells(suite: Suite, sizes: list[str]) -> list[Cell]:
-    """The cells of one seed's configuration: those its rows name, each once, in the suite's order."""
+    """The cells of one seed's configuration: those its rows name, each once, in the suite's order, at the
+    seed's own size unless --size names one for every suite (NAME) or for this one (SUITE=NAME)."""
     if problems := unmapped(suite):
         raise UsageError(problems[0])
-    picked = {id(c): c for _, found in mapping(suite, sizes) for c in found}
+    mine = [v for v in sizes if "=" not in v or v.startswith(f"{suite.name}=")]
+    picked = {id(c): c for _, found in mapping(suite, mine or None) for c in found}
     return list(picked.values())

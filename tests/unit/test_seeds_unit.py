@@ -104,6 +104,9 @@ def test_seed_cells_are_the_rows_cells_at_the_seeds_size_or_another():
     )
     assert {c.dataset.name for c in at_seed} == {"seed-size"}
     assert {c.dataset.name for c in seeds.cells(suite, ["tiny"])} == {"tiny"}
+    assert {c.dataset.name for c in seeds.cells(suite, ["readexact=quick"])} == {"quick"}
+    # a size for another seed's suite leaves this one at its own size
+    assert {c.dataset.name for c in seeds.cells(suite, ["capnp=tiny"])} == {"seed-size"}
 
 
 SEED_SETTING = {
