@@ -15,7 +15,11 @@ BUDGET ?= 60
 # differential driver (every parser on each mutant) as long; installs cargo-fuzz and nightly Rust if missing.
 FUZZ_SECONDS ?= 60
 
-.PHONY: setup bench test test-quick lint doctor fuzz
+# make seeds: each seed's question at its own configuration (its data size, parameters, compilers and build
+# profiles: each suite's [seed] block), its published table beside today's first; SEEDS=readexact for one.
+SEEDS ?=
+
+.PHONY: setup bench seeds test test-quick lint doctor fuzz
 
 setup:
 	scripts/setup
@@ -24,6 +28,10 @@ setup:
 bench: setup
 	$(IORACE) doctor
 	$(IORACE) run $(SUITES) $(SIZES) --runs $(RUNS) --budget $(BUDGET) --export-markdown results.md --export-html results.html
+
+seeds: setup
+	$(IORACE) doctor
+	$(IORACE) seeds $(SEEDS) --runs $(RUNS) --budget $(BUDGET) --export-markdown seeds.md --export-html seeds.html
 
 # Everything; the shared store's tests start and stop their own PostgreSQL server (tests/pgserver.py).
 test: setup

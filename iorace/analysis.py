@@ -376,3 +376,95 @@ def seed_tables(session: SessionData, groups: list[Group] | None = None) -> list
                     )
                 )
     return out
+
+
+@dataclass
+class ThenNowRow:
+    label: str  # the seed's own name of the row
+    cell: str  # language/variant@toolchain:profile, or "" where nothing runs it here
+    row: Row | None  # this session's cell (None: not run here, or not in this session)
+    baseline: str  # the row (label) the ratios divide by
+    now: Ratio | None  # this session's cost over its baseline row's, round by round, with its 95% interval
+    then_seconds: float | None  # the seed's published figure
+    then: float | None  # the seed's figure over its baseline row's
+    why: str  # why there is no time now: the manifest's reason, or the cell's status and its first line
+
+
+@dataclass
+class ThenNowTable:
+    """One seed's published table beside this session's cells (`iorace seeds`): per seed row, ours and
+    the seed's, each as a ratio to the same baseline row (machines differ; ratios travel)."""
+
+    seed: str
+    title: str
+    suite: str
+    dataset: str
+    metric: str
+    figures: str  # what the seed's figures are
+    rows: list[ThenNowRow]
+    left_out: int = 0  # seed rows without a cell in this session (not an `iorace seeds` session)
+
+    @property
+    def shared_baseline(self) -> str | None:
+        """The one baseline every row divides by, or None when rows name their own."""
+        found = {r.baseline for r in self.rows}
+        return found.pop() if len(found) == 1 else None
+
+
+def then_and_now(session: SessionData, groups: list[Group] | None = None) -> list[ThenNowTable]:
+    """Each seed of the session's suites (their [seed] blocks) beside this session, one table per dataset
+    the session ran that seed's cells on; a seed none of whose rows has a cell in the session is left out."""
+    groups = groups if groups is not None else analyse(session)
+    out: list[ThenNowTable] = []
+    for suite in dict.fromkeys(c.suite for c in session.cells):
+        spec = session.suite_setting(suite, "seed", None)
+        if not spec:
+            continue
+        rows_of = [r for g in groups if g.suite == suite for r in g.rows]
+        for dataset in dict.fromkeys(r.cell.dataset for r in rows_of):
+            here = [r for r in rows_of if r.cell.dataset == dataset]
+            found = {seed_row["label"]: _seed_cell(seed_row, here) for seed_row in spec["rows"]}
+            if not any(found.values()):
+                continue
+            figures = {s["label"]: s.get("seconds") for s in spec["rows"]}
+            # `iorace seeds` ran the seed whole: every row shows, with why where it has no time. Another
+            # session (`run readbytes --size seed`) shows the rows it has cells for, and how many it left out.
+            whole = spec["name"] in (session.options.get("seeds") or [])
+            shown = spec["rows"] if whole else [s for s in spec["rows"] if found[s["label"]] is not None]
+            rows = []
+            for s in shown:
+                r, base_label = found[s["label"]], s.get("baseline") or spec["baseline"]
+                base = found.get(base_label)
+                now = paired_ratio(r.cost_by_round(), base.cost_by_round()) if r and r.ok and base and base.ok else None
+                then, then_base = figures.get(s["label"]), figures.get(base_label)
+                if s.get("why"):
+                    why = s["why"]
+                elif r is None:
+                    why = "not in this session"
+                elif r.cell.status == Status.OK and r.primary is None:
+                    why = "answered right; not timed"
+                elif not r.ok:
+                    why = f"{r.cell.status}: {r.cell.detail.strip().splitlines()[0]}" if r.cell.detail.strip() else str(r.cell.status)
+                else:
+                    why = ""
+                then_ratio = then / then_base if then and then_base else None
+                rows.append(ThenNowRow(s["label"], s.get("cell", ""), r, base_label, now, then, then_ratio, why))
+            metric = here[0].cell.metric if here else ""  # the suite's (a row without runs says wall)
+            title = f"{spec['name']}: then and now · {suite} · {dataset}"
+            left_out = len(spec["rows"]) - len(shown)
+            out.append(ThenNowTable(spec["name"], title, suite, dataset, metric, spec.get("figures", ""), rows, left_out))
+    return out
+
+
+def _seed_cell(seed_row: dict, rows: list[Row]) -> Row | None:
+    """The session's row of the cell a seed row names (its variant, toolchain, profile and parameters)."""
+    if not seed_row.get("cell"):
+        return None
+    key, rest = seed_row["cell"].split("@", 1)
+    toolchain, profile = rest.split(":", 1)
+    params = seed_row.get("params") or {}
+    for r in rows:
+        c = r.cell
+        if (c.key, c.toolchain, c.profile) == (key, toolchain, profile) and all(c.params.get(k) == v for k, v in params.items()):
+            return r
+    return None

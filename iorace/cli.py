@@ -1,4 +1,4 @@
-"""The `iorace` command: list, doctor, run, show, report, compare, dimension, history, push, machines,
+"""The `iorace` command: list, doctor, run, seeds, show, report, compare, dimension, history, push, machines,
 compare-machines."""
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from iorace import counters, dialect, document, machine, tables
+from iorace import counters, dialect, document, machine, seeds, tables
 from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
-from iorace.options import CommandFunc, Percent, from_command, run_options
+from iorace.manifest import SuiteManifest
+from iorace.options import CommandFunc, Percent, from_command, run_options, seeds_options
 from iorace.paths import default_db
 from iorace.pool import pool
 from iorace.report import print_session, rich_table
@@ -110,6 +111,8 @@ def list_cmd(suite: str | None, suite_dirs: tuple[Path, ...]) -> None:
         # The manifest's description is the one place a dataset is described (a suite's README points here).
         for name, ds in m.datasets.items():
             console.print(escape(f"  dataset {name}: {ds.description or '-'}"), highlight=False)
+        for line in _seed_lines(m):
+            console.print(escape(line), highlight=False)
         t = Table(show_header=True, header_style="bold", box=None, padding=(0, 2, 0, 2))
         for col in ("variant", "kind", "toolchain", "profiles", "here", "description"):
             t.add_column(col, overflow="fold", no_wrap=col in {"variant", "toolchain"})
@@ -137,6 +140,16 @@ def list_cmd(suite: str | None, suite_dirs: tuple[Path, ...]) -> None:
             if not pr.available:
                 console.print(escape(f"  no {tc.language} row: toolchain {name}: {pr.reason}"), highlight=False)
         console.print()
+
+
+def _seed_lines(m: SuiteManifest) -> list[str]:
+    """A suite's seed (`iorace seeds NAME`): its rows, and those that cannot run here with why."""
+    cfg = m.seed_config
+    if cfg is None:
+        return []
+    rows = m.seed_rows()
+    out = [f"  seed {cfg.name}: {len(rows)} rows at dataset {cfg.size} (iorace seeds {cfg.name})"]
+    return out + [f"  seed row {row.label!r} cannot run here: {row.why}" for row in rows if row.why]
 
 
 @cli.command()
@@ -191,6 +204,27 @@ def run(suites: tuple[str, ...], **kw: Any) -> None:
     exports = {e.dest: kw.pop(e.dest) for e in EXPORTERS}
     opts = from_command(suites, exports=exports, wide=wide_view(kw.pop("wide")), **kw)
     opts.db = _local(opts.db or default_db(), "run")
+    sys.exit(run_session(opts, console, err_console))
+
+
+@cli.command("seeds")
+@click.argument("names", nargs=-1, metavar="[SEED]...")
+@seeds_options
+@DB_OPTION
+@export_options
+@WIDE_OPTION
+@SUITE_DIR_OPTION
+def seeds_cmd(names: tuple[str, ...], **kw: Any) -> None:
+    """Each seed's question answered today: run the seeds (all when none is named: readbytes, lines,
+    serialize, readexact, capnp) at their own configuration, as their suites' [seed] blocks declare it (the
+    seed's data size, parameters, toolchains and build profiles), and print each seed's table, its
+    published figures beside today's, first. One stored session, like `run`'s; --size runs them at another
+    size (--size tiny --check-only: a quick check that every seed builds and answers)."""
+    exports = {e.dest: kw.pop(e.dest) for e in EXPORTERS}
+    chosen = seeds.select(load_suites([], list(kw["suite_dirs"])), list(names))
+    opts = from_command(tuple(s.name for s, _ in chosen), exports=exports, wide=wide_view(kw.pop("wide")), **kw)
+    opts.seeds = [cfg.name for _, cfg in chosen]
+    opts.db = _local(opts.db or default_db(), "seeds")
     sys.exit(run_session(opts, console, err_console))
 
 

@@ -12,22 +12,23 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from iorace import fmt, tables
-from iorace.analysis import GridTable, Group, SeedTableData, analyse, grids, seed_tables
+from iorace.analysis import GridTable, Group, SeedTableData, ThenNowTable, analyse, grids, seed_tables, then_and_now
 from iorace.status import Status
 from iorace.store import SessionData
 
-SectionKind = Literal["group", "grid", "seed", "counters", "honesty"]
+SectionKind = Literal["overview", "group", "grid", "seed", "counters", "honesty"]
 
 
 @dataclass
 class Section:
-    """One part of the report, in the order every format draws them: a group's table (and its best
-    strategy per toolchain), a manifest grid, a seed table, the counters table."""
+    """One part of the report, in the order every format draws them: the overview (each seed's published
+    table beside today's, `iorace seeds`), a group's table (and its best strategy per toolchain), a manifest
+    grid, a seed table, the counters table, the A/A check."""
 
     kind: SectionKind
     table: tables.Table
     best: tables.Table | None = None  # groups only
-    source: Group | GridTable | SeedTableData | None = None  # what a format's charts are drawn from
+    source: Group | GridTable | SeedTableData | ThenNowTable | None = None  # what a format's charts are drawn from
 
 
 @dataclass
@@ -51,7 +52,9 @@ class Report:
 def build(session: SessionData) -> Report:
     """Analyse `session` once and lay out every part of its report."""
     groups = analyse(session)
-    sections = [Section("group", tables.group_table(g), tables.best_table(g), g) for g in groups]
+    # the overview first: each seed's then-and-now table, before the per-table detail
+    sections = [Section("overview", tables.then_now_table(t), source=t) for t in then_and_now(session, groups)]
+    sections += [Section("group", tables.group_table(g), tables.best_table(g), g) for g in groups]
     sections += [Section("grid", tables.grid_table(grid), source=grid) for grid in grids(session, groups)]
     sections += [Section("seed", tables.seed_table(seed), source=seed) for seed in seed_tables(session, groups)]
     if (counters := tables.counters_table(session)) is not None:

@@ -6,11 +6,12 @@ names the file and the field instead of a silently ignored setting.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, field_validator, model_validator
 
 from iorace.errors import UsageError
 from iorace.kind import Kind
@@ -145,10 +146,61 @@ class SeedTable(Strict):
         return self
 
 
+class SeedRow(Strict):
+    """One row of a seed's published table, mapped to the cell that answers it here, or to why none can
+    (`iorace seeds`: a row never disappears silently; tests/unit/test_seeds_unit.py checks every manifest)."""
+
+    label: str  # the seed's own name of the row ("g++-1(count)", "carsales object-reuse C++")
+    cell: str = ""  # language/variant@toolchain:profile that runs it here
+    params: dict[str, ParamValue] = Field(default_factory=dict)  # the cell's parameters that pick it (mode = "count")
+    seconds: float | None = None  # the seed's published figure, in seconds
+    baseline: str = ""  # the row (label) its ratio divides by; default: the seed's baseline
+    why: str = ""  # why no cell answers it here (a compiler not packaged, a library gone)
+
+    @model_validator(mode="after")
+    def _cell_or_why(self) -> SeedRow:
+        if bool(self.cell) == bool(self.why):
+            raise ValueError(f"seed row {self.label!r}: give either `cell` (what runs it here) or `why` (why nothing can)")
+        if self.cell and not re.fullmatch(r"[^/@:\s]+/[^/@:\s]+@[^@:\s]+:[^@:\s]+", self.cell):
+            raise ValueError(f"seed row {self.label!r}: cell {self.cell!r} is not language/variant@toolchain:profile")
+        return self
+
+    @property
+    def variant_key(self) -> str:
+        return self.cell.split("@", 1)[0]
+
+    @property
+    def toolchain(self) -> str:
+        return self.cell.split("@", 1)[1].split(":", 1)[0]
+
+    @property
+    def profile(self) -> str:
+        return self.cell.split(":", 1)[1]
+
+
+class SeedConfig(Strict):
+    """The seed's own configuration (`iorace seeds NAME`): its data size, its rows (each a cell at its
+    parameters, toolchain and profile, or why it cannot run here) and its published figures. Rows of the
+    suite's [[seed_tables]] at the `from_tables` toolchain:profile pairs are rows too, with their figures."""
+
+    file: str  # the write-up it reproduces (as `seed = "..."` says where a suite has no [seed] block)
+    name: str  # what `iorace seeds NAME` takes
+    title: str  # the seed, in a few words
+    size: str = "seed"  # the dataset at the seed's own size
+    baseline: str = ""  # the row every ratio divides by (unless a row names its own)
+    figures: str = ""  # what the seed's figures are: what was timed, where, how often
+    from_tables: list[str] = Field(default_factory=list)  # toolchain:profile: [[seed_tables]] rows at these
+    rows: list[SeedRow] = Field(default_factory=list)
+
+
 class SuiteManifest(Strict):
     name: str
     title: str
-    seed: str = ""
+    # the write-up it reproduces, or [seed]: that and the seed's own configuration (an error names the block's field)
+    seed: Annotated[
+        Annotated[SeedConfig, Tag("block")] | Annotated[str, Tag("file")],
+        Discriminator(lambda v: "block" if isinstance(v, dict | SeedConfig) else "file"),
+    ] = ""
     module: str = "suite.py"
     answer: Literal["result", "stdout"] = "result"
     metric: Literal["inner", "wall"] = "wall"
@@ -177,6 +229,11 @@ class SuiteManifest(Strict):
             "same_language_reference": self.same_language_reference.model_dump() if self.same_language_reference else None,
             "grids": [g.model_dump() for g in self.grids],
             "seed_tables": [t.model_dump() for t in self.seed_tables],
+            "seed": (
+                {**self.seed_config.model_dump(exclude={"rows", "from_tables"}), "rows": [r.model_dump() for r in self.seed_rows()]}
+                if self.seed_config
+                else None
+            ),
             "param_order": {k: v for k, v in self.params.items() if isinstance(v, list)},
         }
 
@@ -211,7 +268,54 @@ class SuiteManifest(Strict):
             for key in t.rows:
                 if key not in seen:
                     raise ValueError(f"seed_tables {t.title!r}: {key} is not a declared variant")
+        self._check_seed(seen)
         return self
+
+    def _check_seed(self, variants: set[str]) -> None:
+        """The [seed] block names a dataset, declared variants, and rows it has, each row once."""
+        if (cfg := self.seed_config) is not None:
+            if cfg.size not in self.datasets:
+                raise ValueError(f"seed: size {cfg.size!r} is not a declared dataset")
+            rows = self.seed_rows()
+            labels = [r.label for r in rows]
+            if len(set(labels)) != len(labels):
+                raise ValueError(f"seed: row {next(x for x in labels if labels.count(x) > 1)!r} is declared twice")
+            for r in rows:
+                if r.cell and r.variant_key not in variants:
+                    raise ValueError(f"seed: row {r.label!r}: {r.variant_key} is not a declared variant")
+                if r.baseline and r.baseline not in labels:
+                    raise ValueError(f"seed: row {r.label!r}: baseline {r.baseline!r} is not a row")
+            if cfg.baseline not in labels:
+                raise ValueError(f"seed: baseline {cfg.baseline!r} is not a row")
+            if bad := [p for p in cfg.from_tables if p.count(":") != 1]:
+                raise ValueError(f"seed: from_tables {bad[0]!r} is not toolchain:profile")
+
+    @property
+    def seed_config(self) -> SeedConfig | None:
+        return self.seed if isinstance(self.seed, SeedConfig) else None
+
+    def seed_rows(self) -> list[SeedRow]:
+        """The seed's rows in its order: its own, then each [[seed_tables]] row at each `from_tables`
+        toolchain:profile, with that toolchain's figures and its table's baseline."""
+        cfg = self.seed_config
+        if cfg is None:
+            return []
+        rows = list(cfg.rows)
+        for spec in self.seed_tables:
+            for pair in cfg.from_tables:
+                toolchain = pair.split(":", 1)[0]
+                figures = spec.seed_figures_by_toolchain.get(toolchain) or spec.seed_figures
+                suffix = f" ({toolchain})" if len(cfg.from_tables) > 1 else ""
+                for key in spec.rows:
+                    rows.append(
+                        SeedRow(
+                            label=key.split("/", 1)[1] + suffix,
+                            cell=f"{key}@{pair}",
+                            seconds=figures.get(key),
+                            baseline=spec.baseline.split("/", 1)[1] + suffix,
+                        )
+                    )
+        return rows
 
 
 def _format_validation_error(path: Path, err: ValidationError) -> str:

@@ -46,6 +46,8 @@ SHARED = {"stored": False}  # set by an option that other commands share too (--
 @dataclass
 class RunOptions:
     suites: list[str] = field(default_factory=list, metadata=SHARED)  # the command's arguments
+    # `iorace seeds`: the seeds whose own configurations (their suites' [seed] blocks) are the cells
+    seeds: list[str] = field(default_factory=list, metadata={"stored": True})
     sizes: list[str] = field(
         default_factory=list,
         metadata=flag(  # NAME or SUITE=NAME; none: quick
@@ -224,15 +226,36 @@ class RunOptions:
             if f.metadata.get("stored"):
                 value = getattr(self, f.name)
                 out[f.name] = [str(v) for v in value] if f.name == "inputs" else value
-        out.update(sizes=self.sizes or ["quick"], runs=0 if self.check_only else self.runs, seed=seed)
+        sizes = self.sizes or (["each seed's own"] if self.seeds else ["quick"])
+        out.update(sizes=sizes, runs=0 if self.check_only else self.runs, seed=seed)
         return out
+
+
+# What a seed's configuration fixes: `iorace seeds` does not take these options of `run`.
+SEED_FIXED = {"inputs", "variants", "toolchains", "profiles", "params"}
+
+
+SEED_HELP = {
+    "sizes": "Dataset for every seed instead of its own size (tiny, quick, seed, ...). Repeatable; SUITE=NAME "
+    "applies to one seed's suite only. Default: each seed's own size (its [seed] block's size).",
+}
 
 
 def run_options(command: CommandFunc) -> CommandFunc:
     """Decorate the `run` command with one option per declared field (click applies them bottom-up)."""
+    return _options(command, set(), {})
+
+
+def seeds_options(command: CommandFunc) -> CommandFunc:
+    """The `seeds` command's options: `run`'s, less those the seeds' configurations fix."""
+    return _options(command, SEED_FIXED, SEED_HELP)
+
+
+def _options(command: CommandFunc, leave_out: set[str], helps: dict[str, str]) -> CommandFunc:
     for f in reversed(fields(RunOptions)):
-        if "click" in f.metadata:
+        if "click" in f.metadata and f.name not in leave_out:
             decls, kw = f.metadata["click"]
+            kw = {**kw, "help": helps.get(f.name, kw.get("help"))}
             default = f.default if "multiple" not in kw and not kw.get("is_flag") else None
             extra = {"default": default} if default is not None else {}
             command = click.option(*decls, f.name, **extra, **kw)(command)

@@ -73,9 +73,9 @@ def _print_table(console: Console, table: tables.Table, wide: bool) -> None:
 
 
 def print_session(report: Report, console: Console, wide: bool = True) -> None:
-    """Every part of the report document in its order (a group's table, compact unless `wide`: the
-    terminal's default, with its best-per-toolchain table; the grids; the seed tables; the counters), then
-    the problems and the session line."""
+    """Every part of the report document in its order (each seed's then-and-now table; a group's table,
+    compact unless `wide`: the terminal's default, with its best-per-toolchain table; the grids; the seed
+    tables; the counters), then the problems and the session line."""
     for section in report.sections:
         if section.kind == "grid":  # the seed's own view: every column, whatever the width
             console.print(rich_table(section.table))

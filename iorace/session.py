@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-from iorace import __version__, build, counters, datasets, document, machine, reference
+from iorace import __version__, build, counters, datasets, document, machine, reference, seeds
 from iorace.cells import OK, PLANNED, SKIPPED, Cell, dataset_refs, expand
 from iorace.errors import UsageError
 from iorace.export import EXPORTERS, export_all
@@ -61,6 +61,8 @@ def _progress(console: Console) -> Progress:
 
 
 def plan(opts: RunOptions) -> list[Cell]:
+    if opts.seeds:
+        return _seed_cells(opts)
     suites = load_suites(opts.suites, opts.suite_dirs)
     named = {v.split("=", 1)[0] for v in opts.sizes if "=" in v}
     if unknown := named - {s.name for s in suites}:
@@ -79,6 +81,18 @@ def plan(opts: RunOptions) -> list[Cell]:
             ]
         )
         raise UsageError(f"no cell matches {what or 'the selection'} (see `iorace list`)")
+    return cells
+
+
+def _seed_cells(opts: RunOptions) -> list[Cell]:
+    """`iorace seeds`: the cells each seed's rows name, at the seed's size unless --size says otherwise."""
+    chosen = seeds.select(load_suites([], opts.suite_dirs), opts.seeds)
+    named = {v.split("=", 1)[0] for v in opts.sizes if "=" in v}
+    if unknown := named - {s.name for s, _ in chosen}:
+        raise UsageError(f"--size {sorted(unknown)[0]}=...: that suite is not part of this run")
+    cells: list[Cell] = []
+    for suite, _ in chosen:
+        cells += seeds.cells(suite, opts.sizes or [])
     return cells
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from iorace import fmt
-from iorace.analysis import AA_SUFFIX, GridTable, Group, Row, SeedTableData, answer_text, params_text
+from iorace.analysis import AA_SUFFIX, GridTable, Group, Row, SeedTableData, ThenNowTable, answer_text, params_text
 from iorace.status import Status
 from iorace.store import CellData, SessionData
 
@@ -241,6 +241,53 @@ def seed_table(t: SeedTableData) -> Table:
     if has_seed:
         caption += f" The seed's figures: {t.source or 'as published'}; compare the ratios, not the seconds."
     return Table(t.title, caption, columns, rows, statuses, 1)
+
+
+def then_now_table(t: ThenNowTable) -> Table:
+    """A seed's published table beside today's (`iorace seeds`): per seed row, in the seed's order, the
+    cell that answers it here, today's median and the seed's figure, each as a ratio to the same baseline
+    row; a row that cannot run here says why."""
+    shared = t.shared_baseline
+    ratio_of = f"x {shared}" if shared else "x its baseline"
+    columns = [
+        Column("seed's row", "left", compact=True, wrap=True),
+        Column("cell here", "left", wrap=True),
+        Column("status", "left", compact=True),
+        Column("now"),  # the absolute times for reference (wide view): the ratios are what compares
+        Column(f"now {ratio_of} [95% CI]", compact=True),
+        Column("then (seed)"),
+        Column(f"then {ratio_of}", compact=True),
+    ]
+    if not shared:
+        columns.append(Column("baseline", "left", wrap=True))
+    columns.append(Column("why no time", "left", compact=True, wrap=True))
+    rows, statuses = [], []
+    for tr in t.rows:
+        r = tr.row
+        status = r.cell.status if r is not None else "not run"
+        row = [
+            tr.label,
+            tr.cell.replace("@", " ").replace(":", " ") or "-",
+            status,
+            fmt.seconds(r.cost) if r is not None and r.ok else "-",
+            fmt.ratio(tr.now),
+            fmt.seconds(tr.then_seconds),
+            _x(tr.then),
+        ]
+        if not shared:
+            row.append(tr.baseline)
+        row.append(tr.why or "")
+        rows.append(row)
+        statuses.append(status)
+    caption = (
+        f"The seed's rows in the seed's order, each at the seed's own configuration (its parameters, toolchain and build "
+        f"profile) on {t.dataset}; now = this session's median ({'inner' if t.metric == 'inner' else 'wall'} time), "
+        f"then = the seed's published figure ({t.figures or 'as published'}). Compare the ratios, not the seconds: the "
+        "machines differ."
+    )
+    if t.left_out:
+        caption += f" {t.left_out} of the seed's rows have no cell in this session: `iorace seeds {t.seed}` runs them all."
+    return Table(t.title, caption, columns, rows, statuses, 2)
 
 
 COUNTER_COLUMNS = [  # (header, key or "ipc", digits after the point)

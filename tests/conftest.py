@@ -68,7 +68,7 @@ def run_iorace(args: list[str], tmp_path: Path, timeout: float = 1800, export: b
     env.setdefault("IORACE_CACHE", str(REPO / ".cache"))  # builds/data shared between tests
     cmd = [sys.executable, "-m", "iorace", *args]
     json_path = tmp_path / "export.json"
-    if args and args[0] == "run":
+    if args and args[0] in ("run", "seeds"):  # the commands that measure: a private database, an export
         cmd += ["--db", str(tmp_path / "iorace.sqlite")]
         if export:
             cmd += ["--export-json", str(json_path)]

@@ -29,8 +29,10 @@ D_VARIANTS = [
     "dlsym-fread",
 ]
 EXPECTED_CELLS = {
-    # gdc twice: release (-O3 -frelease) and seed-flags (-O3, the seed's own command line)
-    "d": {(v, tc, "release") for v in D_VARIANTS for tc in ("gdc", "ldc2", "dmd")} | {(v, "gdc", "seed-flags") for v in D_VARIANTS},
+    # gdc and dmd twice: release (-O3 -frelease; -O -release -inline) and seed-flags (-O3; -O -release, the
+    # seed's own command lines)
+    "d": {(v, tc, "release") for v in D_VARIANTS for tc in ("gdc", "ldc2", "dmd")}
+    | {(v, tc, "seed-flags") for v in D_VARIANTS for tc in ("gdc", "dmd")},
     "java": {(v, "javac", "release") for v in ("buffered-input-stream", "own-buffer", "mapped-byte-buffer", "file-channel")},
     "rust": {(v, "cargo", p) for v in ("bufreader-bytes", "own-buffer", "memmap2") for p in ("release", "debug")}
     | {("read-bytes-unbuffered", "cargo", "release")},

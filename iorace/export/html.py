@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from iorace import tables
-from iorace.analysis import GridTable, Group, SeedTableData, params_text
+from iorace.analysis import GridTable, Group, SeedTableData, ThenNowTable, params_text
 from iorace.document import Report, Section
 from iorace.kind import Kind
 from iorace.status import Status
@@ -290,8 +290,10 @@ def render(report: Report, history: list[SessionData] | None = None) -> str:
     session = report.session
     languages = sorted({c.language for s in (history or [session]) for c in s.cells})
     summary = report.summary
+    seeds = [s.source for s in report.of_kind("overview") if isinstance(s.source, ThenNowTable)]
     nav = " · ".join(
-        f'<a href="#g{i}">{esc(g.suite)} {esc(g.dataset)} {esc(params_text(g.params))}</a>' for i, g in enumerate(report.groups)
+        [f'<a href="#overview{i}">{esc(t.seed)} then and now</a>' for i, t in enumerate(seeds)]
+        + [f'<a href="#g{i}">{esc(g.suite)} {esc(g.dataset)} {esc(params_text(g.params))}</a>' for i, g in enumerate(report.groups)]
     )
     body = [
         f"<h1>iorace session {session.id}</h1>",
@@ -304,10 +306,11 @@ def render(report: Report, history: list[SessionData] | None = None) -> str:
         + "</p>",
         _filters(session),
     ]
+    body += [_section(s, i) for i, s in enumerate(report.of_kind("overview"))]  # each seed's then and now first
     body += [_group_section(s, i, languages) for i, s in enumerate(report.of_kind("group"))]
     numbered: dict[str, int] = {}
     for section in report.sections:
-        if section.kind != "group":
+        if section.kind not in ("group", "overview"):
             body.append(_section(section, numbered.setdefault(section.kind, 0)))
             numbered[section.kind] += 1
     if history and len(history) > 1:

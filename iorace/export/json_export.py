@@ -15,7 +15,7 @@ import shlex
 from collections.abc import Callable
 from pathlib import Path
 
-from iorace.analysis import NS, Row
+from iorace.analysis import NS, Row, ThenNowTable
 from iorace.document import Report
 
 
@@ -104,6 +104,36 @@ def document(report: Report) -> dict:
             "git_revision": session.git_revision,
             "version": session.iorace_version,
         },
+        # each seed's published table beside this session (the report's overview), row by row
+        "iorace_seeds": [seed(s.source) for s in report.of_kind("overview") if isinstance(s.source, ThenNowTable)],
+    }
+
+
+def seed(t: ThenNowTable) -> dict:
+    """A seed's then-and-now table: per seed row, its cell here, today's median and ratio (with its 95%
+    interval) and the seed's figure and ratio, both to the row's baseline row, or why it has no time."""
+    return {
+        "seed": t.seed,
+        "suite": t.suite,
+        "dataset": t.dataset,
+        "metric": t.metric,
+        "figures": t.figures,
+        "rows_left_out": t.left_out,
+        "rows": [
+            {
+                "label": r.label,
+                "cell": r.cell or None,
+                "status": r.row.cell.status if r.row is not None else "not run",
+                "now_median": r.row.cost if r.row is not None and r.row.ok else None,
+                "now_ratio": r.now.value if r.now else None,
+                "now_ratio_ci95": [r.now.low, r.now.high] if r.now and r.now.low is not None else None,
+                "then_seconds": r.then_seconds,
+                "then_ratio": r.then,
+                "baseline": r.baseline,
+                "why": r.why or None,
+            }
+            for r in t.rows
+        ],
     }
 
 

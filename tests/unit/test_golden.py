@@ -109,7 +109,22 @@ def full_session(sid: int = 7, factor: float = 1.0, git: str = "abc123"):
                     "seed_figures": {"d/rawOut": 22.41, "d/bufOut": 9.32},
                     "seed_figures_source": "MacOS, 5 runs",
                 }
-            ]
+            ],
+            # `iorace seeds`: the seed's rows at its own configuration (ldc2), one it cannot run here
+            "seed": {
+                "name": "dcat",
+                "title": "dcat's tests",
+                "file": "001.txt",
+                "size": "tiny",
+                "baseline": "rawOut",
+                "figures": "MacOS, 5 runs",
+                "rows": [
+                    {"label": "rawOut", "cell": "d/rawOut@ldc2:release", "seconds": 22.41},
+                    {"label": "bufOut", "cell": "d/bufOut@ldc2:release", "seconds": 9.32},
+                    {"label": "chunk", "cell": "d/chunk@ldc2:release"},
+                    {"label": "rawOut dmd", "why": "dmd is not packaged here", "seconds": 25.0},
+                ],
+            },
         },
     }
     return session(cells, suites=suites, sid=sid, git=git)

@@ -1,0 +1,234 @@
+"""The seeds' own configurations ([seed] blocks, `iorace seeds`): every seed row of every manifest maps to one
+cell or states why it cannot run, a broken mapping is caught, and the then-and-now table (no builds)."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+from sessions import cell, session
+
+from iorace import seeds, tables
+from iorace.analysis import then_and_now
+from iorace.document import build
+from iorace.errors import UsageError
+from iorace.paths import REPO_SUITES
+from iorace.suites import find_suite_dirs, load_suite, load_suites
+
+SEEDS = ["readbytes", "lines", "serialize", "readexact", "capnp"]  # in the write-ups' order, 000 to 004
+
+
+@pytest.mark.parametrize("suite_dir", sorted(find_suite_dirs([]).values()), ids=lambda d: d.name)
+def test_every_seed_row_maps_to_one_cell_or_says_why(suite_dir):
+    suite = load_suite(suite_dir)
+    assert seeds.unmapped(suite) == []
+    for row, found in seeds.mapping(suite):
+        assert (len(found) == 1) if row.cell else (not found and row.why.strip()), row.label
+
+
+def test_the_five_seeds_in_their_order():
+    chosen = seeds.select(load_suites([], []), [])
+    assert [cfg.name for _, cfg in chosen] == SEEDS
+    assert [s.name for s, _ in chosen] == ["readbytes", "lines", "serialize", "readexact", "capnp"]
+    # each seed's rows: the seed's table, not an empty block (readbytes: 65 rows; capnp: 36 and libgreen)
+    counts = {cfg.name: len(s.manifest.seed_rows()) for s, cfg in chosen}
+    assert counts == {"readbytes": 65, "lines": 10, "serialize": 12, "readexact": 4, "capnp": 37}
+
+
+def test_rows_that_cannot_run_say_why():
+    chosen = dict((cfg.name, s) for s, cfg in seeds.select(load_suites([], []), []))
+    capnp = {r.label: r for r in chosen["capnp"].manifest.seed_rows()}
+    assert "libgreen" in capnp["eval pipe Rust on libgreen"].why
+    # dmd's rows map to dmd cells; where dmd is missing the run skips them with the toolchain's reason
+    dmd = [r for r in chosen["readbytes"].manifest.seed_rows() if "Digital Mars" in r.label]
+    assert len(dmd) == 14 and {r.toolchain for r in dmd} == {"dmd"}
+    assert "not packaged" in chosen["readbytes"].toolchains["dmd"].install
+
+
+def copy_suite(tmp_path: Path, name: str) -> Path:
+    d = tmp_path / name
+    shutil.copytree(REPO_SUITES / name, d, ignore=shutil.ignore_patterns("target", "__pycache__"))
+    return d
+
+
+def test_a_row_naming_a_cell_that_does_not_exist_is_caught(tmp_path):
+    d = copy_suite(tmp_path, "readexact")
+    toml = d / "suite.toml"
+    toml.write_text(toml.read_text().replace('cell = "rust/bytewise@cargo:debug"', 'cell = "rust/bytewise@cargo:fast"'))
+    problems = seeds.unmapped(load_suite(d))
+    assert problems == ["readexact: seed row 'new-io (make FLAGS=)' (rust/bytewise@cargo:fast ): no cell"]
+    with pytest.raises(UsageError, match="new-io"):
+        seeds.cells(load_suite(d), [])
+
+
+def test_a_row_with_parameters_that_pick_two_cells_is_caught(tmp_path):
+    d = copy_suite(tmp_path, "readbytes")
+    toml = d / "suite.toml"
+    text = toml.read_text().replace('cell = "cpp/mmap@g++:release"\nparams = { mode = "count" }', 'cell = "cpp/mmap@g++:release"', 1)
+    toml.write_text(text)
+    problems = seeds.unmapped(load_suite(d))
+    assert len(problems) == 1 and "g++-2(count)" in problems[0] and "mode=count" in problems[0] and "mode=sum" in problems[0]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "error"),
+    [
+        ('cell = "rust/old-io-vec@cargo:release"', "", "give either `cell`"),
+        ('cell = "rust/old-io-vec@cargo:release"', 'cell = "rust/old-io-vec@cargo:release"\nwhy = "gone"', "give either `cell`"),
+        ('cell = "rust/old-io-vec@cargo:release"', 'cell = "rust/old-io-vec"', "is not language/variant@toolchain:profile"),
+        ('cell = "rust/old-io-vec@cargo:release"', 'cell = "rust/gone@cargo:release"', "rust/gone is not a declared variant"),
+        ('size = "seed-size"', 'size = "huge"', "size 'huge' is not a declared dataset"),
+        ('baseline = "old-io"\n', 'baseline = "older-io"\n', "baseline 'older-io' is not a row"),
+        ('label = "new-io"\n', 'label = "old-io"\n', "row 'old-io' is declared twice"),
+    ],
+)
+def test_manifest_errors_of_a_seed_block(tmp_path, old, new, error):
+    d = copy_suite(tmp_path, "readexact")
+    toml = d / "suite.toml"
+    text = toml.read_text()
+    assert old in text
+    toml.write_text(text.replace(old, new, 1))
+    with pytest.raises(UsageError, match=error):
+        load_suite(d)
+
+
+def test_unknown_seed_name():
+    with pytest.raises(UsageError, match=r"no seed 'rdb' \(seeds: readbytes, lines, serialize, readexact, capnp\)"):
+        seeds.select(load_suites([], []), ["rdb"])
+
+
+def test_seed_cells_are_the_rows_cells_at_the_seeds_size_or_another():
+    suite = next(s for s, cfg in seeds.select(load_suites([], []), ["readexact"]))
+    at_seed = seeds.cells(suite, [])
+    assert sorted(c.label for c in at_seed) == sorted(
+        f"rust/{v}@cargo:{p}[len=10]" for v in ("bytewise", "old-io-vec") for p in ("release", "debug")
+    )
+    assert {c.dataset.name for c in at_seed} == {"seed-size"}
+    assert {c.dataset.name for c in seeds.cells(suite, ["tiny"])} == {"tiny"}
+    assert {c.dataset.name for c in seeds.cells(suite, ["readexact=quick"])} == {"quick"}
+    # a size for another seed's suite leaves this one at its own size
+    assert {c.dataset.name for c in seeds.cells(suite, ["capnp=tiny"])} == {"seed-size"}
+
+
+SEED_SETTING = {
+    "name": "dcat",
+    "title": "dcat's tests",
+    "file": "001.txt",
+    "size": "tiny",
+    "baseline": "rawOut",
+    "figures": "MacOS, 5 runs",
+    "rows": [
+        {"label": "rawOut", "cell": "d/rawOut@gdc:release", "params": {}, "seconds": 22.41, "baseline": "", "why": ""},
+        {"label": "bufOut", "cell": "d/bufOut@gdc:release", "params": {}, "seconds": 9.32, "baseline": "", "why": ""},
+        {"label": "chunk", "cell": "d/chunk@gdc:release", "params": {}, "seconds": None, "baseline": "", "why": ""},
+        {"label": "dmd rawOut", "cell": "", "params": {}, "seconds": 30.0, "baseline": "", "why": "dmd is not packaged here"},
+        {"label": "nodmd", "cell": "d/nodmd@dmd:release", "params": {}, "seconds": 40.0, "baseline": "", "why": ""},
+    ],
+}
+
+
+def seed_session():
+    timed = (("rawOut", 20), ("bufOut", 10))
+    cells = [cell(name, "d", "gdc", wall=[w, w, w * 1.1], params={}, suite="lines", metric="wall") for name, w in timed]
+    cells.append(cell("chunk", "d", "gdc", wall=[5, 5, 5], params={}, suite="lines", metric="wall"))
+    cells.append(cell("nodmd", "d", "dmd", params={}, suite="lines", status="skipped", detail="dmd: not packaged by Debian 12\nmore"))
+    return session(cells, suites={"lines": {"seed": SEED_SETTING}}, options={"runs": 3, "seeds": ["dcat"]})
+
+
+def test_then_and_now_rows_in_the_seeds_order_with_ratios_and_reasons():
+    [t] = then_and_now(seed_session())
+    assert t.title == "dcat: then and now · lines · tiny" and t.shared_baseline == "rawOut"
+    by = {r.label: r for r in t.rows}
+    assert [r.label for r in t.rows] == ["rawOut", "bufOut", "chunk", "dmd rawOut", "nodmd"]
+    assert by["bufOut"].now is not None and by["bufOut"].now.value == pytest.approx(0.5, rel=1e-6)
+    assert by["bufOut"].then == pytest.approx(9.32 / 22.41)
+    assert by["rawOut"].then == pytest.approx(1.0) and by["chunk"].then is None
+    assert by["chunk"].now is not None and by["chunk"].now.value == pytest.approx(5 / 20.667, rel=0.05)
+    assert by["dmd rawOut"].row is None and by["dmd rawOut"].why == "dmd is not packaged here"
+    assert by["nodmd"].why == "skipped: dmd: not packaged by Debian 12" and by["nodmd"].now is None
+
+
+def test_a_cell_verified_but_not_timed_says_so():
+    s = seed_session()
+    s.cells[1].runs = []  # bufOut, as --check-only leaves it
+    by = {r.label: r for r in then_and_now(s)[0].rows}
+    assert by["bufOut"].why == "answered right; not timed" and by["bufOut"].now is None
+    assert by["rawOut"].why == ""
+
+
+def test_then_now_table_shows_the_seeds_figures_and_why():
+    [t] = then_and_now(seed_session())
+    table = tables.then_now_table(t)
+    headers = [c.header for c in table.columns]
+    assert headers == ["seed's row", "cell here", "status", "now", "now x rawOut [95% CI]", "then (seed)", "then x rawOut", "why no time"]
+    rows = {r[0]: r for r in table.rows}
+    assert rows["bufOut"][5:7] == ["9.32 s", "0.42x"]
+    assert rows["dmd rawOut"][1:3] == ["-", "not run"] and rows["dmd rawOut"][-1] == "dmd is not packaged here"
+
+
+def test_the_report_opens_with_the_overview():
+    report = build(seed_session())
+    assert [s.kind for s in report.sections][:2] == ["overview", "group"]
+
+
+def test_another_sessions_overview_shows_the_rows_it_has_and_counts_the_rest():
+    s = seed_session()
+    s.options = {"runs": 3}  # `iorace run lines`, not `iorace seeds`
+    [t] = then_and_now(s)
+    assert [r.label for r in t.rows] == ["rawOut", "bufOut", "chunk", "nodmd"] and t.left_out == 1
+    caption = tables.then_now_table(t).caption
+    assert caption.endswith("1 of the seed's rows have no cell in this session: `iorace seeds dcat` runs them all.")
+    [whole] = then_and_now(seed_session())
+    assert whole.left_out == 0 and "have no cell" not in tables.then_now_table(whole).caption
+
+
+def test_no_overview_without_a_seed_row_in_the_session():
+    s = seed_session()
+    for c in s.cells:
+        c.toolchain = "ldc2"
+    assert then_and_now(s) == []
+    assert "overview" not in [x.kind for x in build(s).sections]
+
+
+def test_list_names_the_seed_and_the_rows_that_cannot_run():
+    from iorace.cli import _seed_lines
+
+    capnp = next(s for s, cfg in seeds.select(load_suites([], []), ["capnp"]))
+    lines = _seed_lines(capnp.manifest)
+    assert lines[0] == "  seed capnp: 37 rows at dataset seed (iorace seeds capnp)"
+    assert len(lines) == 2 and lines[1].startswith("  seed row 'eval pipe Rust on libgreen' cannot run here: libgreen")
+    rdb = load_suite(REPO_SUITES / "rdb")
+    assert _seed_lines(rdb.manifest) == []  # rdb shares seed 003 with readexact, whose table it is
+
+
+def test_seeds_takes_runs_options_but_not_the_selection():
+    from iorace.cli import run as run_cmd
+    from iorace.cli import seeds_cmd
+
+    run_names = {p.name for p in run_cmd.params}
+    names = {p.name for p in seeds_cmd.params}
+    assert run_names - names == {"inputs", "variants", "toolchains", "profiles", "params", "suites"}
+    assert names - run_names == {"names"}
+    size = next(p for p in seeds_cmd.params if p.name == "sizes")
+    assert "each seed's own size" in (size.help or "")
+
+
+def test_the_json_export_carries_each_seeds_table():
+    from iorace.export.json_export import document
+
+    [doc] = document(build(seed_session()))["iorace_seeds"]
+    assert (doc["seed"], doc["suite"], doc["dataset"], doc["rows_left_out"]) == ("dcat", "lines", "tiny", 0)
+    by = {r["label"]: r for r in doc["rows"]}
+    assert list(by) == ["rawOut", "bufOut", "chunk", "dmd rawOut", "nodmd"]
+    assert by["bufOut"]["now_ratio"] == pytest.approx(0.5) and by["bufOut"]["then_ratio"] == pytest.approx(9.32 / 22.41)
+    assert by["dmd rawOut"] | {"then_ratio": None} == {
+        "label": "dmd rawOut",
+        "cell": None,
+        "status": "not run",
+        "now_median": None,
+        "now_ratio": None,
+        "now_ratio_ci95": None,
+        "then_seconds": 30.0,
+        "then_ratio": None,
+        "baseline": "rawOut",
+        "why": "dmd is not packaged here",
+    }
