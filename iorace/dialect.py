@@ -54,6 +54,7 @@ class Db:
     """One open database. Rows are read by column name (row["id"]); statements use `?` placeholders."""
 
     where: str  # the file or the URL (password masked), as messages name it
+    conn: Any  # the driver's connection (sqlite3's or psycopg's: both commit, roll back and close alike)
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
         raise NotImplementedError
@@ -75,13 +76,13 @@ class Db:
         """Keep other processes from changing the schema until this transaction ends."""
 
     def commit(self) -> None:
-        raise NotImplementedError
+        self.conn.commit()
 
     def rollback(self) -> None:
-        raise NotImplementedError
+        self.conn.rollback()
 
     def close(self) -> None:
-        raise NotImplementedError
+        self.conn.close()
 
 
 class SqliteDb(Db):
@@ -102,15 +103,6 @@ class SqliteDb(Db):
 
     def has_index(self, name: str) -> bool:
         return self.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", (name,)).fetchone() is not None
-
-    def commit(self) -> None:
-        self.conn.commit()
-
-    def rollback(self) -> None:
-        self.conn.rollback()
-
-    def close(self) -> None:
-        self.conn.close()
 
 
 _servers: list[str] = []  # the servers connected to, for the message of an error that comes later
@@ -162,15 +154,6 @@ class PostgresDb(Db):
         # Two processes creating the same table at once collide in PostgreSQL's catalog (a duplicate key of
         # pg_type): the first to come creates, the others wait and then find it there.
         self.execute("SELECT pg_advisory_xact_lock(?)", (_SCHEMA_LOCK,))
-
-    def commit(self) -> None:
-        self.conn.commit()
-
-    def rollback(self) -> None:
-        self.conn.rollback()
-
-    def close(self) -> None:
-        self.conn.close()
 
 
 def _pg(sql: str) -> str:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from iorace.analysis import NS, Row
 from iorace.document import Report
-from iorace.export.json_export import measured
+from iorace.export.json_export import measured, session_fields
 from iorace.runner import Run
 from iorace.stats import Summary, summarize
 from iorace.store import CellData
@@ -140,16 +140,7 @@ def document(report: Report) -> dict:
             for r in rows
             if not measured(r)
         ],
-        "iorace": {
-            "session": session.id,
-            "started": session.started,
-            "finished": session.finished,
-            "status": session.status,
-            "command_line": session.command_line,
-            "machine": session.machine,
-            "git_revision": session.git_revision,
-            "version": session.iorace_version,
-        },
+        "iorace": session_fields(session),
     }
 
 

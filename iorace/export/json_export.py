@@ -17,6 +17,7 @@ from pathlib import Path
 
 from iorace.analysis import NS, Row, ThenNowTable
 from iorace.document import Report
+from iorace.store import SessionData
 
 
 def _stat(values: list[float], fn: Callable[[list[float]], float]) -> float | None:
@@ -84,26 +85,31 @@ def result(row: Row) -> dict:
     }
 
 
+def session_fields(session: SessionData) -> dict:
+    """The session as the JSON exports carry it (their "iorace" key)."""
+    return {
+        "session": session.id,
+        "started": session.started,
+        "finished": session.finished,
+        "status": session.status,
+        "command_line": session.command_line,
+        "options": session.options,
+        "machine": session.machine,
+        "machine_name": session.machine_name,
+        "machine_fingerprint": session.machine_fingerprint,
+        "toolchains": session.toolchains,
+        "git_revision": session.git_revision,
+        "version": session.iorace_version,
+    }
+
+
 def document(report: Report) -> dict:
     session = report.session
     rows = [r for g in report.groups for r in g.rows]
     return {
         "results": [result(r) for r in rows if measured(r)],
         "iorace_unmeasured": [result(r) for r in rows if not measured(r)],
-        "iorace": {
-            "session": session.id,
-            "started": session.started,
-            "finished": session.finished,
-            "status": session.status,
-            "command_line": session.command_line,
-            "options": session.options,
-            "machine": session.machine,
-            "machine_name": session.machine_name,
-            "machine_fingerprint": session.machine_fingerprint,
-            "toolchains": session.toolchains,
-            "git_revision": session.git_revision,
-            "version": session.iorace_version,
-        },
+        "iorace": session_fields(session),
         # each seed's published table beside this session (the report's overview), row by row
         "iorace_seeds": [seed(s.source) for s in report.of_kind("overview") if isinstance(s.source, ThenNowTable)],
     }
