@@ -21,14 +21,53 @@ BUSY_PROCESS_PCT = 10.0  # doctor names other processes using more than this % o
 BUSY_OTHERS_PCT = 50.0  # iorace run warns when other processes together use more than this % of a core
 
 
-def _cpu_model() -> str:
+def _cpuinfo() -> dict[str, str]:
+    """The first processor's fields of /proc/cpuinfo ({} where there is none)."""
+    fields: dict[str, str] = {}
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
+            if not line.strip():
+                break  # the first processor's block ends here
+            key, _, value = line.partition(":")
+            fields.setdefault(key.strip(), value.strip())
     except OSError:
         pass
-    return platform.processor() or "unknown"
+    return fields
+
+
+def _cpu_model() -> str:
+    return _cpuinfo().get("model name") or platform.processor() or "unknown"
+
+
+def _cpu_stepping() -> str:
+    """Family, model and stepping: two CPUs of one model name can differ there (a new stepping, a microcode)."""
+    cpu = _cpuinfo()
+    parts = [f"{key} {cpu[key]}" for key in ("cpu family", "model", "stepping") if cpu.get(key)]
+    return ", ".join(parts) or "unknown"
+
+
+def _caches() -> str:
+    """The first CPU's caches from sysfs: 'L1d 32K, L1i 32K, L2 512K, L3 32768K' ('unknown' without sysfs)."""
+    out = []
+    for index in sorted(Path("/sys/devices/system/cpu/cpu0/cache").glob("index*")):
+        try:
+            level, kind, size = ((index / f).read_text().strip() for f in ("level", "type", "size"))
+        except OSError:
+            continue
+        out.append(f"L{level}{ {'Data': 'd', 'Instruction': 'i'}.get(kind, '') } {size}")
+    return ", ".join(out) or "unknown"
+
+
+def _virtualization() -> str:
+    """What the machine runs in: systemd-detect-virt's word ('kvm', 'docker', 'none'), else whether the CPU says
+    it runs under a hypervisor."""
+    try:
+        proc = subprocess.run(["systemd-detect-virt"], capture_output=True, text=True, timeout=5, check=False)
+        if proc.stdout.strip():
+            return proc.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return "hypervisor" if "hypervisor" in _cpuinfo().get("flags", "").split() else "unknown"
 
 
 def _governor() -> str:
@@ -45,6 +84,10 @@ def info() -> dict:
         "hostname": platform.node(),
         "cpu_model": _cpu_model(),
         "cores": os.cpu_count(),
+        "physical_cores": psutil.cpu_count(logical=False),
+        "cpu_stepping": _cpu_stepping(),
+        "caches": _caches(),
+        "virtualization": _virtualization(),
         "kernel": platform.release(),
         "os": platform.platform(),
         "governor": _governor(),
@@ -86,6 +129,7 @@ def data_filesystem(path: Path | None = None) -> str:
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 FINGERPRINT_FACTS = ("cpu_model", "cores", "memory_gb")  # of info(): what makes timings of two machines comparable
+FINGERPRINT_EXTRA = ("cpu_stepping", "physical_cores", "caches", "virtualization")  # ... and, since 2026-11-23, these
 
 
 def name(given: str | None) -> str:
@@ -101,12 +145,15 @@ def name(given: str | None) -> str:
 
 
 def fingerprint(facts: dict) -> str:
-    """A short hash of what makes two machines' timings comparable (the CPU model, its logical cores, the
-    memory in whole GiB): the same on every session of one machine whatever its name, its kernel or its
-    load, different on another kind. '' when the facts are unknown (a session stored without them)."""
+    """A short hash of what makes two machines' timings comparable (the CPU model and its family, model and
+    stepping, logical and physical cores, caches, memory in whole GiB, virtualization): the same on every
+    session of one machine whatever its name, its kernel or its load, different on another kind. A fact a
+    session was stored without is left out of the hash, so older sessions keep their fingerprint. '' when
+    the facts are unknown (a session stored without them)."""
     if not facts.get("cpu_model"):
         return ""
     key = [facts.get("cpu_model"), facts.get("cores"), round(facts.get("memory_gb") or 0)]
+    key += [[k, facts[k]] for k in FINGERPRINT_EXTRA if facts.get(k) is not None]
     return hashlib.sha256(json.dumps(key).encode()).hexdigest()[:12]
 
 

@@ -48,6 +48,25 @@ def test_a_fingerprint_holds_across_what_does_not_make_another_machine():
     assert machine.fingerprint({}) == ""  # no facts stored: no fingerprint to compare
 
 
+def test_a_fingerprint_tells_stepping_threads_caches_and_virtualization_apart():
+    new = {**FACTS, "cpu_stepping": "cpu family 25, model 1, stepping 1", "physical_cores": 4, "caches": "L2 512K, L3 32768K"}
+    new["virtualization"] = "kvm"
+    for other in (
+        {"cpu_stepping": "cpu family 25, model 1, stepping 2"},
+        {"physical_cores": 8},  # 8 threads on 4 cores or on 8
+        {"caches": "L2 1024K, L3 32768K"},
+        {"virtualization": "none"},
+    ):
+        assert machine.fingerprint({**new, **other}) != machine.fingerprint(new), other
+    assert machine.fingerprint({**FACTS, "caches": None}) == machine.fingerprint(FACTS)  # a missing fact is left out
+
+
+def test_this_machine_has_the_new_facts():
+    facts = machine.info()
+    assert facts["caches"] and facts["virtualization"] and facts["cpu_stepping"]
+    assert facts["physical_cores"] is None or 1 <= facts["physical_cores"] <= (facts["cores"] or 1)
+
+
 def test_a_machine_is_named_by_run_machine_else_iorace_machine_else_its_host(monkeypatch):
     monkeypatch.delenv("IORACE_MACHINE", raising=False)
     monkeypatch.setattr(machine.platform, "node", lambda: "box.lan")
