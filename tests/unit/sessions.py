@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from iorace import machine
 from iorace.runner import Run
@@ -151,4 +152,27 @@ def toy_session() -> SessionData:
             cell("broken", status="wrong", detail="answered 1001, expected 1000"),
         ],
         suites={"toy": {"baseline_languages": ["c"], "scale_params": [], "throughput": "bytes", "same_language_reference": None}},
+    )
+
+
+def demo_cell(variant: str, times: list[float] | None = None, **kw: Any) -> CellData:
+    """A cell of the `demo` suite whose runs took `times` seconds (inner)."""
+    kw.setdefault("suite", "demo")
+    kw.setdefault("params", {"passes": 1})
+    return cell(variant, inner=[t * 1000 for t in times] if times else None, **kw)
+
+
+def mixed_session() -> SessionData:
+    """One cell of each outcome: timed (several runs, one run), wrong, failed, skipped, timed out: what the
+    exports must tell apart."""
+    return session(
+        [
+            demo_cell("fast", [0.010, 0.011, 0.012, 0.010]),
+            demo_cell("slow", [0.020, 0.022, 0.021, 0.020]),
+            demo_cell("once", [0.015]),
+            demo_cell("wrong", status="wrong", detail="answered 1001, expected 1000"),
+            demo_cell("crash", status="failed", detail="killed by SIGSEGV"),
+            demo_cell("dmd", status="skipped", detail="dmd not found", toolchain="dmd", language="d"),
+            demo_cell("slowpoke", status="timeout", detail="timed out after 1 s"),
+        ]
     )

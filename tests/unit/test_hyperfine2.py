@@ -17,9 +17,9 @@ import subprocess
 
 import numpy as np
 import pytest
-import sessions
 from consumers import HYPERFINE2_MISSING, HYPERFINE_SCRIPTS_MISSING, hyperfine2, hyperfine_script
-from sessions import session, toy_session
+from sessions import demo_cell as cell
+from sessions import mixed_session, session, toy_session
 
 from iorace.document import build
 from iorace.export import json_export
@@ -27,27 +27,6 @@ from iorace.export.hyperfine2 import document, write_hyperfine2
 
 # hyperfine 2.0's plot_utils.METRICS: what its scripts accept as --metric (and as primary_metric)
 SCRIPT_METRICS = ("time_wall_clock", "time_cpu", "time_user", "time_system", "memory_peak_resident")
-
-
-def cell(variant: str, times: list[float] | None = None, **kw):
-    """A cell of the `demo` suite whose runs took `times` seconds (inner)."""
-    kw.setdefault("suite", "demo")
-    kw.setdefault("params", {"passes": 1})
-    return sessions.cell(variant, inner=[t * 1000 for t in times] if times else None, **kw)
-
-
-def mixed_session():
-    return session(
-        [
-            cell("fast", [0.010, 0.011, 0.012, 0.010]),
-            cell("slow", [0.020, 0.022, 0.021, 0.020]),
-            cell("once", [0.015]),
-            cell("wrong", status="wrong", detail="answered 1001, expected 1000"),
-            cell("crash", status="failed", detail="killed by SIGSEGV"),
-            cell("dmd", status="skipped", detail="dmd not found", toolchain="dmd", language="d"),
-            cell("slowpoke", status="timeout", detail="timed out after 1 s"),
-        ]
-    )
 
 
 def check_as_hyperfines_scripts_read_it(doc: dict) -> None:

@@ -12,34 +12,13 @@ import json
 import statistics
 
 import numpy as np
-import sessions
-from sessions import session
+from sessions import demo_cell as cell
+from sessions import mixed_session, session
 
 from iorace.document import build
 from iorace.export.json_export import document, write_json
 
 NUMBERS = ("mean", "median", "min", "max", "user", "system")
-
-
-def cell(variant: str, times: list[float] | None = None, **kw):
-    """A cell of the `demo` suite whose runs took `times` seconds (inner)."""
-    kw.setdefault("suite", "demo")
-    kw.setdefault("params", {"passes": 1})
-    return sessions.cell(variant, inner=[t * 1000 for t in times] if times else None, **kw)
-
-
-def mixed_session():
-    return session(
-        [
-            cell("fast", [0.010, 0.011, 0.012, 0.010]),
-            cell("slow", [0.020, 0.022, 0.021, 0.020]),
-            cell("once", [0.015]),
-            cell("wrong", status="wrong", detail="answered 1001, expected 1000"),
-            cell("crash", status="failed", detail="killed by SIGSEGV"),
-            cell("dmd", status="skipped", detail="dmd not found", toolchain="dmd", language="d"),
-            cell("slowpoke", status="timeout", detail="timed out after 1 s"),
-        ]
-    )
 
 
 def check_hyperfine_structure(doc: dict) -> None:
