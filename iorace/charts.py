@@ -15,6 +15,7 @@ import altair as alt
 
 from iorace.analysis import GridTable, Group, Row, SeedTableData
 from iorace.kind import Kind
+from iorace.leaders import LeaderTable
 from iorace.tables import cell_name
 
 ROW_PX = 16  # height of one cell's row in the per-cell charts
@@ -107,8 +108,8 @@ def distribution_chart(g: Group, languages: list[str]) -> alt.Chart | None:
     )
     y = alt.Y("cell:N", sort=order, title=None, axis=alt.Axis(labelLimit=360))
     base = alt.Chart(alt.Data(values=runs))
-    # No ARIA description per run or box part: it would be two thirds of the chart's bytes (the ratio chart
-    # keeps one per cell).
+    # No ARIA description per run or box part: it would be two thirds of the chart's Vega scenegraph
+    # (to_svg drops what is left of ARIA in every chart's SVG).
     box = base.mark_boxplot(
         extent="min-max", size=10, opacity=0.5, box={"aria": False}, median={"aria": False}, rule={"aria": False}, ticks=False
     ).encode(x=x, y=y, color=_colour(languages))
@@ -139,6 +140,36 @@ def best_chart(g: Group, languages: list[str]) -> alt.Chart | None:
     bars = base.mark_bar(height=ROW_PX - 4).encode(x=x, y=y, color=_colour(languages))
     text = base.mark_text(align="left", dx=3, fontSize=10).encode(x=x, y=y, text=alt.Text("ratio:Q", format=".2f"))
     return (bars + text).properties(width=WIDTH, height=ROW_PX * len(data), title="best strategy per language and toolchain")
+
+
+def leaders_chart(leader_tables: list[LeaderTable], languages: list[str]) -> alt.Chart | None:
+    """The overview in one picture: per suite, each language x toolchain's best cell as the geometric mean of
+    its ratio to each table's fastest (a dot), with the range over the suite's tables (a rule)."""
+    data: list[dict[str, Any]] = [
+        {
+            "row": f"{t.suite} · {r.language} {r.toolchain}",
+            "language": r.language,
+            "ratio": r.geomean,
+            "low": min(r.ratios),
+            "high": max(r.ratios),
+            "won": f"{r.won} of {r.tables}",
+        }
+        for t in leader_tables
+        for r in t.rows
+    ]
+    if not data:
+        return None
+    log = _log_needed(1.0, max(d["high"] for d in data))
+    scale = alt.Scale(type="log", padding=8) if log else alt.Scale(zero=False, padding=8)
+    title = f"x each table's fastest: geometric mean and range over the suite's tables{' (log scale)' if log else ''}"
+    base = alt.Chart(alt.Data(values=data))
+    y = alt.Y("row:N", sort=[d["row"] for d in data], title=None, axis=alt.Axis(labelLimit=360))
+    x = alt.X("low:Q", scale=scale, title=title)
+    rules = base.mark_rule(strokeWidth=2, opacity=0.5).encode(x=x, x2="high:Q", y=y, color=_colour(languages))
+    dots = base.mark_point(filled=True, size=50, opacity=1).encode(x=alt.X("ratio:Q", scale=scale), y=y, color=_colour(languages))
+    one = alt.Chart(alt.Data(values=[{"x": 1}])).mark_rule(color="#888", strokeDash=[4, 3]).encode(x="x:Q")
+    title = "the best cell per language and toolchain, per suite"
+    return (rules + dots + one).properties(width=WIDTH, height=ROW_PX * len(data), title=title)
 
 
 def history_chart(points: list[dict[str, Any]], languages: list[str], title: str) -> alt.Chart:
@@ -251,7 +282,10 @@ def to_svg(chart: alt.Chart) -> str:
     svg = re.sub(r"url\(#([^)]+)\)", rf"url(#c{n}-\1)", svg)
     # Coordinates to a tenth of a pixel (vl-convert writes 15 digits): a third of the size, the same drawing.
     # Only inside tags: a label's text ("0.00001") is left alone.
-    return re.sub(r"<[^>]+>", lambda m: _LONG_NUMBER.sub(r"\1", m.group(0)), svg)
+    # No ARIA text, roles, classes or pointer-events either: static pictures in a page whose tables carry
+    # the same figures as text, and neither the page's CSS nor its script selects them (a third of the bytes).
+    return re.sub(r"<[^>]+>", lambda m: _NOISE.sub("", _LONG_NUMBER.sub(r"\1", m.group(0))), svg)
 
 
 _LONG_NUMBER = re.compile(r"(\d\.\d)\d+")
+_NOISE = re.compile(r' (?:aria-roledescription|aria-hidden|role|class|pointer-events)="[^"]*"')

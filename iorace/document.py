@@ -13,22 +13,25 @@ from typing import Literal
 
 from iorace import fmt, tables
 from iorace.analysis import GridTable, Group, SeedTableData, ThenNowTable, analyse, grids, seed_tables, then_and_now
+from iorace.leaders import LeaderTable, leaders
 from iorace.status import Status
 from iorace.store import SessionData
 
-SectionKind = Literal["overview", "group", "grid", "seed", "counters", "honesty"]
+SectionKind = Literal["overview", "leaders", "group", "grid", "seed", "counters", "honesty"]
+OVERVIEW = ("overview", "leaders")  # the kinds every format shows before the detail (the terminal: after it)
 
 
 @dataclass
 class Section:
     """One part of the report, in the order every format draws them: the overview (each seed's published
-    table beside today's, `iorace seeds`), a group's table (and its best strategy per toolchain), a manifest
-    grid, a seed table, the counters table, the A/A check."""
+    table beside today's, `iorace seeds`; each suite's best cell per language and toolchain), a group's
+    table (and its best strategy per toolchain), a manifest grid, a seed table, the counters table, the A/A
+    check."""
 
     kind: SectionKind
     table: tables.Table
     best: tables.Table | None = None  # groups only
-    source: Group | GridTable | SeedTableData | ThenNowTable | None = None  # what a format's charts are drawn from
+    source: Group | GridTable | SeedTableData | ThenNowTable | LeaderTable | None = None  # what a format's charts are drawn from
 
 
 @dataclass
@@ -48,12 +51,24 @@ class Report:
     def of_kind(self, kind: SectionKind) -> list[Section]:
         return [s for s in self.sections if s.kind == kind]
 
+    @property
+    def overview(self) -> list[Section]:
+        """The answer first: each seed's then-and-now table, each suite's best cell per language and toolchain."""
+        return [s for s in self.sections if s.kind in OVERVIEW]
+
+    @property
+    def detail(self) -> list[Section]:
+        """Everything the overview summarises: the per-table sections, grids, seed tables, counters, A/A."""
+        return [s for s in self.sections if s.kind not in OVERVIEW]
+
 
 def build(session: SessionData) -> Report:
     """Analyse `session` once and lay out every part of its report."""
     groups = analyse(session)
-    # the overview first: each seed's then-and-now table, before the per-table detail
+    # the overview first: each seed's then-and-now table and each suite's leaders, before the per-table detail
     sections = [Section("overview", tables.then_now_table(t), source=t) for t in then_and_now(session, groups)]
+    # a suite of one table with one language x toolchain: its own table says it all
+    sections += [Section("leaders", tables.leaders_table(t), source=t) for t in leaders(groups) if len(t.rows) > 1]
     sections += [Section("group", tables.group_table(g), tables.best_table(g), g) for g in groups]
     sections += [Section("grid", tables.grid_table(grid), source=grid) for grid in grids(session, groups)]
     sections += [Section("seed", tables.seed_table(seed), source=seed) for seed in seed_tables(session, groups)]

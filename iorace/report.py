@@ -9,6 +9,7 @@ from rich.table import Table
 
 from iorace import tables
 from iorace.document import Report
+from iorace.leaders import EXPLAINED
 from iorace.status import Status
 from iorace.verdict import Verdict
 
@@ -73,10 +74,14 @@ def _print_table(console: Console, table: tables.Table, wide: bool) -> None:
 
 
 def print_session(report: Report, console: Console, wide: bool = True) -> None:
-    """Every part of the report document in its order (each seed's then-and-now table; a group's table,
-    compact unless `wide`: the terminal's default, with its best-per-toolchain table; the grids; the seed
-    tables; the counters), then the problems and the session line."""
-    for section in report.sections:
+    """The report document's detail (a group's table, compact unless `wide`: the terminal's default, with its
+    best-per-toolchain table; the grids; the seed tables; the counters; the A/A check), then its overview
+    (each seed's then-and-now table, each suite's best cell per language and toolchain), the problems and the
+    session line: a terminal shows the end of a run, so the answer is printed last, where the reader is."""
+    for section in report.detail + report.overview:
+        if section is next(iter(report.of_kind("leaders")), None):  # what their ratios are, once
+            console.print(escape(EXPLAINED), style="dim", highlight=False)
+            console.print()
         if section.kind == "grid":  # the seed's own view: every column, whatever the width
             console.print(rich_table(section.table))
         elif section.kind == "counters":

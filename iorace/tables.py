@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from iorace import fmt
 from iorace.analysis import AA_SUFFIX, GridTable, Group, Row, SeedTableData, ThenNowTable, answer_text, params_text
+from iorace.leaders import LeaderTable
 from iorace.status import Status
 from iorace.store import CellData, SessionData
 
@@ -302,6 +303,32 @@ COUNTER_COLUMNS = [  # (header, key or "ipc", digits after the point)
     ("cg branches", "cachegrind:branches", 0),
     ("cg branch misses", "cachegrind:branch-misses", 0),
 ]
+
+
+def leaders_table(t: LeaderTable) -> Table:
+    """The overview's answer for one suite: each language x toolchain's best cell over the suite's tables."""
+    columns = [
+        Column("language", "left", compact=True),
+        Column("toolchain", "left", compact=True),
+        Column("best cell (in most tables)", "left", compact=True, wrap=True),
+        Column("x fastest (geomean)", compact=True),
+        Column("range", compact=True),
+        Column("won", compact=True),
+    ]
+    rows = [
+        [
+            r.language,
+            r.toolchain,
+            r.usual_best,
+            f"{r.geomean:.2f}x",
+            f"{min(r.ratios):.2f}-{max(r.ratios):.2f}x" if r.tables > 1 else "-",
+            f"{r.won} of {r.tables}",
+        ]
+        for r in t.rows
+    ]
+    # what the ratios are (leaders.EXPLAINED) is said once per report, before the first of these tables
+    caption = f"Over the suite's {t.tables} table{'s' if t.tables != 1 else ''} in this session."
+    return Table(f"{t.suite}: the best cell per language and toolchain", caption, columns, rows)
 
 
 def counters_table(session: SessionData) -> Table | None:

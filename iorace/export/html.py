@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from iorace import tables
-from iorace.analysis import GridTable, Group, SeedTableData, ThenNowTable, params_text
+from iorace.analysis import GridTable, Group, SeedTableData, ThenNowTable
 from iorace.document import Report, Section
 from iorace.kind import Kind
+from iorace.leaders import EXPLAINED, LeaderTable
 from iorace.status import Status
 from iorace.store import SessionData
 
@@ -50,6 +51,7 @@ td.r { text-align: right; white-space: nowrap; } td.l { text-align: left; }
 .filters label { margin-right: 14px; } .filters select, .filters input { font: inherit; }
 .meta td:first-child { color: #555; } ul.problems li { margin: 4px 0; }
 details { margin: 6px 0; } summary { cursor: pointer; color: #0b57d0; }
+details.group { border-top: 1px solid #eee; padding: 4px 0; } details.group[open] { padding-bottom: 16px; }
 """
 
 
@@ -108,6 +110,12 @@ SCRIPT = """
   }
   selects.forEach(function (s) { s.addEventListener("change", apply); });
   if (text) text.addEventListener("input", apply);
+  function reveal() {
+    var target = location.hash && document.getElementById(location.hash.slice(1));
+    if (target && target.tagName === "DETAILS") { target.open = true; target.scrollIntoView(); }
+  }
+  window.addEventListener("hashchange", reveal);
+  reveal();
   document.body.setAttribute("data-ready", "1");
 })();
 """
@@ -157,13 +165,17 @@ def _figure(chart: alt.Chart | None) -> str:
 
 
 def _group_section(section: Section, index: int, languages: list[str]) -> str:
+    """One table of the detail, folded: its summary line names the table and its fastest cell; opened, its
+    charts, every column the terminal report has, the best strategy per toolchain and each exact command."""
     from iorace import charts
 
     g = section.source
     assert isinstance(g, Group)
     table = section.table.view(wide=True)  # every column the terminal report has
+    fastest = g.fastest
+    lead = f" · fastest: {tables.cell_name(fastest)}" if fastest is not None else " · no cell timed"
     out = [
-        f'<section id="g{index}"><h2>{esc(table.title)}</h2>',
+        f'<details class="group" id="g{index}"><summary><b>{esc(table.title)}</b>{esc(lead)} · {len(g.rows)} cells</summary>',
         f'<p class="caption">{esc(table.caption)}</p>',
         '<div class="charts">',
         _figure(charts.ratio_chart(g, languages)),
@@ -180,8 +192,26 @@ def _group_section(section: Section, index: int, languages: list[str]) -> str:
         f"<details><summary>each cell's exact command ({len(commands)})</summary>",
         _table(_plain(["cell", "command"], commands), "commands"),
         "</details>",
-        "</section>",
+        "</details>",
     ]
+    return "\n".join(out)
+
+
+def _leaders(sections: list[Section], languages: list[str]) -> str:
+    """Each suite's best cell per language and toolchain: one chart for every suite, then a table each."""
+    from iorace import charts
+
+    if not sections:
+        return ""
+    chart = charts.leaders_chart([s.source for s in sections if isinstance(s.source, LeaderTable)], languages)
+    out = [
+        '<section id="leaders"><h2>the best cell per language and toolchain, per suite</h2>',
+        f'<p class="caption">{esc(EXPLAINED)}</p>',
+        f'<div class="charts">{_figure(chart)}</div>' if chart is not None else "",
+    ]
+    for s in sections:
+        out.append(f'<h3>{esc(s.table.title)}</h3><p class="caption">{esc(s.table.caption)}</p>{_table(s.table, "sortable leaders")}')
+    out.append("</section>")
     return "\n".join(out)
 
 
@@ -219,6 +249,16 @@ def _filters(session: SessionData) -> str:
     return "".join(out)
 
 
+def _problems(report: Report) -> str:
+    lines = report.problems + report.counter_notes
+    body = (
+        '<ul class="problems">' + "".join(f"<li><code>{esc(line)}</code></li>" for line in lines) + "</ul>"
+        if lines
+        else "<p>none: every cell answered right.</p>"
+    )
+    return f'<section id="problems"><h2>problems</h2>{body}</section>'
+
+
 def _meta(report: Report) -> str:
     session = report.session
     m = session.machine
@@ -232,15 +272,7 @@ def _meta(report: Report) -> str:
     ]
     facts += [[k, "; ".join(f"{a}: {b}" for a, b in v.items()) if isinstance(v, dict) else str(v)] for k, v in m.items()]  # mitigations
     facts += [[k, str(v)] for k, v in session.options.items() if not isinstance(v, dict)]
-    lines = report.problems + report.counter_notes
-    out = ['<section id="problems"><h2>problems</h2>']
-    out.append(
-        '<ul class="problems">' + "".join(f"<li><code>{esc(line)}</code></li>" for line in lines) + "</ul>"
-        if lines
-        else "<p>none: every cell answered right.</p>"
-    )
-    out += [
-        "</section>",
+    out = [
         '<section id="machine"><h2>machine, session and toolchains</h2>',
         _table(_plain(["fact", "value"], facts), "meta"),
         _table(_plain(["toolchain", "version"], [[k, str(v)] for k, v in sorted(session.toolchains.items())]), "meta"),
@@ -285,36 +317,58 @@ def _history(sessions: list[SessionData], languages: list[str]) -> str:
     return "\n".join(out)
 
 
+def _nav(report: Report, history: bool) -> str:
+    """Links to the overview's parts, then one per suite to its folded tables (not one per table: a session
+    of six suites has some forty)."""
+    seeds = [s.source for s in report.of_kind("overview") if isinstance(s.source, ThenNowTable)]
+    links = [f'<a href="#overview{i}">{esc(t.seed)} then and now</a>' for i, t in enumerate(seeds)]
+    if report.of_kind("leaders"):
+        links.append('<a href="#leaders">best per language and toolchain</a>')
+    links.append('<a href="#problems">problems</a>')
+    first: dict[str, tuple[int, int]] = {}
+    for i, g in enumerate(report.groups):
+        index, n = first.get(g.suite, (i, 0))
+        first[g.suite] = (index, n + 1)
+    tables_links = " · ".join(f'<a href="#g{i}">{esc(suite)} ({n})</a>' for suite, (i, n) in first.items())
+    links.append(f"tables: {tables_links}" if tables_links else "")
+    links.append('<a href="#machine">machine</a>' + (' · <a href="#history">history</a>' if history else ""))
+    return "<p>" + " · ".join(link for link in links if link) + "</p>"
+
+
 def render(report: Report, history: list[SessionData] | None = None) -> str:
-    """The report's page; `history` (oldest first, the report's session among them) adds the history charts."""
+    """The report's page: the overview (each seed's then and now, each suite's best cell per language and
+    toolchain in one chart, the problems), then every table folded, the grids and seed tables, the history
+    when given (oldest first, the report's session among them) and the machine."""
     session = report.session
     languages = sorted({c.language for s in (history or [session]) for c in s.cells})
     summary = report.summary
-    seeds = [s.source for s in report.of_kind("overview") if isinstance(s.source, ThenNowTable)]
-    nav = " · ".join(
-        [f'<a href="#overview{i}">{esc(t.seed)} then and now</a>' for i, t in enumerate(seeds)]
-        + [f'<a href="#g{i}">{esc(g.suite)} {esc(g.dataset)} {esc(params_text(g.params))}</a>' for i, g in enumerate(report.groups)]
-    )
+    with_history = bool(history and len(history) > 1)
     body = [
         f"<h1>iorace session {session.id}</h1>",
         f"<p>{esc(session.started)} · {esc(session.machine_label or '?')} · {esc(session.machine.get('cpu_model', '?'))} · "
         f"{esc(session.machine.get('cores', '?'))} cores · {esc(summary)} · runs per cell "
         f"{esc(session.options.get('runs', '-'))}</p>",
         f"<p>reproduce: <code>{esc(session.command_line)}</code> (git {esc(session.git_revision[:12])})</p>",
-        f'<p>{nav} · <a href="#problems">problems</a> · <a href="#machine">machine</a>'
-        + (' · <a href="#history">history</a>' if history and len(history) > 1 else "")
-        + "</p>",
-        _filters(session),
+        _nav(report, with_history),
     ]
     body += [_section(s, i) for i, s in enumerate(report.of_kind("overview"))]  # each seed's then and now first
-    body += [_group_section(s, i, languages) for i, s in enumerate(report.of_kind("group"))]
+    body.append(_leaders(report.of_kind("leaders"), languages))
+    body.append(_problems(report))
+    if report.groups:
+        body += [
+            '<section id="tables"><h2>the tables</h2><p class="caption">One per suite x dataset x parameters, folded: '
+            "open one for its charts, every cell with its interval, answer and notes, and each cell's exact command.</p>",
+            _filters(session),
+        ]
+        body += [_group_section(s, i, languages) for i, s in enumerate(report.of_kind("group"))]
+        body.append("</section>")
     numbered: dict[str, int] = {}
-    for section in report.sections:
-        if section.kind not in ("group", "overview"):
+    for section in report.detail:
+        if section.kind != "group":
             body.append(_section(section, numbered.setdefault(section.kind, 0)))
             numbered[section.kind] += 1
-    if history and len(history) > 1:
-        body.append(_history(history, languages))
+    if with_history:
+        body.append(_history(history or [], languages))
     body.append(_meta(report))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'

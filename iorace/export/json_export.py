@@ -17,6 +17,7 @@ from pathlib import Path
 
 from iorace.analysis import NS, Row, ThenNowTable
 from iorace.document import Report
+from iorace.leaders import LeaderTable
 from iorace.store import SessionData
 
 
@@ -112,6 +113,26 @@ def document(report: Report) -> dict:
         "iorace": session_fields(session),
         # each seed's published table beside this session (the report's overview), row by row
         "iorace_seeds": [seed(s.source) for s in report.of_kind("overview") if isinstance(s.source, ThenNowTable)],
+        # each suite's best cell per language and toolchain over its tables (the overview's second part)
+        "iorace_leaders": [leaders(s.source) for s in report.of_kind("leaders") if isinstance(s.source, LeaderTable)],
+    }
+
+
+def leaders(t: LeaderTable) -> dict:
+    return {
+        "suite": t.suite,
+        "tables": t.tables,
+        "rows": [
+            {
+                "language": r.language,
+                "toolchain": r.toolchain,
+                "best_cells": dict(r.variants.most_common()),
+                "ratio_geomean": r.geomean,
+                "ratios": r.ratios,
+                "tables_won": r.won,
+            }
+            for r in t.rows
+        ],
     }
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from iorace import tables
-from iorace.document import Report
+from iorace.document import Report, Section
+from iorace.leaders import EXPLAINED
 from iorace.verdict import Verdict
 
 
@@ -37,15 +38,30 @@ def render(report: Report) -> str:
         f"kernel {m.get('kernel', '?')} · `{session.command_line}`",
         "",
     ]
-    for section in report.sections:
-        table = section.table.view(wide=True)
-        out += [f"## {table.title}", ""]
-        if section.kind != "counters":
-            out += [table.caption, ""]
-        out += [draw_table(table), ""]
-        if section.best is not None:
-            out += ["Best strategy per language and toolchain:", "", draw_table(section.best.view(wide=True)), ""]
+    for section in report.of_kind("overview"):
+        out += _section(section)
+    if leaders := report.of_kind("leaders"):
+        out += ["## The best cell per language and toolchain, per suite", "", EXPLAINED, ""]
+        for section in leaders:
+            out += _section(section, level="###")
+    problems = report.problems + report.counter_notes
+    out += ["## Problems", ""] + ([f"- {escape(line)}" for line in problems] or ["None: every cell answered right."]) + [""]
+    if report.detail:
+        out += ["## The tables", "", "Every table of the session, with each cell's interval, answer and notes.", ""]
+    for section in report.detail:
+        out += _section(section, level="###")
     return "\n".join(out)
+
+
+def _section(section: Section, level: str = "##") -> list[str]:
+    table = section.table.view(wide=True)
+    out = [f"{level} {table.title}", ""]
+    if section.kind != "counters":
+        out += [table.caption, ""]
+    out += [draw_table(table), ""]
+    if section.best is not None:
+        out += ["Best strategy per language and toolchain:", "", draw_table(section.best.view(wide=True)), ""]
+    return out
 
 
 def write_markdown(report: Report, path: Path) -> None:

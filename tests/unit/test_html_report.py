@@ -47,10 +47,13 @@ def test_report_is_self_contained_and_has_every_part():
     assert not re.search(r"<(script|link|img|iframe)[^>]*\b(src|href)=", page)
     assert "@import" not in page and "url(http" not in page
     assert len(page) < 300_000
-    # charts: ratio to the fastest, distribution and best per toolchain for the one group
-    assert page.count("<svg") == 3
-    for title in ("time relative to the fastest cell", "distribution of the timed runs", "best strategy per language and toolchain"):
-        assert title in page
+    # charts: the overview's best cell per language and toolchain, then ratio to the fastest, distribution
+    # and best per toolchain for the one group, folded below the overview and the problems
+    assert page.count("<svg") == 4
+    titles = ["the best cell per language and toolchain, per suite", "<h2>problems</h2>", '<details class="group" id="g0">']
+    titles += ["time relative to the fastest cell", "distribution of the timed runs", "best strategy per language and toolchain"]
+    places = [page.find(t) for t in titles]
+    assert -1 not in places and places[:3] == sorted(places[:3]) and places[2] < min(places[3:]), places
     text = visible_text(page)
     table = tables.group_table(analyse(s)[0]).view(wide=True)
     assert len(table.columns) > 15
@@ -70,7 +73,7 @@ def test_report_is_self_contained_and_has_every_part():
 def test_several_sessions_add_a_history_chart():
     sessions = [demo(1), demo(2, 1.2, "2222222"), demo(3, 0.9, "3333333")]
     page = render(build(sessions[-1]), sessions)
-    assert "history across the given sessions" in page and page.count("<svg") == 4
+    assert "history across the given sessions" in page and page.count("<svg") == 5
     assert "#1 2026-11-21 1111111" in page and "#3 2026-11-23 3333333" in page  # session labels on the axis
     # the six cells made 20% slower in session 2 are flagged there, and as faster again in session 3;
     # the limit and peer rows, unchanged, are not
