@@ -9,8 +9,8 @@
  * fail(), a longjmp) is fine; a sanitizer report, a crash or a timeout is a finding.
  * Leak detection is off: the parser keeps its buffers in globals for the process's life and
  * its key buffer is left to exit(), which a program run once per file may do.
- * Every global of the parser's state must be reset below (this file resets what rdbparse.h
- * declares today): state left over from one input to the next made a false "timeout".
+ * Every global of the parser's state must be reset between inputs (rdbparse.h's parse_reset(), which
+ * must name every one): state left over from one input to the next made a false "timeout".
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -49,18 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fz_pos = 0;
     uint64_t size64 = 0;
     src_open("", &size64);
-    /* the parser's state, as a fresh process starts it */
-    g_pos = 0;
-    g_size = size64;
-    g_crc = 0;
-    s_keys = s_expires = s_field_expires = s_module_aux = s_digest = 0;
-    memset(s_types, 0, sizeof s_types);
-    free(s_db_ids); /* the per-db table: ids, counts and its hash slots, as at start-up */
-    free(s_db_keys);
-    free(s_db_slot);
-    s_db_ids = s_db_keys = NULL;
-    s_db_slot = NULL;
-    s_ndb = s_capdb = 0;
+    parse_reset(size64); /* the parser's state, as a fresh process starts it */
     if (setjmp(fail_jmp) == 0) parse();
     return 0;
 }
