@@ -622,7 +622,8 @@ def fuzz_c(seconds: float, runs: int | None = None, corpus: Path | None = None) 
             "-O1",
             "-fsanitize=fuzzer,address,undefined",
             "-fno-sanitize-recover=undefined",
-            str(SUITE / "c" / "fuzz" / "fuzz_parse.c"),
+            str(SUITE / "c" / "fuzz" / "fuzz_parse.c"),  # each input copied and in place (fuzz_inplace.c): must agree
+            str(SUITE / "c" / "fuzz" / "fuzz_inplace.c"),
             "-o",
             str(binary),
             "-lm",
