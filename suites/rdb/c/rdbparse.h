@@ -3,6 +3,9 @@
  * Include this after defining:
  *   static int src_open(const char *path, uint64_t *size);   0 on success (errno set otherwise)
  *   static int src_read(void *dst, size_t n);                1 when all n bytes were read
+ * or, for a strategy that parses the file in place (c/inplace.c), instead of src_read:
+ *   #define SRC_IN_PLACE 1
+ *   static const unsigned char *src_map;                     the whole file, set by src_open
  * It provides main(): `prog FILE`, summary as in ../README.md.
  */
 #include <ctype.h>
