@@ -3,6 +3,9 @@
  * Include this after defining:
  *   static int src_open(const char *path, uint64_t *size);   0 on success (errno set otherwise)
  *   static int src_read(void *dst, size_t n);                1 when all n bytes were read
+ * or, for a strategy that parses the file in place (c/inplace.c), instead of src_read:
+ *   #define SRC_IN_PLACE 1
+ *   static const unsigned char *src_map;                     the whole file, set by src_open
  * It provides main(): `prog FILE`, summary as in ../README.md.
  */
 #include <ctype.h>
@@ -17,6 +20,15 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+
+/* In-place strategies (c/inplace) define SRC_IN_PLACE 1 and map the whole file at `src_map` (`g_size` bytes)
+ * instead of defining src_read: the parser then reads fields where they are (strings and compact blobs are
+ * pointers into the mapping, never copied) and checks the trailer's CRC-64 from the file itself, catching up
+ * after a key once 64 KiB behind, instead of piece by piece as each field is read. A constant, so each
+ * program keeps only its own read path (as rust/src/lib.rs's Source::IN_PLACE). */
+#ifndef SRC_IN_PLACE
+#define SRC_IN_PLACE 0
+#endif
 
 /* ---- RDB type codes and opcodes: Redis's own names (src/rdb.h) ---- */
 enum {
@@ -113,8 +125,9 @@ static const char *esc(const uint8_t *p, size_t n) {
     return out;
 }
 
-/* ---- CRC-64/Jones, reflected, slicing-by-8 ---- */
+/* ---- CRC-64/Jones, reflected: slicing-by-8 for short pieces, carry-less multiplication for long ones ---- */
 static uint64_t crc_tab[8][256];
+static int crc_clmul; /* the CPU has PCLMULQDQ (x86-64): crc64() folds long data with it */
 
 static void crc_init(void) {
     for (int i = 0; i < 256; i++) {
@@ -124,9 +137,12 @@ static void crc_init(void) {
     }
     for (int j = 1; j < 8; j++)
         for (int i = 0; i < 256; i++) crc_tab[j][i] = (crc_tab[j - 1][i] >> 8) ^ crc_tab[0][crc_tab[j - 1][i] & 0xFF];
+#if defined(__x86_64__)
+    crc_clmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+#endif
 }
 
-static uint64_t crc64(uint64_t crc, const uint8_t *p, size_t n) {
+static uint64_t crc64_sliced(uint64_t crc, const uint8_t *p, size_t n) {
     while (n >= 8) {
         uint64_t w;
         memcpy(&w, p, 8); /* little-endian host */
@@ -141,6 +157,51 @@ static uint64_t crc64(uint64_t crc, const uint8_t *p, size_t n) {
     return crc;
 }
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+/* x (128 bits of the message, as loaded little-endian) times x^D mod P, as 128 bits to xor into the data D bits on:
+ * k's low half is x^(D+63) mod P, its high half x^(D-1) mod P, both bit-reflected (scripts: see crc64_clmul). */
+#define CLMUL_FOLD(x, k) _mm_xor_si128(_mm_clmulepi64_si128((x), (k), 0x00), _mm_clmulepi64_si128((x), (k), 0x11))
+
+/* CRC-64 of n >= 16 bytes by folding (Intel's "Fast CRC computation for generic polynomials using PCLMULQDQ"):
+ * four 128-bit lanes 512 bits apart, then one, then the last 128-bit remainder and the tail through the table.
+ * The initial crc is xored into the first 8 bytes, as the table step does; the folded remainder is congruent
+ * to the message mod P, so the table finishes it from crc 0 (no Barrett reduction). Constants: x^575, x^511,
+ * x^191, x^127 mod P (Jones, P = 0xad93d23594c935a9 + x^64), bit-reflected. Held to crc64_sliced by the tests. */
+__attribute__((target("pclmul,sse4.1"))) static uint64_t crc64_clmul(uint64_t crc, const uint8_t *p, size_t n) {
+    const __m128i k128 = _mm_set_epi64x((long long)0x381d0015c96f4444ULL, (long long)0xd9d7be7d505da32cULL);
+    const __m128i k512 = _mm_set_epi64x((long long)0xf49784a634f014e4ULL, (long long)0xaf86efb16d9ab4fbULL);
+    __m128i x0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), _mm_cvtsi64_si128((long long)crc));
+    p += 16, n -= 16;
+    if (n >= 48) {
+        __m128i x1 = _mm_loadu_si128((const __m128i *)p), x2 = _mm_loadu_si128((const __m128i *)(p + 16)),
+                x3 = _mm_loadu_si128((const __m128i *)(p + 32));
+        p += 48, n -= 48;
+        for (; n >= 64; p += 64, n -= 64) {
+            x0 = _mm_xor_si128(CLMUL_FOLD(x0, k512), _mm_loadu_si128((const __m128i *)p));
+            x1 = _mm_xor_si128(CLMUL_FOLD(x1, k512), _mm_loadu_si128((const __m128i *)(p + 16)));
+            x2 = _mm_xor_si128(CLMUL_FOLD(x2, k512), _mm_loadu_si128((const __m128i *)(p + 32)));
+            x3 = _mm_xor_si128(CLMUL_FOLD(x3, k512), _mm_loadu_si128((const __m128i *)(p + 48)));
+        }
+        x0 = _mm_xor_si128(CLMUL_FOLD(x0, k128), x1);
+        x0 = _mm_xor_si128(CLMUL_FOLD(x0, k128), x2);
+        x0 = _mm_xor_si128(CLMUL_FOLD(x0, k128), x3);
+    }
+    for (; n >= 16; p += 16, n -= 16) x0 = _mm_xor_si128(CLMUL_FOLD(x0, k128), _mm_loadu_si128((const __m128i *)p));
+    uint8_t rest[16];
+    _mm_storeu_si128((__m128i *)rest, x0);
+    return crc64_sliced(crc64_sliced(0, rest, 16), p, n);
+}
+#endif
+
+/* Pieces under 64 bytes (the streaming parsers' many small reads) take the table; longer ones are folded. */
+static inline uint64_t crc64(uint64_t crc, const uint8_t *p, size_t n) {
+#if defined(__x86_64__)
+    if (n >= 64 && crc_clmul) return crc64_clmul(crc, p, n);
+#endif
+    return crc64_sliced(crc, p, n);
+}
+
 static uint64_t g_pos, g_size, g_crc; /* read position, file size, CRC so far */
 
 /* ---- growable byte buffer ---- */
@@ -149,14 +210,21 @@ typedef struct {
     size_t len, cap;
 } buf_t;
 
-static void buf_reserve(buf_t *b, size_t n) {
-    if (n <= b->cap) return;
+/* Every buffer keeps BUF_SLACK bytes past what it is asked for, so that a field of up to 32 bytes at its start
+ * can enter the digest with one fixed-size copy (field_in). */
+#define BUF_SLACK 32
+
+__attribute__((noinline)) static void buf_grow(buf_t *b, size_t n) {
     size_t cap = b->cap ? b->cap : 64;
-    while (cap < n) cap *= 2;
+    while (cap < n + BUF_SLACK) cap *= 2;
     uint8_t *p = realloc(b->p, cap);
     if (!p) fail(g_pos, "out of memory (%zu bytes)", n);
     b->p = p;
     b->cap = cap;
+}
+
+static inline void buf_reserve(buf_t *b, size_t n) {
+    if (n + BUF_SLACK > b->cap) buf_grow(b, n);
 }
 
 /* ---- the summary ---- */
@@ -197,43 +265,173 @@ static uint64_t *db_counter(uint64_t db) {
     return &s_db_keys[s_ndb - 1];
 }
 
-static inline void field(const void *p, size_t n) {
-    uint8_t len[4] = {(uint8_t)n, (uint8_t)(n >> 8), (uint8_t)(n >> 16), (uint8_t)(n >> 24)};
-    s_digest = crc64(s_digest, len, 4);
-    s_digest = crc64(s_digest, p, n);
+/* The digest: CRC-64 over length-prefixed fields. The fields (a 4-byte length and mostly short bytes) are staged
+ * in a 4 KiB buffer and hashed in one crc64() call when it fills, not a table step per byte; a field of up to
+ * 32 bytes is staged without asking whether it fits (the stage has room past DG_STAGE). */
+#define DG_STAGE 4096
+static uint8_t dg_stage[DG_STAGE + 64];
+static size_t dg_n; /* bytes staged, below DG_STAGE between calls */
+static uint64_t dg_crc;
+
+__attribute__((noinline)) static void dg_flush(void) {
+    dg_crc = crc64(dg_crc, dg_stage, dg_n);
+    dg_n = 0;
 }
 
-static size_t fmt_i64(int64_t v, char *out) { return (size_t)sprintf(out, "%" PRId64, v); }
+static inline void dg_advance(size_t n) {
+    dg_n = n;
+    if (n >= DG_STAGE) dg_flush();
+}
+
+/* The digest's value: everything staged so far included. */
+static uint64_t dg_value(void) { return crc64(dg_crc, dg_stage, dg_n); }
+
+/* Bytes of any length into the digest. */
+__attribute__((noinline)) static void dg_update(const uint8_t *p, size_t n) {
+    if (n <= DG_STAGE - dg_n) {
+        memcpy(dg_stage + dg_n, p, n);
+        dg_advance(dg_n + n);
+        return;
+    }
+    dg_flush();
+    if (n >= DG_STAGE) dg_crc = crc64(dg_crc, p, n);
+    else memcpy(dg_stage, p, n), dg_n = n;
+}
+
+__attribute__((noinline)) static void field_long(const void *p, size_t n) {
+    uint8_t len[4] = {(uint8_t)n, (uint8_t)(n >> 8), (uint8_t)(n >> 16), (uint8_t)(n >> 24)};
+    dg_update(len, 4);
+    dg_update(p, n);
+}
+
+/* Copy n <= 32 bytes with two overlapping fixed-size copies of the largest power of two that fits. */
+static inline void copy_short(uint8_t *d, const uint8_t *s, size_t n) {
+    if (n >= 16) {
+        memcpy(d, s, 16);
+        memcpy(d + n - 16, s + n - 16, 16);
+    } else if (n >= 8) {
+        memcpy(d, s, 8);
+        memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(d, s, 4);
+        memcpy(d + n - 4, s + n - 4, 4);
+    } else if (n > 0) {
+        d[0] = s[0];
+        d[n / 2] = s[n / 2];
+        d[n - 1] = s[n - 1];
+    }
+}
+
+static inline void field(const void *p, size_t n) {
+    if (n > 32) {
+        field_long(p, n);
+        return;
+    }
+    uint8_t *d = dg_stage + dg_n;
+    uint32_t len = (uint32_t)n;
+    memcpy(d, &len, 4); /* little-endian host */
+    copy_short(d + 4, p, n);
+    dg_advance(dg_n + 4 + n);
+}
+
+/* field(p, n) when 32 bytes can be read from p (a string in the mapped file, a buffer with BUF_SLACK): one
+ * fixed-size copy whatever n, so the copy does not branch on the field's length (random lengths mispredict). */
+static inline void field_in(const uint8_t *p, size_t n) {
+    if (n > 32) {
+        field_long(p, n);
+        return;
+    }
+    uint8_t *d = dg_stage + dg_n;
+    uint32_t len = (uint32_t)n;
+    memcpy(d, &len, 4);
+    memcpy(d + 4, p, 32);
+    dg_advance(dg_n + 4 + n);
+}
+
+/* Decimal text of v at out (at least 20 bytes), two digits a step; returns its length. */
+static const char DIGIT_PAIRS[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                     "8081828384858687888990919293949596979899";
+
+static size_t fmt_u64(uint64_t v, char *out) {
+    size_t n = 1;
+    for (uint64_t t = v; t >= 10; t /= 10) n++;
+    char *e = out + n;
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100) * 2;
+        v /= 100;
+        *--e = DIGIT_PAIRS[d + 1];
+        *--e = DIGIT_PAIRS[d];
+    }
+    if (v >= 10) {
+        *--e = DIGIT_PAIRS[v * 2 + 1];
+        *--e = DIGIT_PAIRS[v * 2];
+    } else {
+        *--e = (char)('0' + v);
+    }
+    return n;
+}
+
+static size_t fmt_i64(int64_t v, char *out) {
+    if (v >= 0) return fmt_u64((uint64_t)v, out);
+    out[0] = '-';
+    return 1 + fmt_u64(-(uint64_t)v, out + 1);
+}
 
 static void int_field(int64_t v) {
-    char t[24];
-    field(t, fmt_i64(v, t));
+    char t[64]; /* 32 bytes readable past any decimal text: field_in */
+    field_in((const uint8_t *)t, fmt_i64(v, t));
 }
 
 static void uint_field(uint64_t v) {
-    char t[24];
-    field(t, (size_t)sprintf(t, "%" PRIu64, v));
+    char t[64];
+    field_in((const uint8_t *)t, fmt_u64(v, t));
 }
 
 static void score_field(double x) {
+    static const char hex[] = "0123456789abcdef";
     uint64_t bits;
     if (isnan(x)) bits = 0x7ff8000000000000ULL;
     else memcpy(&bits, &x, 8);
-    char t[17];
-    snprintf(t, sizeof t, "%016" PRIx64, bits);
+    uint8_t t[16];
+    for (int k = 0; k < 16; k++) t[k] = (uint8_t)hex[(bits >> (60 - 4 * k)) & 15];
     field(t, 16);
 }
 
-static void sum_begin(uint64_t db, int t, const uint8_t *key, size_t klen, int has_exp, int64_t exp) {
-    uint_field(db);
-    field(TYPE_NAMES[t], strlen(TYPE_NAMES[t]));
-    field(key, klen);
+/* The type names padded to 32 bytes, for field_in. */
+static const char TYPE_PADDED[7][32] = {"string", "list", "set", "zset", "hash", "stream", "module"};
+static const uint8_t TYPE_LEN[7] = {6, 4, 3, 4, 4, 6, 6};
+
+/* The database of the latest keys: its number as decimal text and its keys since it began, so that a run of
+ * keys in one database costs neither a decimal conversion nor a table update per key. */
+static uint64_t s_cur_db, s_cur_keys; /* s_cur_keys 0: no key yet */
+static char s_cur_text[64];
+static size_t s_cur_len;
+
+/* Add the current database's run of keys to the table (on a switch, and once at the end). */
+static void db_flush(void) {
+    if (s_cur_keys) *db_counter(s_cur_db) += s_cur_keys;
+    s_cur_keys = 0;
+}
+
+__attribute__((noinline)) static void db_switch(uint64_t db) {
+    db_flush();
+    s_cur_db = db;
+    s_cur_len = fmt_u64(db, s_cur_text);
+}
+
+static void sum_begin(uint64_t db, int t, const uint8_t *key, size_t klen, const uint8_t *klim, int has_exp, int64_t exp) {
+    if (s_cur_keys == 0 || s_cur_db != db) db_switch(db);
+    s_cur_keys++;
+    field_in((const uint8_t *)s_cur_text, s_cur_len);
+    field_in((const uint8_t *)TYPE_PADDED[t], TYPE_LEN[t]);
+    if (klim - key >= 32) field_in(key, klen);
+    else field(key, klen);
     if (has_exp) int_field(exp);
-    else field("", 0);
+    else field_in((const uint8_t *)s_cur_text, 0);
     s_keys++;
     s_types[t]++;
     if (has_exp) s_expires++;
-    (*db_counter(db))++;
 }
 
 /* A hash field's absolute expiry in ms (0 = none, an empty field), counted. */
@@ -274,10 +472,91 @@ static int prefix_ci(const uint8_t *s, size_t n, const char *w) {
  * nan(chars), any case; no space, nothing after it. glibc's strtod rounds correctly, +-inf on overflow. */
 static buf_t g_score;
 
+/* Whether the 8 bytes of v (loaded little-endian) are all ASCII digits: no bit outside the digits' 0x30 in each
+ * high nibble, and no low nibble above 9 (adding 6 would carry into the high one). */
+static inline int eight_digits(uint64_t v) {
+    return ((v & 0xF0F0F0F0F0F0F0F0ULL) | (((v + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) >> 4)) == 0x3333333333333333ULL;
+}
+
+/* The value of 8 ASCII digits loaded little-endian (the first digit in the low byte): fast_float's SWAR step. */
+static inline uint64_t eight_digits_value(uint64_t v) {
+    v -= 0x3030303030303030ULL;
+    v = v * 10 + (v >> 8); /* each even byte: two digits */
+    uint64_t quads = (v & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32));
+    uint64_t rest = ((v >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32));
+    return ((quads + rest) >> 32) & 0xFFFFFFFF;
+}
+
+/* A run of decimal digits from i, folded into *m (wrapping: more than 19 digits are refused by the caller). */
+static inline size_t scan_digits(const uint8_t *s, size_t n, size_t i, uint64_t *m) {
+    uint64_t v = *m;
+    while (n - i >= 8) { /* eight at a time while there are eight (the %.17g scores' long fractions) */
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (!eight_digits(w)) break;
+        v = v * 100000000 + eight_digits_value(w);
+        i += 8;
+    }
+    for (; i < n && (uint8_t)(s[i] - '0') <= 9; i++) v = v * 10 + (uint64_t)(s[i] - '0');
+    *m = v;
+    return i;
+}
+
+static const uint64_t POW10_U64[20] = {1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+                                       100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
+                                       1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
+                                       1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+                                       1000000000000000000ULL, 10000000000000000000ULL};
+
+/* The double nearest to m / d (ties to even), for 0 < d < 2^64 and m / d between 2^-64 and 2^64: q = m * 2^sh / d
+ * in 128-bit integers with q of 55 bits or more; its top 53 bits are the mantissa, the bits below them and the
+ * remainder decide the rounding (the same steps as rust/src/lib.rs's nearest_quotient). */
+static double nearest_quotient(uint64_t m, uint64_t d) {
+    if (m == 0) return 0.0;
+    int bm = 64 - __builtin_clzll(m), bd = 64 - __builtin_clzll(d);
+    int sh = 55 + bd - bm;
+    if (sh < 0) sh = 0;
+    unsigned __int128 num = (unsigned __int128)m << sh, q = num / d, r = num % d;
+    uint64_t qh = (uint64_t)(q >> 64);
+    int qbits = qh ? 128 - __builtin_clzll(qh) : 64 - __builtin_clzll((uint64_t)q);
+    int drop = qbits - 53; /* q's bits below the mantissa: 2 or more */
+    uint64_t mant = (uint64_t)(q >> drop);
+    unsigned __int128 low = q & (((unsigned __int128)1 << drop) - 1), half = (unsigned __int128)1 << (drop - 1);
+    if (low > half || (low == half && (r != 0 || (mant & 1)))) mant++; /* 2^53 at most: exact as a double */
+    uint64_t pow2_bits = (uint64_t)(1023 + drop - sh) << 52; /* 2^(drop - sh), a normal double */
+    double pow2;
+    memcpy(&pow2, &pow2_bits, 8);
+    return (double)mant * pow2;
+}
+
+/* The common score text, digits[.digits] with at most 19 digits in all and no exponent, rounded exactly: the
+ * digits m (< 10^19 < 2^64) over 10^k. Clinger's fast path when both are exact doubles (m < 2^53, k <= 15),
+ * else nearest_quotient. 0 for any other text: the full grammar decides. As rust/src/lib.rs's short_decimal. */
+static inline int short_decimal(const uint8_t *s, size_t n, double *out) {
+    static const double POW10[16] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    uint64_t m = 0;
+    size_t int_end = scan_digits(s, n, 0, &m), end = int_end, frac = 0;
+    if (int_end < n && s[int_end] == '.') {
+        end = scan_digits(s, n, int_end + 1, &m);
+        frac = end - int_end - 1;
+    }
+    int point = end > int_end;
+    if (int_end == 0 || (point && frac == 0) || end != n || int_end + frac > 19) return 0;
+    if (frac == 0) *out = (double)m; /* an integer: rounds to nearest, ties to even */
+    else if (m < (1ULL << 53) && frac <= 15) *out = (double)m / POW10[frac];
+    else *out = nearest_quotient(m, POW10_U64[frac]);
+    return 1;
+}
+
 static int parse_score(const uint8_t *s, size_t n, double *out) {
     size_t i = (n > 0 && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
     const uint8_t *b = s + i;
     size_t bn = n - i;
+    double x;
+    if (short_decimal(b, bn, &x)) { /* what it takes is decimal text strtod reads to the same double */
+        *out = s[0] == '-' ? -x : x;
+        return 1;
+    }
     if (prefix_ci(b, bn, "inf")) {
         if (bn != 3 && !(bn == 8 && prefix_ci(b, bn, "infinity"))) return 0;
     } else if (prefix_ci(b, bn, "nan")) {
@@ -301,14 +580,25 @@ static int parse_score(const uint8_t *s, size_t n, double *out) {
 
 /* ---- reading with bounds, CRC and offset ---- */
 
+__attribute__((noreturn, noinline, cold)) static void truncated(uint64_t n) {
+    fail(g_pos, "need %" PRIu64 " bytes but only %" PRIu64 " remain (truncated file or bad length)", n, g_size - g_pos);
+}
+
 static inline void rd(void *dst, size_t n) {
-    if (n > g_size - g_pos) fail(g_pos, "need %zu bytes but only %" PRIu64 " remain (truncated file or bad length)", n, g_size - g_pos);
+    if (n > g_size - g_pos) truncated(n);
+#if SRC_IN_PLACE
+    if (n) memcpy(dst, src_map + g_pos, n); /* dst may be NULL when n is 0 */
+#else
     if (!src_read(dst, n)) fail(g_pos, "read failed: %s", errno ? strerror(errno) : "premature end of file");
     g_crc = crc64(g_crc, dst, n);
+#endif
     g_pos += n;
 }
 
 static inline uint8_t rd_u8(void) {
+#if SRC_IN_PLACE
+    if (g_pos < g_size) return src_map[g_pos++];
+#endif
     uint8_t b;
     rd(&b, 1);
     return b;
@@ -362,7 +652,7 @@ static uint64_t count(const char *what) {
 }
 
 static void read_into(uint64_t n, buf_t *out) {
-    if (n > g_size - g_pos) fail(g_pos, "need %" PRIu64 " bytes but only %" PRIu64 " remain (truncated file or bad length)", n, g_size - g_pos);
+    if (n > g_size - g_pos) truncated(n);
     buf_reserve(out, (size_t)n);
     out->len = (size_t)n;
     rd(out->p, (size_t)n);
@@ -395,24 +685,24 @@ static void lzf_decompress(const uint8_t *src, size_t n, size_t ulen, buf_t *out
             if (back > ol || ol + ln > ulen) fail(at, "corrupt LZF data (back reference out of range)");
             buf_reserve(out, ol + ln);
             o = out->p;
-            for (size_t k = 0; k < ln; k++, ol++) o[ol] = o[ol - back]; /* may overlap */
+            if (back >= ln) { /* no overlap */
+                memcpy(o + ol, o + ol - back, ln);
+                ol += ln;
+            } else {
+                for (size_t k = 0; k < ln; k++, ol++) o[ol] = o[ol - back]; /* overlaps: byte by byte */
+            }
         }
     }
     if (ol != ulen) fail(at, "LZF data decompressed to %zu bytes, header says %zu", ol, ulen);
     out->len = ol;
 }
 
-static buf_t g_lzf;
+#if !SRC_IN_PLACE
+static buf_t g_lzf; /* LZF data read from the file, before it is decompressed */
+#endif
 
-/* An RDB string (raw, int-encoded as decimal text, or LZF) into out. */
-static void string_into(buf_t *out) {
-    uint64_t at = g_pos;
-    int enc;
-    uint64_t v = length_enc(&enc);
-    if (!enc) {
-        read_into(v, out);
-        return;
-    }
+/* A string with the special encoding v (int8/16/32 as decimal text, or LZF) into out; at: where it starts. */
+static void encoded_string(uint64_t at, uint64_t v, buf_t *out) {
     int64_t num;
     switch (v) {
     case RDB_ENC_INT8: num = sext(rd_le(1), 8); break;
@@ -422,8 +712,15 @@ static void string_into(buf_t *out) {
         uint64_t clen = length(), ulen = length();
         if (clen > (UINT64_MAX - 16) / 100 || ulen > clen * 100 + 16)
             fail(at, "LZF uncompressed length %" PRIu64 " implausible for %" PRIu64 " compressed bytes", ulen, clen);
+#if SRC_IN_PLACE
+        if (clen > g_size - g_pos) truncated(clen);
+        const uint8_t *comp = src_map + g_pos; /* decompressed from the mapping */
+        g_pos += clen;
+        lzf_decompress(comp, (size_t)clen, (size_t)ulen, out, at);
+#else
         read_into(clen, &g_lzf);
         lzf_decompress(g_lzf.p, g_lzf.len, (size_t)ulen, out, at);
+#endif
         return;
     }
     default: fail(at, "unknown string encoding %" PRIu64, v);
@@ -432,12 +729,81 @@ static void string_into(buf_t *out) {
     out->len = fmt_i64(num, (char *)out->p);
 }
 
+/* An RDB string (raw, int-encoded as decimal text, or LZF) into out. */
+static void string_into(buf_t *out) {
+    uint64_t at = g_pos;
+    int enc;
+    uint64_t v = length_enc(&enc);
+    if (enc) encoded_string(at, v, out);
+    else read_into(v, out);
+}
+
+/* A string the parser got: its bytes, and how far memory can be read from p (lim - p >= 32: field_in). */
+typedef struct {
+    const uint8_t *p;
+    size_t len;
+    const uint8_t *lim;
+} str_t;
+
+static inline str_t buf_str(const buf_t *b) { return (str_t){b->p, b->len, b->p + b->cap}; }
+
+static inline void field_str(str_t s) {
+    if (s.lim - s.p >= 32) field_in(s.p, s.len);
+    else field(s.p, s.len);
+}
+
+#if SRC_IN_PLACE
+/* In place: step over n bytes of the file, returning where they are. */
+static inline const uint8_t *skip(uint64_t n) {
+    if (n > g_size - g_pos) truncated(n);
+    const uint8_t *p = src_map + g_pos;
+    g_pos += n;
+    return p;
+}
+
+/* string_at for any string: every length encoding; int and LZF strings go to scratch. */
+__attribute__((noinline)) static str_t any_string_at(buf_t *scratch) {
+    uint64_t at = g_pos;
+    int enc;
+    uint64_t v = length_enc(&enc);
+    if (enc) {
+        encoded_string(at, v, scratch);
+        return buf_str(scratch);
+    }
+    const uint8_t *p = skip(v);
+    return (str_t){p, (size_t)v, src_map + g_size};
+}
+#endif
+
+/* An RDB string. In place, a plain string stays in the mapping (the common case, a 6- or 14-bit length, read
+ * inline); otherwise (streaming strategies, int and LZF strings) it is read into scratch. */
+static inline str_t string_at(buf_t *scratch) {
+#if SRC_IN_PLACE
+    uint64_t p = g_pos;
+    if (p < g_size) {
+        uint8_t b = src_map[p];
+        uint64_t n = UINT64_MAX, at = 0;
+        if ((b >> 6) == 0) n = b & 0x3F, at = p + 1;
+        else if ((b >> 6) == 1 && p + 1 < g_size) n = ((uint64_t)(b & 0x3F) << 8) | src_map[p + 1], at = p + 2;
+        if (n <= g_size - at) {
+            g_pos = at + n;
+            return (str_t){src_map + at, (size_t)n, src_map + g_size};
+        }
+    }
+    return any_string_at(scratch);
+#else
+    string_into(scratch);
+    return buf_str(scratch);
+#endif
+}
+
 /* ---- compact encodings: walk the entries of a blob in memory ---- */
 /* mode: 0 plain elements; 1 zset pairs (odd entries are scores); 2 hash triples (every third a field TTL) */
 typedef struct {
     int mode;
     uint64_t idx;
     uint64_t at;
+    const uint8_t *lim; /* the blob's str_t lim: entries with 32 readable bytes enter the digest by field_in */
 } walk_t;
 
 static void emit_str(walk_t *w, const uint8_t *s, size_t n) {
@@ -446,6 +812,8 @@ static void emit_str(walk_t *w, const uint8_t *s, size_t n) {
         double x;
         if (!parse_score(s, n, &x)) fail(w->at, "bad zset score \"%s\"", esc(s, n));
         score_field(x);
+    } else if (w->lim - s >= 32) {
+        field_in(s, n);
     } else {
         field(s, n);
     }
@@ -730,39 +1098,35 @@ static uint64_t hash_metadata(int t) {
             expire_at = expire_at + min_expire - 1; /* stored relative to the min expire, + 1 */
         }
         if (expire_at > EB_EXPIRE_TIME_MAX) fail(tat, "hash field expiry %" PRIu64 " out of range", expire_at);
-        string_into(&g_s);
-        field(g_s.p, g_s.len);
-        string_into(&g_s);
-        field(g_s.p, g_s.len);
+        field_str(string_at(&g_s));
+        field_str(string_at(&g_s));
         field_ttl(expire_at);
     }
     return n;
 }
 
-static void value(int t, uint64_t at, uint64_t db, const buf_t *key, int has_exp, int64_t exp) {
+static void value(int t, uint64_t at, uint64_t db, str_t key, int has_exp, int64_t exp) {
     int logical = logical_type(t);
     if (logical < 0) fail(at, "unknown value type %d", t);
-    sum_begin(db, logical, key->p, key->len, has_exp, exp);
-    walk_t w = {0, 0, at};
+    sum_begin(db, logical, key.p, key.len, key.lim, has_exp, exp);
+    walk_t w = {0, 0, at, NULL};
+    str_t b;
     uint64_t n = 0;
     switch (t) {
     case RDB_TYPE_STRING:
-        string_into(&g_s);
-        field(g_s.p, g_s.len);
+        field_str(string_at(&g_s));
         n = 1;
         break;
     case RDB_TYPE_LIST: case RDB_TYPE_SET:
         n = count(t == RDB_TYPE_LIST ? "list" : "set");
         for (uint64_t k = 0; k < n; k++) {
-            string_into(&g_s);
-            field(g_s.p, g_s.len);
+            field_str(string_at(&g_s));
         }
         break;
     case RDB_TYPE_ZSET: case RDB_TYPE_ZSET_2:
         n = count("zset");
         for (uint64_t k = 0; k < n; k++) {
-            string_into(&g_s);
-            field(g_s.p, g_s.len);
+            field_str(string_at(&g_s));
             uint64_t sat = g_pos;
             double x;
             if (t == RDB_TYPE_ZSET_2) {
@@ -774,8 +1138,13 @@ static void value(int t, uint64_t at, uint64_t db, const buf_t *key, int has_exp
                 else if (ln == 254) x = INFINITY;
                 else if (ln == 255) x = -INFINITY;
                 else {
+#if SRC_IN_PLACE
+                    const uint8_t *text = skip(ln); /* the score's text, where it is */
+#else
                     read_into(ln, &g_s);
-                    if (!parse_score(g_s.p, g_s.len, &x)) fail(sat, "bad zset score \"%s\"", esc(g_s.p, g_s.len));
+                    const uint8_t *text = g_s.p;
+#endif
+                    if (!parse_score(text, ln, &x)) fail(sat, "bad zset score \"%s\"", esc(text, ln));
                 }
             }
             score_field(x);
@@ -784,18 +1153,18 @@ static void value(int t, uint64_t at, uint64_t db, const buf_t *key, int has_exp
     case RDB_TYPE_HASH:
         n = count("hash");
         for (uint64_t k = 0; k < 2 * n; k++) {
-            string_into(&g_s);
-            field(g_s.p, g_s.len);
+            field_str(string_at(&g_s));
         }
         break;
     case RDB_TYPE_HASH_ZIPMAP: case RDB_TYPE_LIST_ZIPLIST: case RDB_TYPE_SET_INTSET: case RDB_TYPE_SET_LISTPACK:
     case RDB_TYPE_ZSET_ZIPLIST: case RDB_TYPE_ZSET_LISTPACK: case RDB_TYPE_HASH_ZIPLIST: case RDB_TYPE_HASH_LISTPACK:
-        string_into(&g_s);
+        b = string_at(&g_s);
         w.mode = (t == RDB_TYPE_ZSET_ZIPLIST || t == RDB_TYPE_ZSET_LISTPACK);
-        if (t == RDB_TYPE_HASH_ZIPMAP) walk_zipmap(g_s.p, g_s.len, &w);
-        else if (t == RDB_TYPE_LIST_ZIPLIST || t == RDB_TYPE_ZSET_ZIPLIST || t == RDB_TYPE_HASH_ZIPLIST) walk_ziplist(g_s.p, g_s.len, &w);
-        else if (t == RDB_TYPE_SET_INTSET) walk_intset(g_s.p, g_s.len, &w);
-        else walk_listpack(g_s.p, g_s.len, &w);
+        w.lim = b.lim;
+        if (t == RDB_TYPE_HASH_ZIPMAP) walk_zipmap(b.p, b.len, &w);
+        else if (t == RDB_TYPE_LIST_ZIPLIST || t == RDB_TYPE_ZSET_ZIPLIST || t == RDB_TYPE_HASH_ZIPLIST) walk_ziplist(b.p, b.len, &w);
+        else if (t == RDB_TYPE_SET_INTSET) walk_intset(b.p, b.len, &w);
+        else walk_listpack(b.p, b.len, &w);
         n = w.idx;
         if (logical == T_HASH || logical == T_ZSET) {
             if (n % 2) fail(at, "%s with an odd number of entries", logical == T_ZSET ? "zset" : "hash");
@@ -804,20 +1173,22 @@ static void value(int t, uint64_t at, uint64_t db, const buf_t *key, int has_exp
         break;
     case RDB_TYPE_LIST_QUICKLIST:
         for (uint64_t k = 0, nodes = count("quicklist node"); k < nodes; k++) {
-            string_into(&g_s);
-            walk_ziplist(g_s.p, g_s.len, &w);
+            b = string_at(&g_s);
+            w.lim = b.lim;
+            walk_ziplist(b.p, b.len, &w);
         }
         n = w.idx;
         break;
     case RDB_TYPE_LIST_QUICKLIST_2:
         for (uint64_t k = 0, nodes = count("quicklist node"); k < nodes; k++) {
             uint64_t cat = g_pos, container = length();
-            string_into(&g_s);
+            b = string_at(&g_s);
+            w.lim = b.lim;
             if (container == QUICKLIST_NODE_CONTAINER_PLAIN) {
-                field(g_s.p, g_s.len);
+                field_str(b);
                 w.idx++;
             } else if (container == QUICKLIST_NODE_CONTAINER_PACKED) {
-                walk_listpack(g_s.p, g_s.len, &w);
+                walk_listpack(b.p, b.len, &w);
             } else {
                 fail(cat, "bad quicklist container %" PRIu64, container);
             }
@@ -829,9 +1200,10 @@ static void value(int t, uint64_t at, uint64_t db, const buf_t *key, int has_exp
         break;
     case RDB_TYPE_HASH_LISTPACK_EX: case RDB_TYPE_HASH_LISTPACK_EX_PRE_GA:
         if (t == RDB_TYPE_HASH_LISTPACK_EX) rd_le(8); /* min expire: a hint, unused when loading (as in Redis) */
-        string_into(&g_s);
+        b = string_at(&g_s);
         w.mode = 2;
-        walk_listpack(g_s.p, g_s.len, &w);
+        w.lim = b.lim;
+        walk_listpack(b.p, b.len, &w);
         if (w.idx % 3) fail(at, "hash listpack with field TTLs: entries are not triples");
         n = w.idx / 3;
         break;
@@ -843,6 +1215,40 @@ static void value(int t, uint64_t at, uint64_t db, const buf_t *key, int has_exp
         n = stream_value(t);
     }
     uint_field(n);
+}
+
+#if SRC_IN_PLACE
+static uint64_t g_crc_upto; /* in place: g_crc is the CRC-64 of the file's first g_crc_upto bytes */
+
+/* Fold the bytes parsed since the last call into the file's CRC while they are still in the cache (called after
+ * a key once FILE_CRC_STEP behind; one pass over the whole file at the end read it back from memory). */
+#define FILE_CRC_STEP (64u << 10)
+__attribute__((noinline)) static void crc_behind(void) {
+    g_crc = crc64(g_crc, src_map + g_crc_upto, g_pos - g_crc_upto);
+    g_crc_upto = g_pos;
+}
+#endif
+
+/* The parser's state as a fresh process starts it (the libFuzzer target parses many inputs in one process). */
+static void parse_reset(uint64_t size) {
+    g_pos = 0;
+    g_size = size;
+    g_crc = 0;
+#if SRC_IN_PLACE
+    g_crc_upto = 0;
+#endif
+    dg_n = 0;
+    dg_crc = 0;
+    s_cur_db = s_cur_keys = 0;
+    s_cur_len = 0;
+    s_keys = s_expires = s_field_expires = s_module_aux = s_digest = 0;
+    memset(s_types, 0, sizeof s_types);
+    free(s_db_ids); /* the per-db table: ids, counts and its hash slots */
+    free(s_db_keys);
+    free(s_db_slot);
+    s_db_ids = s_db_keys = NULL;
+    s_db_slot = NULL;
+    s_ndb = s_capdb = 0;
 }
 
 static void parse(void) {
@@ -892,20 +1298,27 @@ static void parse(void) {
         case RDB_TYPE_MODULE_PRE_GA: fail(at, "pre-release module value type 6 cannot be skipped without its module");
         default:
             if (logical_type(op) >= 0) {
-                string_into(&key);
-                value(op, at, db, &key, has_exp, exp);
+                value(op, at, db, string_at(&key), has_exp, exp); /* the key: in place when it can be */
                 has_exp = 0;
+#if SRC_IN_PLACE
+                if (g_pos - g_crc_upto >= FILE_CRC_STEP) crc_behind();
+#endif
             } else {
                 fail(at, "unknown opcode or value type %d", op);
             }
         }
     }
     if (version >= 5) {
+#if SRC_IN_PLACE
+        crc_behind();
+#endif
         uint64_t body_end = g_pos, crc = g_crc, stored = rd_le(8);
         if (stored != 0 && stored != crc)
             fail(body_end, "checksum mismatch: file says %016" PRIx64 ", computed %016" PRIx64, stored, crc);
     }
     /* Bytes after the checksum are ignored, as Redis does (an AOF with an RDB preamble continues there). */
+    db_flush();
+    s_digest = dg_value();
 }
 
 static int cmp_u64(const void *a, const void *b) {
@@ -921,10 +1334,12 @@ int main(int argc, char **argv) {
     crc_init();
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (src_open(argv[1], &g_size) != 0) {
+    uint64_t size = 0;
+    if (src_open(argv[1], &size) != 0) {
         fprintf(stderr, "rdb: %s: %s\n", argv[1], strerror(errno));
         return 1;
     }
+    parse_reset(size);
     if (setjmp(fail_jmp)) {
         fprintf(stderr, "rdb: %s: offset %" PRIu64 ": %s\n", argv[1], fail_off, fail_msg);
         return 1;

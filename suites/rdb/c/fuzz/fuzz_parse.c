@@ -1,66 +1,36 @@
 /* Not a variant: a libFuzzer target for the C parser (rdbparse.h), built with clang -fsanitize=fuzzer,address,undefined. */
 /*
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
- *       suites/rdb/c/fuzz/fuzz_parse.c -o fuzz_parse -lm
+ *       suites/rdb/c/fuzz/fuzz_parse.c suites/rdb/c/fuzz/fuzz_inplace.c -o fuzz_parse -lm
  *   ./fuzz_parse -max_len=65536 -detect_leaks=0 CORPUS_DIR SEED_DIR
  *
- * The parser reads from the fuzzer's buffer through the same src_open/src_read pair every
- * strategy file defines; its main() is renamed and unused. A rejected input (the parser's
- * fail(), a longjmp) is fine; a sanitizer report, a crash or a timeout is a finding.
+ * Each input is parsed both ways, as the C strategies build the parser: copied field by field through
+ * a src_read over the fuzzer's buffer (c/fread, c/mmap; this file), and in place in that buffer
+ * (c/inplace; fuzz_inplace.c). Both must give the same verdict, and the same summary when they accept
+ * (the same error line when they refuse): a disagreement aborts, as does a sanitizer report, a crash or
+ * a timeout. A rejected input (the parser's fail(), a longjmp) is fine.
  * Leak detection is off: the parser keeps its buffers in globals for the process's life and
  * its key buffer is left to exit(), which a program run once per file may do.
- * Every global of the parser's state must be reset below (this file resets what rdbparse.h
- * declares today): state left over from one input to the next made a false "timeout".
+ * Every global of the parser's state must be reset between inputs (rdbparse.h's parse_reset(), which
+ * must name every one): state left over from one input to the next made a false "timeout".
  */
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
+#include <stdlib.h>
 
-static const uint8_t *fz_data;
-static size_t fz_len, fz_pos;
+#define SRC_IN_PLACE 0
+#define FZ_PARSE fz_parse_copied
+#define FZ_MAIN rdb_main_copied
+#include "fuzz_one.h"
 
-static int src_open(const char *path, uint64_t *size) {
-    (void)path;
-    *size = fz_len;
-    return 0;
-}
+int fz_parse_in_place(const uint8_t *data, size_t size, char *out, size_t cap); /* fuzz_inplace.c */
 
-static int src_read(void *dst, size_t n) {
-    if (n > fz_len - fz_pos) return 0;
-    if (n) memcpy(dst, fz_data + fz_pos, n); /* as c/mmap.c: dst may be NULL when n is 0 */
-    fz_pos += n;
-    return 1;
-}
-
-#define main rdb_program_main
-#include "../rdbparse.h"
-#undef main
-
-int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc;
-    (void)argv;
-    crc_init();
-    return 0;
-}
-
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    fz_data = data;
-    fz_len = size;
-    fz_pos = 0;
-    uint64_t size64 = 0;
-    src_open("", &size64);
-    /* the parser's state, as a fresh process starts it */
-    g_pos = 0;
-    g_size = size64;
-    g_crc = 0;
-    s_keys = s_expires = s_field_expires = s_module_aux = s_digest = 0;
-    memset(s_types, 0, sizeof s_types);
-    free(s_db_ids); /* the per-db table: ids, counts and its hash slots, as at start-up */
-    free(s_db_keys);
-    free(s_db_slot);
-    s_db_ids = s_db_keys = NULL;
-    s_db_slot = NULL;
-    s_ndb = s_capdb = 0;
-    if (setjmp(fail_jmp) == 0) parse();
+    static char copied[8192], in_place[8192];
+    int a = fz_parse_copied(data, size, copied, sizeof copied);
+    int b = fz_parse_in_place(data, size, in_place, sizeof in_place);
+    if (a != b || strcmp(copied, in_place) != 0) {
+        fprintf(stderr, "copied and in-place parses disagree:\n  copied:   %s\n  in place: %s\n", copied, in_place);
+        abort();
+    }
     return 0;
 }
