@@ -170,10 +170,12 @@ def test_every_variant_on_the_edge_inputs(iorace):
         "iopipeByLineInBufOut",
         "bufferedByLineInBufOut",
         "byChunkInByLineBufOut",
-        "read-window",
+        "byChunkInMemchrLineBufOut",
+        "read-window",  # C's and D's
         "memchr-window",
         "readslice-writer",
         "byte-lines-bos",
+        "own-buffers-swar",
         "binary-lines",
         "getline-cout",
     ]:
@@ -188,6 +190,9 @@ def test_list_shows_the_variants(iorace):
         "byLineInRawOut",
         "iopipeByLineInBufIOOut",
         "byChunkInByLineBufOut",
+        "byChunkInOwnBufOut",
+        "byChunkInMemchrLineBufOut",
+        "own-buffers-swar",
         "getline-fwrite",
         "memchr-window",
         "readslice-writer",
