@@ -170,8 +170,7 @@ def test_every_variant_on_the_edge_inputs(iorace):
         "iopipeByLineInBufOut",
         "bufferedByLineInBufOut",
         "byChunkInByLineBufOut",
-        "byChunkInMemchrLineBufOut",
-        "read-window",  # C's and D's
+        "read-window",  # C's, D's and Go's
         "memchr-window",
         "readslice-writer",
         "byte-lines-bos",
@@ -190,8 +189,6 @@ def test_list_shows_the_variants(iorace):
         "byLineInRawOut",
         "iopipeByLineInBufIOOut",
         "byChunkInByLineBufOut",
-        "byChunkInOwnBufOut",
-        "byChunkInMemchrLineBufOut",
         "own-buffers-swar",
         "getline-fwrite",
         "memchr-window",
