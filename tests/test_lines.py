@@ -170,10 +170,11 @@ def test_every_variant_on_the_edge_inputs(iorace):
         "iopipeByLineInBufOut",
         "bufferedByLineInBufOut",
         "byChunkInByLineBufOut",
-        "read-window",
+        "read-window",  # C's, D's and Go's
         "memchr-window",
         "readslice-writer",
         "byte-lines-bos",
+        "own-buffers-swar",
         "binary-lines",
         "getline-cout",
     ]:
@@ -188,6 +189,7 @@ def test_list_shows_the_variants(iorace):
         "byLineInRawOut",
         "iopipeByLineInBufIOOut",
         "byChunkInByLineBufOut",
+        "own-buffers-swar",
         "getline-fwrite",
         "memchr-window",
         "readslice-writer",

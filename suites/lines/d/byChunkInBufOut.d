@@ -1,7 +1,8 @@
-// Strategy (byChunkInBufOut): not line by line: Phobos File.byChunk(128 KiB), chunks appended into an own 128 KiB buffer that is written with stdout.rawWrite when full.
+// Strategy (byChunkInBufOut): not line by line: as dcat, Phobos File.byChunk over a 128 KiB stack buffer; each chunk append()ed to tsv-utils' BufferedOutputRange (Appender, std.range.put of ubyte[]), then flushIfFull, so every chunk is copied once and written with rawWrite.
 module byChunkInBufOut;
 
 import std.stdio;
+import tsvutils_lite : BufferedOutputRange;
 
 int main(string[] args)
 {
@@ -12,25 +13,14 @@ int main(string[] args)
     }
     try
     {
-        enum size_t size = 128 * 1024;
-        auto buffer = new ubyte[size];
-        size_t length = 0;
-        foreach (chunk; File(args[1]).byChunk(size))
+        auto outputStream = BufferedOutputRange(stdout);
+        ubyte[1024 * 128] fileRawBuf;
+        foreach (ref ubyte[] buffer; File(args[1]).byChunk(fileRawBuf))
         {
-            while (chunk.length > 0)
-            {
-                immutable n = chunk.length < size - length ? chunk.length : size - length;
-                buffer[length .. length + n] = chunk[0 .. n];
-                length += n;
-                chunk = chunk[n .. $];
-                if (length == size)
-                {
-                    stdout.rawWrite(buffer);
-                    length = 0;
-                }
-            }
+            outputStream.append(buffer);
+            outputStream.flushIfFull();
         }
-        stdout.rawWrite(buffer[0 .. length]);
+        outputStream.flush();
     }
     catch (Exception e)
     {

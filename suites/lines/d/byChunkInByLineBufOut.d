@@ -1,7 +1,7 @@
-// Strategy (byChunkInByLineBufOut): Phobos File.byChunk(128 KiB) split on '\n' with memchr; each piece goes into a BufferedOutputRange (tsv-utils), then a '\n' after it: two puts per line, as dcat does.
+// Strategy (byChunkInByLineBufOut): as dcat, Phobos File.byChunk over a 128 KiB stack buffer, each chunk split on '\n' with std.algorithm.splitter; a '\n' is put before every piece but a chunk's first, each piece (ubyte[]) put into tsv-utils' BufferedOutputRange.
 module byChunkInByLineBufOut;
 
-import core.stdc.string : memchr;
+import std.algorithm : splitter;
 import std.stdio;
 import tsvutils_lite : BufferedOutputRange;
 
@@ -14,23 +14,21 @@ int main(string[] args)
     }
     try
     {
-        auto bufOut = BufferedOutputRange(stdout);
-        foreach (chunk; File(args[1]).byChunk(128 * 1024))
+        auto outputStream = BufferedOutputRange(stdout);
+        ubyte[1024 * 128] fileRawBuf;
+        foreach (ref ubyte[] buffer; File(args[1]).byChunk(fileRawBuf))
         {
-            while (true)
+            // A chunk's last piece is the start of a line that the next chunk's first piece
+            // continues (no '\n' is put between them), and a chunk that ends with '\n' ends with
+            // an empty piece, so the output is byte-identical to the input.
+            bool first = true;
+            foreach (ref line; buffer.splitter('\n'))
             {
-                auto nl = cast(ubyte*) memchr(chunk.ptr, '\n', chunk.length);
-                if (nl is null)
-                {
-                    // The chunk ends inside a line: put what is here; the next chunk's first piece
-                    // continues it, so the output is still byte-identical to the input.
-                    if (chunk.length > 0)
-                        bufOut.put(chunk);
-                    break;
-                }
-                bufOut.put(chunk[0 .. nl - chunk.ptr]);
-                bufOut.put('\n');
-                chunk = chunk[(nl - chunk.ptr) + 1 .. $];
+                if (first)
+                    first = false;
+                else
+                    outputStream.put('\n');
+                outputStream.put(line);
             }
         }
     }

@@ -9,6 +9,11 @@
  *    written to the File when it holds >= 10,240 bytes and ends with '\n' (or
  *    holds >= 4 MiB, so a huge line cannot grow it forever); after a single
  *    '\n' char is put, when it holds >= 10,240 bytes. The destructor flushes.
+ *    append(stuff) puts any range into the Appender with std.range.put (for
+ *    ubyte[] into char[] Appender.put takes its element-by-element loop, as
+ *    `char[] = ubyte[]` slice copy does not compile) and
+ *    then flushes by the same rule as a string put; put(ubyte[]) goes through
+ *    append, as tsv-utils' put does for anything that is not a char or string.
  *  - bufferedByLine: an input range of lines read from a File with rawRead in
  *    128 KiB blocks into its own buffer (initially 128 KiB + 16 KiB). A line
  *    is a slice of that buffer, valid until popFront. When no '\n' is left,
@@ -80,9 +85,20 @@ struct BufferedOutputRange
             flush();
     }
 
+    /// Anything else (e.g. ubyte[]): std.range.put into the Appender, then the string rule above.
+    void append(T)(T stuff)
+    {
+        import std.range : rangePut = put;
+
+        rangePut(_buffer, stuff);
+        auto data = _buffer.data;
+        if (data.length >= _flushSize && (data[$ - 1] == '\n' || data.length >= _maxSize))
+            flush();
+    }
+
     void put(const(ubyte)[] s)
     {
-        put(cast(const(char)[]) s);
+        append(s);
     }
 
     /// A single char: a '\n' may flush a full buffer.
