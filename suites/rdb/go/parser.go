@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"os"
 	"sort"
 	"strconv"
@@ -15,6 +16,14 @@ import (
 // Source is how the parser gets bytes: fill buf completely or fail.
 type Source interface {
 	ReadFull(buf []byte) error
+}
+
+// WholeFile is a Source that holds the whole file (inplace.go): the parser then reads it in place, without
+// calling ReadFull: strings and compact blobs are sub-slices of it, never copied, and the file's CRC-64 is
+// computed from it a large piece at a time (caught up after a key once 64 KiB behind), not per read.
+type WholeFile interface {
+	Source
+	Bytes() []byte
 }
 
 type rdbError struct {
@@ -172,13 +181,31 @@ type summary struct {
 	moduleAux     uint64
 	digest        uint64
 	num           [24]byte
+	stage         [stageSize]byte // the digest's fields, hashed in one call when full (flush)
+	staged        int
 }
 
+const stageSize = 4096
+
+// field adds one length-prefixed field to the digest: staged, so the CRC runs over 4 KiB at a time instead
+// of twice per field over a few bytes.
 func (s *summary) field(b []byte) {
-	var l [4]byte
-	binary.LittleEndian.PutUint32(l[:], uint32(len(b)))
-	s.digest = crc64(s.digest, l[:])
-	s.digest = crc64(s.digest, b)
+	if s.staged+4+len(b) > stageSize {
+		s.flush()
+		if 4+len(b) > stageSize { // a big field: hashed where it is
+			var l [4]byte
+			binary.LittleEndian.PutUint32(l[:], uint32(len(b)))
+			s.digest = crc64(crc64(s.digest, l[:]), b)
+			return
+		}
+	}
+	binary.LittleEndian.PutUint32(s.stage[s.staged:], uint32(len(b)))
+	s.staged += 4 + copy(s.stage[s.staged+4:], b)
+}
+
+func (s *summary) flush() {
+	s.digest = crc64(s.digest, s.stage[:s.staged])
+	s.staged = 0
 }
 
 func (s *summary) intField(v int64)   { s.field(strconv.AppendInt(s.num[:0], v, 10)) }
@@ -222,6 +249,7 @@ func (s *summary) begin(db uint64, t int, key []byte, hasExp bool, exp int64) {
 }
 
 func (s *summary) json() string {
+	s.flush()
 	ids := make([]uint64, 0, len(s.dbs))
 	for d := range s.dbs {
 		ids = append(ids, d)
@@ -243,6 +271,9 @@ func (s *summary) json() string {
 // infinity, nan or nan(chars), any case; no space, nothing after it. ParseFloat rounds correctly and
 // gives +-Inf on overflow, as strtod does.
 func parseScore(b []byte) (float64, bool) {
+	if x, ok := decimalScore(b); ok {
+		return x, true
+	}
 	neg, body := false, b
 	if len(body) > 0 && (body[0] == '+' || body[0] == '-') {
 		neg, body = body[0] == '-', body[1:]
@@ -278,6 +309,87 @@ func parseScore(b []byte) (float64, bool) {
 		x = -x
 	}
 	return x, true
+}
+
+// pow10s: the powers of ten a float64 holds exactly.
+var pow10s = [23]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// decimalScore is the fast path of parseScore for the texts Redis writes (%.17g, integers): an optional
+// '-', digits with at most one '.', 1 to 19 digits, no exponent. One exact division when the digits and
+// the power of ten are exact doubles (correctly rounded, as IEEE division is), else strconv.ParseFloat on the
+// bytes in place (no copy). Anything else (false) takes the full grammar.
+func decimalScore(b []byte) (float64, bool) {
+	i, neg := 0, false
+	if len(b) > 0 && b[0] == '-' {
+		i, neg = 1, true
+	}
+	var m uint64
+	nd, point := 0, -1
+	for ; i < len(b); i++ {
+		if d := b[i] - '0'; d < 10 {
+			m = m*10 + uint64(d)
+			nd++
+		} else if b[i] == '.' && point < 0 {
+			point = i
+		} else {
+			return 0, false
+		}
+	}
+	if nd == 0 || nd > 19 {
+		return 0, false
+	}
+	k := 0
+	if point >= 0 {
+		k = len(b) - 1 - point
+	}
+	var x float64
+	switch {
+	case k == 0:
+		x = float64(m) // rounds to nearest, ties to even
+	case m <= 1<<53:
+		x = float64(m) / pow10s[k] // k <= 19: both exact, one correctly rounded division
+	default:
+		x = nearestQuotient(m, pow10u[k])
+	}
+	if neg {
+		x = -x
+	}
+	return x, true
+}
+
+// pow10u: 10^0 .. 10^19, every power of ten below 2^64.
+var pow10u = func() (t [20]uint64) {
+	t[0] = 1
+	for i := 1; i < 20; i++ {
+		t[i] = t[i-1] * 10
+	}
+	return
+}()
+
+// nearestQuotient: the double nearest to m / d (ties to even), for 0 < d < 2^64 and m / d between 2^-64 and
+// 2^64: q = m * 2^s / d in 128-bit integers, s chosen so that q has 55 or more bits; its top 53 bits are the
+// mantissa, the bits below them and the remainder decide the rounding (rust/src/lib.rs's nearest_quotient).
+func nearestQuotient(m, d uint64) float64 {
+	if m == 0 {
+		return 0
+	}
+	bm, bd := 64-bits.LeadingZeros64(m), 64-bits.LeadingZeros64(d)
+	s := max(55+bd-bm, 0) // m * 2^s / d >= 2^54
+	var hi, lo uint64
+	if s >= 64 {
+		hi = m << (s - 64)
+	} else {
+		hi, lo = m>>(64-s), m<<s
+	}
+	q, r := bits.Div64(hi, lo, d)            // q < 2^57: hi < d
+	drop := 64 - bits.LeadingZeros64(q) - 53 // q's bits below the mantissa: 2 or more
+	mant := q >> drop
+	low, half := q&(1<<drop-1), uint64(1)<<(drop-1)
+	if low > half || (low == half && (r != 0 || mant&1 == 1)) {
+		mant++ // 2^53 at most: still exact as a double
+	}
+	return float64(mant) * math.Float64frombits(uint64(1023+drop-s)<<52) // exact: 2^(drop - s) times an integer
 }
 
 // scanFloat: digits [. digits] (at least one digit), then an optional exponent letter, sign and decimal
@@ -343,6 +455,19 @@ type parser struct {
 	sum            summary
 	b8             [24]byte
 	s, key, lzf    []byte
+	// In place (a WholeFile source): data is the file, crcAt how far its CRC has been computed, dec the
+	// buffer of decoded (int-encoded, LZF) strings, as those cannot be borrowed from the file.
+	data  []byte
+	crcAt uint64
+	dec   []byte
+}
+
+// catchUp computes the file's CRC-64 up to here, once 64 KiB behind (in place: the bytes are still cached).
+func (p *parser) catchUp() {
+	if p.pos-p.crcAt >= 64<<10 {
+		p.crc = crc64(p.crc, p.data[p.crcAt:p.pos])
+		p.crcAt = p.pos
+	}
 }
 
 func (p *parser) left() uint64 { return p.size - p.pos }
@@ -352,6 +477,10 @@ func (p *parser) read(buf []byte) {
 	if n > p.left() {
 		fail(p.pos, "need %d bytes but only %d remain (truncated file or bad length)", n, p.left())
 	}
+	if p.data != nil {
+		p.pos += uint64(copy(buf, p.data[p.pos:]))
+		return
+	}
 	if err := p.src.ReadFull(buf); err != nil {
 		fail(p.pos, "read failed: %v", err)
 	}
@@ -360,11 +489,21 @@ func (p *parser) read(buf []byte) {
 }
 
 func (p *parser) u8() byte {
+	if p.pos < uint64(len(p.data)) { // in place (len(nil) is 0)
+		b := p.data[p.pos]
+		p.pos++
+		return b
+	}
 	p.read(p.b8[:1])
 	return p.b8[0]
 }
 
 func (p *parser) le(w int) uint64 {
+	if p.pos+8 <= uint64(len(p.data)) { // in place, 8 bytes at hand
+		v := binary.LittleEndian.Uint64(p.data[p.pos:]) & (^uint64(0) >> (64 - 8*w))
+		p.pos += uint64(w)
+		return v
+	}
 	p.read(p.b8[:w])
 	var v uint64
 	for k := 0; k < w; k++ {
@@ -427,6 +566,11 @@ func (p *parser) readInto(n uint64, out []byte) []byte {
 	if n > p.left() {
 		fail(p.pos, "need %d bytes but only %d remain (truncated file or bad length)", n, p.left())
 	}
+	if p.data != nil { // in place: borrowed, capacity cut so that no append can write into the file
+		out = p.data[p.pos : p.pos+n : p.pos+n]
+		p.pos += n
+		return out
+	}
 	if uint64(cap(out)) < n {
 		out = make([]byte, n)
 	}
@@ -442,6 +586,15 @@ func (p *parser) stringInto(out []byte) []byte {
 	if !enc {
 		return p.readInto(v, out)
 	}
+	if p.data != nil { // in place, out may be a piece of the file: decode into the parser's own buffer
+		p.dec = p.decode(v, at, p.dec)
+		return p.dec
+	}
+	return p.decode(v, at, out)
+}
+
+// decode reads an encoded string (int or LZF) after its length byte into out's storage.
+func (p *parser) decode(v, at uint64, out []byte) []byte {
 	var num int64
 	switch v {
 	case RDB_ENC_INT8:
@@ -499,8 +652,12 @@ func lzfDecompress(src []byte, ulen int, out []byte, at uint64) []byte {
 				fail(at, "corrupt LZF data (back reference out of range)")
 			}
 			start := len(out) - back
-			for k := 0; k < ln; k++ { // may overlap
-				out = append(out, out[start+k])
+			if back >= ln {
+				out = append(out, out[start:start+ln]...)
+			} else {
+				for k := 0; k < ln; k++ { // overlaps what it writes
+					out = append(out, out[start+k])
+				}
 			}
 		}
 	}
@@ -1131,9 +1288,16 @@ func (p *parser) parse() {
 			p.key = p.stringInto(p.key)
 			p.value(op, at, db, hasExp, exp)
 			hasExp = false
+			if p.data != nil {
+				p.catchUp()
+			}
 		default:
 			fail(at, "unknown opcode or value type %d", op)
 		}
+	}
+	if p.data != nil {
+		p.crc = crc64(p.crc, p.data[p.crcAt:p.pos])
+		p.crcAt = p.pos
 	}
 	if version >= 5 {
 		bodyEnd, crc := p.pos, p.crc
@@ -1159,6 +1323,9 @@ func run(open func(path string) (Source, uint64, error)) {
 		os.Exit(1)
 	}
 	p := &parser{src: src, size: size, sum: summary{dbs: map[uint64]uint64{}}}
+	if wf, ok := src.(WholeFile); ok {
+		p.data = wf.Bytes()
+	}
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
