@@ -72,6 +72,13 @@ public final class RdbParser {
         void readFully(byte[] b, int off, int len) throws IOException;
     }
 
+    /** A Source that holds the whole file (RdbInPlace.java): the parser reads it in place, without calling
+     *  readFully: strings and compact blobs are borrowed from it, never copied, and the file's CRC-64 is
+     *  computed from it a large piece at a time (caught up after a key once 64 KiB behind), not per read. */
+    public interface WholeFile extends Source {
+        byte[] bytes();
+    }
+
     /** A file the parser cannot read: the offset and the problem. */
     public static final class RdbException extends RuntimeException {
         final long offset;
@@ -217,10 +224,10 @@ public final class RdbParser {
         textField(Long.toString(expireAt));
     }
 
-    void begin(long db, int t, byte[] key, int klen, boolean hasExp, long exp) {
+    void begin(long db, int t, byte[] key, int koff, int klen, boolean hasExp, long exp) {
         textField(Long.toUnsignedString(db));
         textField(TYPE_NAMES[t]);
-        field(key, 0, klen);
+        field(key, koff, klen);
         if (hasExp) {
             textField(Long.toString(exp));
             expires++;
@@ -306,21 +313,44 @@ public final class RdbParser {
     private final byte[] b8 = new byte[24];
 
     /** A growable byte buffer: p[0..len). */
+    /** A growable byte buffer: p[off..off+len). Read in place, p is the file and off where the bytes are
+     *  (borrowed); reserve and grow go back to the buffer's own array, at 0, so nothing writes into the file. */
     static final class Buf {
-        byte[] p = new byte[64];
-        int len;
+        byte[] own = new byte[64];
+        byte[] p = own;
+        int off, len;
 
         void reserve(int n) {
-            if (p.length < n) p = new byte[Math.max(n, 2 * p.length)];
+            if (own.length < n) own = new byte[Math.max(n, 2 * own.length)];
+            p = own;
+            off = 0;
         }
 
-        /** Make room for n bytes keeping the first len. */
+        /** Make room for n bytes keeping the first len (after reserve). */
         void grow(int n) {
-            if (p.length < n) p = java.util.Arrays.copyOf(p, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(n, 2L * p.length)));
+            if (own.length < n) own = java.util.Arrays.copyOf(own, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(n, 2L * own.length)));
+            p = own;
         }
     }
 
     private final Buf s = new Buf(), key = new Buf(), lzf = new Buf();
+    /** In place: the file (null otherwise), its CRC-64 so far and how far it has been computed. */
+    private byte[] data;
+    private long fileCrc;
+    private int crcAt;
+
+    /** Read in place from now on (data holds the whole file; size must be its length). */
+    void inPlace(byte[] data) {
+        this.data = data;
+    }
+
+    /** In place: the file's CRC-64 up to here, once 64 KiB behind (the bytes are still in the cache). */
+    void catchUp() {
+        if (pos - crcAt >= 1 << 16) {
+            fileCrc = crc64(fileCrc, data, crcAt, (int) pos - crcAt);
+            crcAt = (int) pos;
+        }
+    }
 
     public RdbParser(Source src, long size) {
         this.src = src;
@@ -333,6 +363,11 @@ public final class RdbParser {
 
     void read(byte[] b, int off, int n) {
         if (n > left()) throw fail(pos, "need " + n + " bytes but only " + left() + " remain (truncated file or bad length)");
+        if (data != null) {
+            System.arraycopy(data, (int) pos, b, off, n);
+            pos += n;
+            return;
+        }
         try {
             src.readFully(b, off, n);
         } catch (IOException e) {
@@ -343,11 +378,19 @@ public final class RdbParser {
     }
 
     int u8() {
+        if (data != null && pos < size) return data[(int) pos++] & 0xFF;
         read(b8, 0, 1);
         return b8[0] & 0xFF;
     }
 
     long le(int w) {
+        if (data != null && w <= left()) {
+            int i = (int) pos;
+            long v = 0;
+            for (int k = 0; k < w; k++) v |= (data[i + k] & 0xFFL) << (8 * k);
+            pos += w;
+            return v;
+        }
         read(b8, 0, w);
         long v = 0;
         for (int k = 0; k < w; k++) v |= (b8[k] & 0xFFL) << (8 * k);
@@ -406,6 +449,13 @@ public final class RdbParser {
         if (Long.compareUnsigned(n, left()) > 0)
             throw fail(pos, "need " + Long.toUnsignedString(n) + " bytes but only " + left() + " remain (truncated file or bad length)");
         if (n > Integer.MAX_VALUE - 16) throw fail(pos, "string of " + n + " bytes is too large");
+        if (data != null) { // in place: borrowed
+            out.p = data;
+            out.off = (int) pos;
+            out.len = (int) n;
+            pos += n;
+            return;
+        }
         out.reserve((int) n);
         out.len = (int) n;
         read(out.p, 0, (int) n);
@@ -437,17 +487,18 @@ public final class RdbParser {
                         + Long.toUnsignedString(clen) + " compressed bytes");
             readInto(clen, lzf);
             if (ulen > Integer.MAX_VALUE - 16) throw fail(at, "LZF string of " + ulen + " bytes is too large");
-            lzfDecompress(lzf.p, lzf.len, (int) ulen, out, at);
+            lzfDecompress(lzf.p, lzf.off, lzf.len, (int) ulen, out, at);
             return;
         } else throw fail(at, "unknown string encoding " + v);
         setText(out, Long.toString(num));
     }
 
-    static void lzfDecompress(byte[] src, int n, int ulen, Buf out, long at) {
+    static void lzfDecompress(byte[] src, int soff, int n, int ulen, Buf out, long at) {
         // grow as the data decompresses: a crafted header cannot make us reserve its claimed size up front
         out.reserve((int) Math.min(ulen, 4L * n));
         byte[] o = out.p;
-        int ol = 0, i = 0;
+        int ol = 0, i = soff;
+        n += soff; // from here the end of the compressed bytes
         while (i < n) {
             int ctrl = src[i++] & 0xFF;
             if (ctrl < 32) {
@@ -470,7 +521,10 @@ public final class RdbParser {
                 if (back > ol || ln > ulen - ol) throw fail(at, "corrupt LZF data (back reference out of range)");
                 out.grow(ol + ln);
                 o = out.p;
-                for (int k = 0; k < ln; k++, ol++) o[ol] = o[ol - back]; // may overlap
+                if (back >= ln) { // no overlap: one copy
+                    System.arraycopy(o, ol - back, o, ol, ln);
+                    ol += ln;
+                } else for (int k = 0; k < ln; k++, ol++) o[ol] = o[ol - back]; // overlaps what it writes
             }
         }
         if (ol != ulen) throw fail(at, "LZF data decompressed to " + ol + " bytes, header says " + ulen);
@@ -523,12 +577,12 @@ public final class RdbParser {
     }
 
     /** A ziplist's entries; its header (zlbytes, zltail, zllen) and every prevlen are checked against the walk. */
-    void ziplist(byte[] b, int len) {
+    void ziplist(byte[] b, int o, int len) {
         wWhat = "ziplist";
         wLen = len;
-        if (len < 11 || le32(b, 0) != len) throw fail(wAt, "corrupt ziplist header");
-        long zltail = le32(b, 4);
-        int zllen = (b[8] & 0xFF) | (b[9] & 0xFF) << 8;
+        if (len < 11 || le32(b, o + 0) != len) throw fail(wAt, "corrupt ziplist header");
+        long zltail = le32(b, o + 4);
+        int zllen = (b[o + 8] & 0xFF) | (b[o + 9] & 0xFF) << 8;
         int i = 10, n = 0;
         int last = 10, start = 10;
         long prev = 0; // the last entry's offset, the previous entry's size
@@ -538,13 +592,13 @@ public final class RdbParser {
                 prev = i - start;
             }
             need(i, 1);
-            int c = b[i] & 0xFF;
+            int c = b[o + i] & 0xFF;
             if (c == 0xFF) break;
             start = i;
             long plen;
             if (c == 0xFE) {
                 need(i, 5);
-                plen = le32(b, i + 1);
+                plen = le32(b, o + i + 1);
                 i += 5;
             } else {
                 plen = c;
@@ -552,7 +606,7 @@ public final class RdbParser {
             }
             if (plen != prev) throw fail(wAt, "corrupt ziplist (prevlen " + plen + ", previous entry has " + prev + " bytes)");
             need(i, 1);
-            int enc = b[i] & 0xFF;
+            int enc = b[o + i] & 0xFF;
             if ((enc >> 6) < 3) {
                 long ln;
                 if ((enc >> 6) == 0) {
@@ -560,15 +614,15 @@ public final class RdbParser {
                     i += 1;
                 } else if ((enc >> 6) == 1) {
                     need(i, 2);
-                    ln = ((enc & 0x3F) << 8) | (b[i + 1] & 0xFF);
+                    ln = ((enc & 0x3F) << 8) | (b[o + i + 1] & 0xFF);
                     i += 2;
                 } else if (enc == 0x80) {
                     need(i, 5);
-                    ln = (b[i + 1] & 0xFFL) << 24 | (b[i + 2] & 0xFF) << 16 | (b[i + 3] & 0xFF) << 8 | (b[i + 4] & 0xFF);
+                    ln = (b[o + i + 1] & 0xFFL) << 24 | (b[o + i + 2] & 0xFF) << 16 | (b[o + i + 3] & 0xFF) << 8 | (b[o + i + 4] & 0xFF);
                     i += 5;
                 } else throw fail(wAt, String.format("corrupt ziplist (encoding 0x%02x)", enc));
                 need(i, ln);
-                wStr(b, i, (int) ln);
+                wStr(b, o + i, (int) ln);
                 i += (int) ln;
                 continue;
             }
@@ -584,7 +638,7 @@ public final class RdbParser {
                 continue;
             } else throw fail(wAt, String.format("corrupt ziplist (encoding 0x%02x)", enc));
             need(i, wd);
-            wNum(leInt(b, i, wd));
+            wNum(leInt(b, o + i, wd));
             i += wd;
         }
         if (i != len - 1) throw fail(wAt, "corrupt ziplist (bytes after its end marker)");
@@ -607,17 +661,17 @@ public final class RdbParser {
     }
 
     /** A listpack's entries; its header (total bytes, element count) and every back length are checked. */
-    void listpack(byte[] b, int len) {
+    void listpack(byte[] b, int o, int len) {
         wWhat = "listpack";
         wLen = len;
-        if (len < 7 || le32(b, 0) != len) throw fail(wAt, "corrupt listpack header");
-        int numele = (b[4] & 0xFF) | (b[5] & 0xFF) << 8;
+        if (len < 7 || le32(b, o + 0) != len) throw fail(wAt, "corrupt listpack header");
+        int numele = (b[o + 4] & 0xFF) | (b[o + 5] & 0xFF) << 8;
         long i = 6;
         int n = 0;
         for (;; n++) {
             need(i, 1);
             int ii = (int) i;
-            int c = b[ii] & 0xFF;
+            int c = b[o + ii] & 0xFF;
             if (c == 0xFF) break;
             long elen;
             if (c < 0x80) {
@@ -626,34 +680,34 @@ public final class RdbParser {
             } else if (c < 0xC0) {
                 int ln = c & 0x3F;
                 need(i, 1 + ln);
-                wStr(b, ii + 1, ln);
+                wStr(b, o + ii + 1, ln);
                 elen = 1 + ln;
             } else if (c < 0xE0) {
                 need(i, 2);
-                wNum(sext(((long) (c & 0x1F) << 8) | (b[ii + 1] & 0xFF), 13));
+                wNum(sext(((long) (c & 0x1F) << 8) | (b[o + ii + 1] & 0xFF), 13));
                 elen = 2;
             } else if (c < 0xF0) {
                 need(i, 2);
-                int ln = ((c & 0x0F) << 8) | (b[ii + 1] & 0xFF);
+                int ln = ((c & 0x0F) << 8) | (b[o + ii + 1] & 0xFF);
                 need(i, 2 + ln);
-                wStr(b, ii + 2, ln);
+                wStr(b, o + ii + 2, ln);
                 elen = 2 + ln;
             } else if (c == 0xF0) {
                 need(i, 5);
-                long ln = le32(b, ii + 1);
+                long ln = le32(b, o + ii + 1);
                 need(i, 5 + ln);
-                wStr(b, ii + 5, (int) ln);
+                wStr(b, o + ii + 5, (int) ln);
                 elen = 5 + ln;
             } else {
                 int wd = c == 0xF1 ? 2 : c == 0xF2 ? 3 : c == 0xF3 ? 4 : c == 0xF4 ? 8 : 0;
                 if (wd == 0) throw fail(wAt, String.format("corrupt listpack (encoding 0x%02x)", c));
                 need(i, 1 + wd);
-                wNum(leInt(b, ii + 1, wd));
+                wNum(leInt(b, o + ii + 1, wd));
                 elen = 1 + wd;
             }
             int bl = backlenSize(elen);
             need(i + elen, bl);
-            if (!backlenOk(b, (int) (i + elen), elen, bl))
+            if (!backlenOk(b, o + (int) (i + elen), elen, bl))
                 throw fail(wAt, "corrupt listpack (back length does not match an entry of " + elen + " bytes)");
             i += elen + bl;
         }
@@ -662,7 +716,7 @@ public final class RdbParser {
     }
 
     /** A zipmap's keys and values; its count byte (when below 254) is checked against the walk. */
-    void zipmap(byte[] b, int len) {
+    void zipmap(byte[] b, int o, int len) {
         wWhat = "zipmap";
         wLen = len;
         need(0, 1);
@@ -670,48 +724,48 @@ public final class RdbParser {
         int pairs = 0;
         for (;; pairs++) {
             need(i, 1);
-            if ((b[(int) i] & 0xFF) == 0xFF) break;
+            if ((b[o + (int) i] & 0xFF) == 0xFF) break;
             for (int part = 0; part < 2; part++) {
                 need(i, 1);
-                int c = b[(int) i] & 0xFF;
+                int c = b[o + (int) i] & 0xFF;
                 long ln;
                 if (c < 254) {
                     ln = c;
                     i += 1;
                 } else if (c == 254) {
                     need(i, 5);
-                    ln = le32(b, (int) i + 1);
+                    ln = le32(b, o + (int) i + 1);
                     i += 5;
                 } else throw fail(wAt, "corrupt zipmap (unexpected end marker)");
                 long free = 0;
                 if (part == 1) {
                     need(i, 1);
-                    free = b[(int) i] & 0xFF;
+                    free = b[o + (int) i] & 0xFF;
                     i += 1;
                 }
                 need(i, ln + free);
-                wStr(b, (int) i, (int) ln);
+                wStr(b, o + (int) i, (int) ln);
                 i += ln + free;
             }
         }
         if (i != len - 1) throw fail(wAt, "corrupt zipmap (bytes after its end marker)");
-        int zmlen = b[0] & 0xFF;
+        int zmlen = b[o + 0] & 0xFF;
         if (zmlen < 254 && zmlen != pairs) throw fail(wAt, "corrupt zipmap (header says " + zmlen + " pairs, " + pairs + " found)");
     }
 
-    void intset(byte[] b, int len) {
+    void intset(byte[] b, int o, int len) {
         if (len < 8) throw fail(wAt, "corrupt intset header");
-        long enc = le32(b, 0), n = le32(b, 4);
+        long enc = le32(b, o + 0), n = le32(b, o + 4);
         if (!(enc == 2 || enc == 4 || enc == 8) || len != 8 + n * enc)
             throw fail(wAt, "corrupt intset (encoding " + enc + ", " + n + " entries, " + len + " bytes)");
-        for (int k = 0; k < n; k++) wNum(leInt(b, 8 + k * (int) enc, (int) enc));
+        for (int k = 0; k < n; k++) wNum(leInt(b, o + 8 + k * (int) enc, (int) enc));
     }
 
     // ---- values ----
     void value(int t, long at, long db, boolean hasExp, long exp) {
         int logical = logicalType(t);
         if (logical < 0) throw fail(at, "unknown value type " + t);
-        begin(db, logical, key.p, key.len, hasExp, exp);
+        begin(db, logical, key.p, key.off, key.len, hasExp, exp);
         wZset = false;
         wTtls = false;
         wIdx = 0;
@@ -720,21 +774,21 @@ public final class RdbParser {
         switch (t) {
             case RDB_TYPE_STRING:
                 stringInto(s);
-                field(s.p, 0, s.len);
+                field(s.p, s.off, s.len);
                 n = 1;
                 break;
             case RDB_TYPE_LIST: case RDB_TYPE_SET:
                 n = count(t == RDB_TYPE_LIST ? "list" : "set");
                 for (long k = 0; k < n; k++) {
                     stringInto(s);
-                    field(s.p, 0, s.len);
+                    field(s.p, s.off, s.len);
                 }
                 break;
             case RDB_TYPE_ZSET: case RDB_TYPE_ZSET_2:
                 n = count("zset");
                 for (long k = 0; k < n; k++) {
                     stringInto(s);
-                    field(s.p, 0, s.len);
+                    field(s.p, s.off, s.len);
                     long sat = pos;
                     double x;
                     if (t == RDB_TYPE_ZSET_2) x = Double.longBitsToDouble(le(8));
@@ -745,9 +799,9 @@ public final class RdbParser {
                         else if (ln == 255) x = Double.NEGATIVE_INFINITY;
                         else {
                             readInto(ln, s);
-                            Double d = parseScore(s.p, 0, s.len);
+                            Double d = parseScore(s.p, s.off, s.len);
                             if (d == null)
-                                throw fail(sat, "bad zset score \"" + esc(s.p, 0, s.len) + "\"");
+                                throw fail(sat, "bad zset score \"" + esc(s.p, s.off, s.len) + "\"");
                             x = d;
                         }
                     }
@@ -758,17 +812,17 @@ public final class RdbParser {
                 n = count("hash");
                 for (long k = 0; k < 2 * n; k++) {
                     stringInto(s);
-                    field(s.p, 0, s.len);
+                    field(s.p, s.off, s.len);
                 }
                 break;
             case RDB_TYPE_HASH_ZIPMAP: case RDB_TYPE_LIST_ZIPLIST: case RDB_TYPE_SET_INTSET: case RDB_TYPE_ZSET_ZIPLIST:
             case RDB_TYPE_HASH_ZIPLIST: case RDB_TYPE_HASH_LISTPACK: case RDB_TYPE_ZSET_LISTPACK: case RDB_TYPE_SET_LISTPACK:
                 stringInto(s);
                 wZset = t == RDB_TYPE_ZSET_ZIPLIST || t == RDB_TYPE_ZSET_LISTPACK;
-                if (t == RDB_TYPE_HASH_ZIPMAP) zipmap(s.p, s.len);
-                else if (t == RDB_TYPE_LIST_ZIPLIST || t == RDB_TYPE_ZSET_ZIPLIST || t == RDB_TYPE_HASH_ZIPLIST) ziplist(s.p, s.len);
-                else if (t == RDB_TYPE_SET_INTSET) intset(s.p, s.len);
-                else listpack(s.p, s.len);
+                if (t == RDB_TYPE_HASH_ZIPMAP) zipmap(s.p, s.off, s.len);
+                else if (t == RDB_TYPE_LIST_ZIPLIST || t == RDB_TYPE_ZSET_ZIPLIST || t == RDB_TYPE_HASH_ZIPLIST) ziplist(s.p, s.off, s.len);
+                else if (t == RDB_TYPE_SET_INTSET) intset(s.p, s.off, s.len);
+                else listpack(s.p, s.off, s.len);
                 n = wIdx;
                 if (logical == T_HASH || logical == T_ZSET) {
                     if (n % 2 != 0) throw fail(at, TYPE_NAMES[logical] + " with an odd number of entries");
@@ -779,7 +833,7 @@ public final class RdbParser {
                 long nodes = count("quicklist node");
                 for (long k = 0; k < nodes; k++) {
                     stringInto(s);
-                    ziplist(s.p, s.len);
+                    ziplist(s.p, s.off, s.len);
                 }
                 n = wIdx;
                 break;
@@ -791,9 +845,9 @@ public final class RdbParser {
                     long container = length();
                     stringInto(s);
                     if (container == QUICKLIST_NODE_CONTAINER_PLAIN) {
-                        field(s.p, 0, s.len);
+                        field(s.p, s.off, s.len);
                         wIdx++;
-                    } else if (container == QUICKLIST_NODE_CONTAINER_PACKED) listpack(s.p, s.len);
+                    } else if (container == QUICKLIST_NODE_CONTAINER_PACKED) listpack(s.p, s.off, s.len);
                     else throw fail(cat, "bad quicklist container " + Long.toUnsignedString(container));
                 }
                 n = wIdx;
@@ -806,7 +860,7 @@ public final class RdbParser {
                 if (t == RDB_TYPE_HASH_LISTPACK_EX) le(8); // min expire: a hint, unused when loading (as in Redis)
                 stringInto(s);
                 wTtls = true;
-                listpack(s.p, s.len);
+                listpack(s.p, s.off, s.len);
                 if (wIdx % 3 != 0) throw fail(at, "hash listpack with field TTLs: entries are not triples");
                 n = wIdx / 3;
                 break;
@@ -854,9 +908,9 @@ public final class RdbParser {
             if (Long.compareUnsigned(expireAt, EB_EXPIRE_TIME_MAX) > 0)
                 throw fail(tat, "hash field expiry " + Long.toUnsignedString(expireAt) + " out of range");
             stringInto(s);
-            field(s.p, 0, s.len);
+            field(s.p, s.off, s.len);
             stringInto(s);
-            field(s.p, 0, s.len);
+            field(s.p, s.off, s.len);
             fieldTtl(expireAt);
         }
         return n;
@@ -936,11 +990,16 @@ public final class RdbParser {
                         stringInto(key);
                         value(op, at, db, hasExp, exp);
                         hasExp = false;
+                        if (data != null) catchUp();
                     } else throw fail(at, "unknown opcode or value type " + op);
             }
         }
+        if (data != null) {
+            fileCrc = crc64(fileCrc, data, crcAt, (int) pos - crcAt);
+            crcAt = (int) pos;
+        }
         if (version >= 5) {
-            long bodyEnd = pos, c = crc.value(), stored = le(8);
+            long bodyEnd = pos, c = data != null ? fileCrc : crc.value(), stored = le(8);
             if (stored != 0 && stored != c)
                 throw fail(bodyEnd, String.format("checksum mismatch: file says %016x, computed %016x", stored, c));
         }
@@ -970,6 +1029,7 @@ public final class RdbParser {
             return;
         }
         RdbParser p = new RdbParser(src, size[0]);
+        if (src instanceof WholeFile) p.inPlace(((WholeFile) src).bytes());
         try {
             p.parse();
         } catch (RdbException e) {
