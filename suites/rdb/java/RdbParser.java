@@ -1,5 +1,8 @@
 // The RDB parser shared by the Java programs: reads through the Source interface each program implements.
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -119,13 +122,14 @@ public final class RdbParser {
             for (int i = 0; i < 256; i++) T[j][i] = (T[j - 1][i] >>> 8) ^ T[0][(int) (T[j - 1][i] & 0xFF)];
     }
 
+    /** 8 bytes of a byte[] as one little-endian long: one load once compiled, not eight. */
+    static final VarHandle LE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     static long crc64(long crc, byte[] p, int off, int n) {
         long[] t0 = T[0], t1 = T[1], t2 = T[2], t3 = T[3], t4 = T[4], t5 = T[5], t6 = T[6], t7 = T[7];
         int i = off, end = off + n;
         while (end - i >= 8) {
-            long w = (p[i] & 0xFFL) | (p[i + 1] & 0xFFL) << 8 | (p[i + 2] & 0xFFL) << 16 | (p[i + 3] & 0xFFL) << 24
-                    | (p[i + 4] & 0xFFL) << 32 | (p[i + 5] & 0xFFL) << 40 | (p[i + 6] & 0xFFL) << 48 | (p[i + 7] & 0xFFL) << 56;
-            crc ^= w;
+            crc ^= (long) LE64.get(p, i);
             crc = t7[(int) (crc & 0xFF)] ^ t6[(int) ((crc >>> 8) & 0xFF)] ^ t5[(int) ((crc >>> 16) & 0xFF)]
                     ^ t4[(int) ((crc >>> 24) & 0xFF)] ^ t3[(int) ((crc >>> 32) & 0xFF)] ^ t2[(int) ((crc >>> 40) & 0xFF)]
                     ^ t1[(int) ((crc >>> 48) & 0xFF)] ^ t0[(int) (crc >>> 56)];
@@ -258,6 +262,49 @@ public final class RdbParser {
 
     static final double[] POW10 = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 
+    static final long[] POW10_LONG = new long[19]; // 10^0 .. 10^18
+
+    static {
+        POW10_LONG[0] = 1;
+        for (int i = 1; i < 19; i++) POW10_LONG[i] = POW10_LONG[i - 1] * 10;
+    }
+
+    /** The double nearest to m / d (ties to even), for 0 <= m, 0 < d < 2^63 and m / d between 2^-64 and 2^64:
+     *  q = m * 2^s / d in 128-bit integers, s chosen so that q has 55 or more bits; its top 53 bits are the
+     *  mantissa, the bits below them and the remainder decide the rounding (rust/src/lib.rs's nearest_quotient,
+     *  the 128-by-64-bit division by Hacker's Delight's divlu). */
+    static double nearestQuotient(long m, long d) {
+        if (m == 0) return 0;
+        int bm = 64 - Long.numberOfLeadingZeros(m), bd = 64 - Long.numberOfLeadingZeros(d);
+        int s = Math.max(55 + bd - bm, 0); // m * 2^s / d >= 2^54
+        long hi = s >= 64 ? m << (s - 64) : s == 0 ? 0 : m >>> (64 - s), lo = s >= 64 ? 0 : m << s;
+        // divlu: (hi, lo) / d with hi < d; q < 2^57
+        int z = Long.numberOfLeadingZeros(d);
+        long v = d << z, vn1 = v >>> 32, vn0 = v & 0xFFFFFFFFL, b = 1L << 32;
+        long un32 = z == 0 ? hi : (hi << z) | (lo >>> (64 - z)), un10 = lo << z;
+        long un1 = un10 >>> 32, un0 = un10 & 0xFFFFFFFFL;
+        long q1 = Long.divideUnsigned(un32, vn1), rhat = un32 - q1 * vn1;
+        while (Long.compareUnsigned(q1, b) >= 0 || Long.compareUnsigned(q1 * vn0, b * rhat + un1) > 0) {
+            q1--;
+            rhat += vn1;
+            if (Long.compareUnsigned(rhat, b) >= 0) break;
+        }
+        long un21 = un32 * b + un1 - q1 * v;
+        long q0 = Long.divideUnsigned(un21, vn1);
+        rhat = un21 - q0 * vn1;
+        while (Long.compareUnsigned(q0, b) >= 0 || Long.compareUnsigned(q0 * vn0, b * rhat + un0) > 0) {
+            q0--;
+            rhat += vn1;
+            if (Long.compareUnsigned(rhat, b) >= 0) break;
+        }
+        long r = un21 * b + un0 - q0 * v; // the remainder, shifted by z: only whether it is 0 matters
+        long q = q1 * b + q0;
+        int drop = 64 - Long.numberOfLeadingZeros(q) - 53; // q's bits below the mantissa: 2 or more
+        long mant = q >>> drop, low = q & ((1L << drop) - 1), half = 1L << (drop - 1);
+        if (low > half || (low == half && (r != 0 || (mant & 1) == 1))) mant++; // 2^53 at most: exact
+        return mant * Double.longBitsToDouble((long) (1023 + drop - s) << 52); // exact: 2^(drop - s) times an integer
+    }
+
     static Double parseScore(byte[] b, int off, int n) {
         // The common text, [-]digits[.digits] with no exponent, skips the regex (JFR: a Matcher per score was
         // a fifth of the parse). Up to 15 digits it is exact (Clinger: an integer below 2^53 over an exact
@@ -281,6 +328,10 @@ public final class RdbParser {
         if (plain && digits > 0) {
             if (digits <= 15) {
                 double x = mant / POW10[frac];
+                return minus ? -x : x;
+            }
+            if (digits <= 18) { // mant holds them all (18 digits < 2^63): the 128-bit quotient, no parseDouble
+                double x = frac == 0 ? (double) mant : nearestQuotient(mant, POW10_LONG[frac]);
                 return minus ? -x : x;
             }
             return Double.parseDouble(new String(b, off, n, StandardCharsets.ISO_8859_1));
