@@ -59,7 +59,59 @@ func init() {
 	}
 }
 
+// crcLane: the lane of crc64's three-way interleaving; shift1 and shift2 advance a CRC over crcLane and
+// 2*crcLane zero bytes (a linear map, applied a byte of the CRC at a time like the slicing tables).
+const crcLane = 1024
+
+var shift1, shift2 [8][256]uint64
+
+func init() {
+	zeros := make([]byte, 2*crcLane)
+	for _, sh := range []struct {
+		t *[8][256]uint64
+		n int
+	}{{&shift1, crcLane}, {&shift2, 2 * crcLane}} {
+		for j := 0; j < 8; j++ {
+			for v := 1; v < 256; v++ {
+				low := v & -v // the lowest bit: the map of the rest is known already
+				sh.t[j][v] = sh.t[j][v^low] ^ crc64Serial(uint64(low)<<(8*j), zeros[:sh.n])
+			}
+		}
+	}
+}
+
+func shiftBy(t *[8][256]uint64, c uint64) uint64 {
+	return t[0][c&0xFF] ^ t[1][(c>>8)&0xFF] ^ t[2][(c>>16)&0xFF] ^ t[3][(c>>24)&0xFF] ^
+		t[4][(c>>32)&0xFF] ^ t[5][(c>>40)&0xFF] ^ t[6][(c>>48)&0xFF] ^ t[7][c>>56]
+}
+
+// crc64 of p after crc. Blocks of three lanes are hashed as three independent slicing-by-8 chains in one
+// loop (one chain waits on its table loads; three keep the loads busy), then joined: the CRC has no init
+// or xorout, so crc(A B) is crc(A) advanced over len(B) zero bytes, xor crc(B) from 0.
 func crc64(crc uint64, p []byte) uint64 {
+	t := &crcTab
+	for len(p) >= 3*crcLane {
+		a, b, c := p[:crcLane], p[crcLane:2*crcLane], p[2*crcLane:3*crcLane]
+		ca, cb, cc := crc, uint64(0), uint64(0)
+		for i := 0; i+8 <= len(a) && i+8 <= len(b) && i+8 <= len(c); i += 8 {
+			ca ^= binary.LittleEndian.Uint64(a[i:])
+			cb ^= binary.LittleEndian.Uint64(b[i:])
+			cc ^= binary.LittleEndian.Uint64(c[i:])
+			ca = t[7][ca&0xFF] ^ t[6][(ca>>8)&0xFF] ^ t[5][(ca>>16)&0xFF] ^ t[4][(ca>>24)&0xFF] ^
+				t[3][(ca>>32)&0xFF] ^ t[2][(ca>>40)&0xFF] ^ t[1][(ca>>48)&0xFF] ^ t[0][ca>>56]
+			cb = t[7][cb&0xFF] ^ t[6][(cb>>8)&0xFF] ^ t[5][(cb>>16)&0xFF] ^ t[4][(cb>>24)&0xFF] ^
+				t[3][(cb>>32)&0xFF] ^ t[2][(cb>>40)&0xFF] ^ t[1][(cb>>48)&0xFF] ^ t[0][cb>>56]
+			cc = t[7][cc&0xFF] ^ t[6][(cc>>8)&0xFF] ^ t[5][(cc>>16)&0xFF] ^ t[4][(cc>>24)&0xFF] ^
+				t[3][(cc>>32)&0xFF] ^ t[2][(cc>>40)&0xFF] ^ t[1][(cc>>48)&0xFF] ^ t[0][cc>>56]
+		}
+		crc = shiftBy(&shift2, ca) ^ shiftBy(&shift1, cb) ^ cc
+		p = p[3*crcLane:]
+	}
+	return crc64Serial(crc, p)
+}
+
+// crc64Serial: slicing-by-8, one chain.
+func crc64Serial(crc uint64, p []byte) uint64 {
 	t := &crcTab
 	for len(p) >= 8 {
 		crc ^= binary.LittleEndian.Uint64(p)
@@ -185,9 +237,9 @@ type summary struct {
 	staged        int
 }
 
-const stageSize = 4096
+const stageSize = 16 << 10
 
-// field adds one length-prefixed field to the digest: staged, so the CRC runs over 4 KiB at a time instead
+// field adds one length-prefixed field to the digest: staged, so the CRC runs over 16 KiB at a time instead
 // of twice per field over a few bytes.
 func (s *summary) field(b []byte) {
 	if s.staged+4+len(b) > stageSize {
@@ -199,8 +251,20 @@ func (s *summary) field(b []byte) {
 			return
 		}
 	}
-	binary.LittleEndian.PutUint32(s.stage[s.staged:], uint32(len(b)))
-	s.staged += 4 + copy(s.stage[s.staged+4:], b)
+	st := s.stage[s.staged:]
+	n := len(b)
+	binary.LittleEndian.PutUint32(st, uint32(n))
+	switch { // the short fields by two overlapping loads and stores, not a call to memmove
+	case n >= 8 && n <= 16:
+		binary.LittleEndian.PutUint64(st[4:], binary.LittleEndian.Uint64(b))
+		binary.LittleEndian.PutUint64(st[n-4:], binary.LittleEndian.Uint64(b[n-8:]))
+	case n >= 4 && n < 8:
+		binary.LittleEndian.PutUint32(st[4:], binary.LittleEndian.Uint32(b))
+		binary.LittleEndian.PutUint32(st[n:], binary.LittleEndian.Uint32(b[n-4:]))
+	default:
+		copy(st[4:], b)
+	}
+	s.staged += 4 + n
 }
 
 func (s *summary) flush() {
@@ -217,11 +281,20 @@ func (s *summary) scoreField(x float64) {
 		bits = 0x7ff8000000000000
 	}
 	var h [16]byte
-	for i := 0; i < 16; i++ {
-		h[i] = "0123456789abcdef"[(bits>>(60-4*i))&0xF]
+	for i := 0; i < 8; i++ {
+		pair := &hexPairs[byte(bits>>(56-8*i))]
+		h[2*i], h[2*i+1] = pair[0], pair[1]
 	}
 	s.field(h[:])
 }
+
+// hexPairs: a byte's two lowercase hex digits.
+var hexPairs = func() (t [256][2]byte) {
+	for i := range t {
+		t[i] = [2]byte{"0123456789abcdef"[i>>4], "0123456789abcdef"[i&15]}
+	}
+	return
+}()
 
 // fieldTTL: a hash field's absolute expiry in ms (0 = none, an empty field), counted.
 func (s *summary) fieldTTL(expireAt uint64) {
