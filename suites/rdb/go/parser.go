@@ -233,7 +233,7 @@ type summary struct {
 	moduleAux     uint64
 	digest        uint64
 	num           [24]byte
-	stage         [stageSize]byte // the digest's fields, hashed in one call when full (flush)
+	stage         [stageSize + 32]byte // the digest's fields, hashed in one call when full (flush); 32 bytes spare
 	staged        int
 }
 
@@ -242,6 +242,18 @@ const stageSize = 16 << 10
 // field adds one length-prefixed field to the digest: staged, so the CRC runs over 16 KiB at a time instead
 // of twice per field over a few bytes.
 func (s *summary) field(b []byte) {
+	if i := s.staged; len(b) <= 32 && cap(b) >= 32 && i <= stageSize-36 { // inlined: one fixed 32-byte copy
+		st := (*[36]byte)(s.stage[i:])
+		*(*[4]byte)(st[:4]) = [4]byte{byte(len(b))} // the length, little-endian: below 256
+		*(*[32]byte)(st[4:]) = *(*[32]byte)(b[:32]) // whatever the length (branches on it would mispredict)
+		s.staged = i + 4 + len(b)
+		return
+	}
+	s.fieldSlow(b)
+}
+
+// fieldSlow: field's other cases (a long field, a short one near the end of its buffer, a full stage).
+func (s *summary) fieldSlow(b []byte) {
 	if s.staged+4+len(b) > stageSize {
 		s.flush()
 		if 4+len(b) > stageSize { // a big field: hashed where it is
@@ -254,7 +266,7 @@ func (s *summary) field(b []byte) {
 	st := s.stage[s.staged:]
 	n := len(b)
 	binary.LittleEndian.PutUint32(st, uint32(n))
-	switch { // the short fields by two overlapping loads and stores, not a call to memmove
+	switch { // the short fields by fixed-size loads and stores, not a call to memmove
 	case n >= 8 && n <= 16:
 		binary.LittleEndian.PutUint64(st[4:], binary.LittleEndian.Uint64(b))
 		binary.LittleEndian.PutUint64(st[n-4:], binary.LittleEndian.Uint64(b[n-8:]))
@@ -567,6 +579,10 @@ func (p *parser) u8() byte {
 		p.pos++
 		return b
 	}
+	return p.u8Read()
+}
+
+func (p *parser) u8Read() byte {
 	p.read(p.b8[:1])
 	return p.b8[0]
 }
@@ -639,8 +655,8 @@ func (p *parser) readInto(n uint64, out []byte) []byte {
 	if n > p.left() {
 		fail(p.pos, "need %d bytes but only %d remain (truncated file or bad length)", n, p.left())
 	}
-	if p.data != nil { // in place: borrowed, capacity cut so that no append can write into the file
-		out = p.data[p.pos : p.pos+n : p.pos+n]
+	if p.data != nil { // in place: borrowed (nothing appends to or writes into a string read: decode has its own buffer)
+		out = p.data[p.pos : p.pos+n]
 		p.pos += n
 		return out
 	}
