@@ -125,7 +125,57 @@ public final class RdbParser {
     /** 8 bytes of a byte[] as one little-endian long: one load once compiled, not eight. */
     static final VarHandle LE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
+    /** The lane of crc64's three-way interleaving; SHIFT1 and SHIFT2 advance a CRC over LANE and 2 * LANE zero
+     *  bytes (a linear map, applied a byte of the CRC at a time like the slicing tables). */
+    static final int LANE = 1024;
+    static final long[][] SHIFT1 = new long[8][256], SHIFT2 = new long[8][256];
+
+    static {
+        byte[] zeros = new byte[2 * LANE];
+        for (int j = 0; j < 8; j++)
+            for (int v = 1; v < 256; v++) {
+                int low = v & -v; // the lowest bit: the map of the rest is known already
+                SHIFT1[j][v] = SHIFT1[j][v ^ low] ^ crc64Serial((long) low << (8 * j), zeros, 0, LANE);
+                SHIFT2[j][v] = SHIFT2[j][v ^ low] ^ crc64Serial((long) low << (8 * j), zeros, 0, 2 * LANE);
+            }
+    }
+
+    static long shiftBy(long[][] t, long c) {
+        return t[0][(int) (c & 0xFF)] ^ t[1][(int) ((c >>> 8) & 0xFF)] ^ t[2][(int) ((c >>> 16) & 0xFF)]
+                ^ t[3][(int) ((c >>> 24) & 0xFF)] ^ t[4][(int) ((c >>> 32) & 0xFF)] ^ t[5][(int) ((c >>> 40) & 0xFF)]
+                ^ t[6][(int) ((c >>> 48) & 0xFF)] ^ t[7][(int) (c >>> 56)];
+    }
+
+    /** crc64 of p[off..off+n) after crc. Blocks of three lanes are hashed as three independent slicing-by-8
+     *  chains in one loop (one chain waits on its table loads; three keep the loads busy), then joined: the CRC
+     *  has no init or xorout, so crc(A B) is crc(A) advanced over len(B) zero bytes, xor crc(B) from 0. */
     static long crc64(long crc, byte[] p, int off, int n) {
+        long[] t0 = T[0], t1 = T[1], t2 = T[2], t3 = T[3], t4 = T[4], t5 = T[5], t6 = T[6], t7 = T[7];
+        while (n >= 3 * LANE) {
+            long a = crc, b = 0, c = 0;
+            for (int i = off, end = off + LANE; i < end; i += 8) {
+                a ^= (long) LE64.get(p, i);
+                b ^= (long) LE64.get(p, i + LANE);
+                c ^= (long) LE64.get(p, i + 2 * LANE);
+                a = t7[(int) (a & 0xFF)] ^ t6[(int) ((a >>> 8) & 0xFF)] ^ t5[(int) ((a >>> 16) & 0xFF)]
+                        ^ t4[(int) ((a >>> 24) & 0xFF)] ^ t3[(int) ((a >>> 32) & 0xFF)] ^ t2[(int) ((a >>> 40) & 0xFF)]
+                        ^ t1[(int) ((a >>> 48) & 0xFF)] ^ t0[(int) (a >>> 56)];
+                b = t7[(int) (b & 0xFF)] ^ t6[(int) ((b >>> 8) & 0xFF)] ^ t5[(int) ((b >>> 16) & 0xFF)]
+                        ^ t4[(int) ((b >>> 24) & 0xFF)] ^ t3[(int) ((b >>> 32) & 0xFF)] ^ t2[(int) ((b >>> 40) & 0xFF)]
+                        ^ t1[(int) ((b >>> 48) & 0xFF)] ^ t0[(int) (b >>> 56)];
+                c = t7[(int) (c & 0xFF)] ^ t6[(int) ((c >>> 8) & 0xFF)] ^ t5[(int) ((c >>> 16) & 0xFF)]
+                        ^ t4[(int) ((c >>> 24) & 0xFF)] ^ t3[(int) ((c >>> 32) & 0xFF)] ^ t2[(int) ((c >>> 40) & 0xFF)]
+                        ^ t1[(int) ((c >>> 48) & 0xFF)] ^ t0[(int) (c >>> 56)];
+            }
+            crc = shiftBy(SHIFT2, a) ^ shiftBy(SHIFT1, b) ^ c;
+            off += 3 * LANE;
+            n -= 3 * LANE;
+        }
+        return crc64Serial(crc, p, off, n);
+    }
+
+    /** Slicing-by-8, one chain. */
+    static long crc64Serial(long crc, byte[] p, int off, int n) {
         long[] t0 = T[0], t1 = T[1], t2 = T[2], t3 = T[3], t4 = T[4], t5 = T[5], t6 = T[6], t7 = T[7];
         int i = off, end = off + n;
         while (end - i >= 8) {
@@ -140,10 +190,10 @@ public final class RdbParser {
     }
 
     /** A CRC-64 fed in many small pieces (the 1-8 byte reads, the digest's 4-byte lengths): staged in a
-     *  4 KiB buffer and hashed 8 bytes at a time when it fills, instead of a table step per byte, a chain of
+     *  16 KiB buffer and hashed 8 bytes at a time when it fills, instead of a table step per byte, a chain of
      *  dependent loads that JFR showed as the parser's hottest method. value() equals crc64 over them all. */
     static final class Crc64Stream {
-        private final byte[] stage = new byte[4096];
+        private final byte[] stage = new byte[16 << 10];
         private int n;
         private long crc;
 
