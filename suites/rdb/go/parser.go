@@ -193,6 +193,14 @@ var newerVersions = map[int]string{13: "Redis 8.6", 14: "Redis 8.8"}
 
 var typeNames = [7]string{"string", "list", "set", "zset", "hash", "stream", "module"}
 
+// typeBytes: typeNames in 32-byte arrays, for field's one-step copy.
+var typeBytes = func() (t [7][32]byte) {
+	for i, name := range typeNames {
+		copy(t[i][:], name)
+	}
+	return
+}()
+
 const (
 	tString = iota
 	tList
@@ -232,7 +240,7 @@ type summary struct {
 	fieldExpires  uint64
 	moduleAux     uint64
 	digest        uint64
-	num           [24]byte
+	num           [32]byte             // decimal texts: 32 bytes, so that field copies them in one step
 	stage         [stageSize + 32]byte // the digest's fields, hashed in one call when full (flush); 32 bytes spare
 	staged        int
 }
@@ -245,7 +253,13 @@ func (s *summary) field(b []byte) {
 	if i := s.staged; len(b) <= 32 && cap(b) >= 32 && i <= stageSize-36 { // inlined: one fixed 32-byte copy
 		st := (*[36]byte)(s.stage[i:])
 		*(*[4]byte)(st[:4]) = [4]byte{byte(len(b))} // the length, little-endian: below 256
-		*(*[32]byte)(st[4:]) = *(*[32]byte)(b[:32]) // whatever the length (branches on it would mispredict)
+		// whatever the length (branches on it would mispredict); four words (an array copy calls memmove)
+		src, dst, le := (*[32]byte)(b[:32]), (*[32]byte)(st[4:]), binary.LittleEndian
+		w0, w1, w2, w3 := le.Uint64(src[:8]), le.Uint64(src[8:16]), le.Uint64(src[16:24]), le.Uint64(src[24:])
+		le.PutUint64(dst[:8], w0)
+		le.PutUint64(dst[8:16], w1)
+		le.PutUint64(dst[16:24], w2)
+		le.PutUint64(dst[24:], w3)
 		s.staged = i + 4 + len(b)
 		return
 	}
@@ -292,12 +306,12 @@ func (s *summary) scoreField(x float64) {
 	if math.IsNaN(x) {
 		bits = 0x7ff8000000000000
 	}
-	var h [16]byte
+	var h [32]byte // 16 used: 32, so that field copies them in one step
 	for i := 0; i < 8; i++ {
 		pair := &hexPairs[byte(bits>>(56-8*i))]
 		h[2*i], h[2*i+1] = pair[0], pair[1]
 	}
-	s.field(h[:])
+	s.field(h[:16])
 }
 
 // hexPairs: a byte's two lowercase hex digits.
@@ -320,7 +334,7 @@ func (s *summary) fieldTTL(expireAt uint64) {
 
 func (s *summary) begin(db uint64, t int, key []byte, hasExp bool, exp int64) {
 	s.uintField(db)
-	s.field([]byte(typeNames[t]))
+	s.field(typeBytes[t][:len(typeNames[t])])
 	s.field(key)
 	if hasExp {
 		s.intField(exp)
@@ -1413,7 +1427,7 @@ func run(open func(path string) (Source, uint64, error)) {
 	}
 	p := &parser{src: src, size: size, sum: summary{dbs: map[uint64]uint64{}}}
 	if wf, ok := src.(WholeFile); ok {
-		p.data = wf.Bytes()
+		p.data, p.dec = wf.Bytes(), make([]byte, 0, 64)
 	}
 	func() {
 		defer func() {
