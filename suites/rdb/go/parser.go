@@ -419,28 +419,22 @@ var pow10s = [23]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // the power of ten are exact doubles (correctly rounded, as IEEE division is), else strconv.ParseFloat on the
 // bytes in place (no copy). Anything else (false) takes the full grammar.
 func decimalScore(b []byte) (float64, bool) {
-	i, neg := 0, false
-	if len(b) > 0 && b[0] == '-' {
-		i, neg = 1, true
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
 	}
 	var m uint64
-	nd, point := 0, -1
-	for ; i < len(b); i++ {
-		if d := b[i] - '0'; d < 10 {
-			m = m*10 + uint64(d)
-			nd++
-		} else if b[i] == '.' && point < 0 {
-			point = i
-		} else {
-			return 0, false
-		}
-	}
-	if nd == 0 || nd > 19 {
-		return 0, false
+	intEnd := scanDigits(b, 0, &m)
+	end := intEnd
+	if intEnd < len(b) && b[intEnd] == '.' {
+		end = scanDigits(b, intEnd+1, &m)
 	}
 	k := 0
-	if point >= 0 {
-		k = len(b) - 1 - point
+	if end > intEnd {
+		k = end - intEnd - 1
+	}
+	if end != len(b) || intEnd+k == 0 || intEnd+k > 19 {
+		return 0, false
 	}
 	var x float64
 	switch {
@@ -455,6 +449,33 @@ func decimalScore(b []byte) (float64, bool) {
 		x = -x
 	}
 	return x, true
+}
+
+// scanDigits: the run of digits at b[i:] added to *m (wrapping: more than 19 are refused by the caller),
+// eight at a time while there are eight (the %.17g scores' long fractions); returns where the run ends.
+func scanDigits(b []byte, i int, m *uint64) int {
+	v := *m
+	for i+8 <= len(b) {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if w&0xF0F0F0F0F0F0F0F0|(w+0x0606060606060606)&0xF0F0F0F0F0F0F0F0>>4 != 0x3333333333333333 {
+			break
+		}
+		w -= 0x3030303030303030
+		w = w*10 + w>>8 // each even byte: two digits
+		quads := (w & 0x000000FF000000FF) * (100 + 1000000<<32)
+		rest := (w >> 16 & 0x000000FF000000FF) * (1 + 10000<<32)
+		v = v*100000000 + (quads+rest)>>32&0xFFFFFFFF
+		i += 8
+	}
+	for ; i < len(b); i++ {
+		d := b[i] - '0'
+		if d > 9 {
+			break
+		}
+		v = v*10 + uint64(d)
+	}
+	*m = v
+	return i
 }
 
 // pow10u: 10^0 .. 10^19, every power of ten below 2^64.
