@@ -39,6 +39,8 @@ func fail(offset uint64, format string, a ...any) {
 
 var crcTab [8][256]uint64
 
+var crcTabP = &crcTab
+
 func init() {
 	for i := 0; i < 256; i++ {
 		c := uint64(i)
@@ -89,14 +91,14 @@ func shiftBy(t *[8][256]uint64, c uint64) uint64 {
 // loop (one chain waits on its table loads; three keep the loads busy), then joined: the CRC has no init
 // or xorout, so crc(A B) is crc(A) advanced over len(B) zero bytes, xor crc(B) from 0.
 func crc64(crc uint64, p []byte) uint64 {
-	t := &crcTab
+	t := crcTabP // through a variable: a register base the loads index, not a new LEAQ of the symbol each
 	for len(p) >= 3*crcLane {
-		a, b, c := p[:crcLane], p[crcLane:2*crcLane], p[2*crcLane:3*crcLane]
+		a, b, c := (*[crcLane]byte)(p), (*[crcLane]byte)(p[crcLane:]), (*[crcLane]byte)(p[2*crcLane:])
 		ca, cb, cc := crc, uint64(0), uint64(0)
-		for i := 0; i+8 <= len(a) && i+8 <= len(b) && i+8 <= len(c); i += 8 {
-			ca ^= binary.LittleEndian.Uint64(a[i:])
-			cb ^= binary.LittleEndian.Uint64(b[i:])
-			cc ^= binary.LittleEndian.Uint64(c[i:])
+		for i := 0; i <= crcLane-8; i += 8 { // fixed-size lanes: no bounds checks in the loop
+			ca ^= binary.LittleEndian.Uint64(a[i : i+8])
+			cb ^= binary.LittleEndian.Uint64(b[i : i+8])
+			cc ^= binary.LittleEndian.Uint64(c[i : i+8])
 			ca = t[7][ca&0xFF] ^ t[6][(ca>>8)&0xFF] ^ t[5][(ca>>16)&0xFF] ^ t[4][(ca>>24)&0xFF] ^
 				t[3][(ca>>32)&0xFF] ^ t[2][(ca>>40)&0xFF] ^ t[1][(ca>>48)&0xFF] ^ t[0][ca>>56]
 			cb = t[7][cb&0xFF] ^ t[6][(cb>>8)&0xFF] ^ t[5][(cb>>16)&0xFF] ^ t[4][(cb>>24)&0xFF] ^
@@ -112,7 +114,7 @@ func crc64(crc uint64, p []byte) uint64 {
 
 // crc64Serial: slicing-by-8, one chain.
 func crc64Serial(crc uint64, p []byte) uint64 {
-	t := &crcTab
+	t := crcTabP // through a variable: a register base the loads index, not a new LEAQ of the symbol each
 	for len(p) >= 8 {
 		crc ^= binary.LittleEndian.Uint64(p)
 		crc = t[7][crc&0xFF] ^ t[6][(crc>>8)&0xFF] ^ t[5][(crc>>16)&0xFF] ^ t[4][(crc>>24)&0xFF] ^
