@@ -271,13 +271,14 @@ func (s *summary) field(b []byte) {
 // fieldSlow: field's other cases (a long field, a short one near the end of its buffer, a full stage).
 func (s *summary) fieldSlow(b []byte) {
 	if s.staged+4+len(b) > stageSize {
-		s.flush()
-		if 4+len(b) > stageSize { // a big field: hashed where it is
+		if 4+len(b) > stageSize-3*crcLane { // a big field: all that is staged, then the field where it is
+			s.flush()
 			var l [4]byte
 			binary.LittleEndian.PutUint32(l[:], uint32(len(b)))
 			s.digest = crc64(crc64(s.digest, l[:]), b)
 			return
 		}
+		s.flushBlocks()
 	}
 	st := s.stage[s.staged:]
 	n := len(b)
@@ -295,6 +296,15 @@ func (s *summary) fieldSlow(b []byte) {
 	s.staged += 4 + n
 }
 
+// flushBlocks hashes the whole three-lane blocks of crc64 staged and keeps the rest (less than a block, copied
+// to the front): hashed later in a block, not by crc64's serial tail.
+func (s *summary) flushBlocks() {
+	n := s.staged - s.staged%(3*crcLane)
+	s.digest = crc64(s.digest, s.stage[:n])
+	s.staged = copy(s.stage[:], s.stage[n:s.staged])
+}
+
+// flush hashes all that is staged.
 func (s *summary) flush() {
 	s.digest = crc64(s.digest, s.stage[:s.staged])
 	s.staged = 0
@@ -587,8 +597,9 @@ type parser struct {
 // catchUp computes the file's CRC-64 up to here, once 64 KiB behind (in place: the bytes are still cached).
 func (p *parser) catchUp() {
 	if p.pos-p.crcAt >= 64<<10 {
-		p.crc = crc64(p.crc, p.data[p.crcAt:p.pos])
-		p.crcAt = p.pos
+		end := p.pos - (p.pos-p.crcAt)%(3*crcLane) // whole blocks of crc64's lanes: the rest goes with the next
+		p.crc = crc64(p.crc, p.data[p.crcAt:end])
+		p.crcAt = end
 	}
 }
 
