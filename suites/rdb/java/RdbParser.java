@@ -216,6 +216,22 @@ public final class RdbParser {
         long value() {
             return crc64(crc, stage, 0, n);
         }
+
+        /** One field of the digest: its length (4 bytes, little-endian), then its bytes. */
+        void field(byte[] b, int off, int len) {
+            int k = n;
+            if (len <= stage.length - 4 - k) {
+                stage[k] = (byte) len;
+                stage[k + 1] = (byte) (len >>> 8);
+                stage[k + 2] = (byte) (len >>> 16);
+                stage[k + 3] = (byte) (len >>> 24);
+                System.arraycopy(b, off, stage, k + 4, len);
+                n = k + 4 + len;
+                return;
+            }
+            update(new byte[] {(byte) len, (byte) (len >>> 8), (byte) (len >>> 16), (byte) (len >>> 24)}, 0, 4);
+            update(b, off, len);
+        }
     }
 
     // ---- the summary ----
@@ -245,12 +261,38 @@ public final class RdbParser {
     private final byte[] lenBuf = new byte[4];
 
     void field(byte[] b, int off, int n) {
-        lenBuf[0] = (byte) n;
-        lenBuf[1] = (byte) (n >>> 8);
-        lenBuf[2] = (byte) (n >>> 16);
-        lenBuf[3] = (byte) (n >>> 24);
-        digest.update(lenBuf, 0, 4);
-        digest.update(b, off, n);
+        digest.field(b, off, n);
+    }
+
+    static final byte[][] TYPE_BYTES = new byte[7][];
+
+    static {
+        for (int t = 0; t < 7; t++) TYPE_BYTES[t] = TYPE_NAMES[t].getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** Decimal text of v written at the end of dec, without a String: returns where it starts. */
+    private final byte[] dec = new byte[24];
+
+    int decimal(long v) {
+        int i = dec.length;
+        boolean neg = v < 0;
+        if (!neg) v = -v; // negative: Long.MIN_VALUE has no positive
+        do {
+            dec[--i] = (byte) ('0' - (v % 10));
+            v /= 10;
+        } while (v != 0);
+        if (neg) dec[--i] = '-';
+        return i;
+    }
+
+    void longField(long v) {
+        int i = decimal(v);
+        field(dec, i, dec.length - i);
+    }
+
+    void ulongField(long v) {
+        if (v >= 0) longField(v);
+        else textField(Long.toUnsignedString(v));
     }
 
     void field(byte[] b) {
@@ -275,15 +317,15 @@ public final class RdbParser {
             return;
         }
         fieldExpires++;
-        textField(Long.toString(expireAt));
+        longField(expireAt);
     }
 
     void begin(long db, int t, byte[] key, int koff, int klen, boolean hasExp, long exp) {
-        textField(Long.toUnsignedString(db));
-        textField(TYPE_NAMES[t]);
+        ulongField(db);
+        field(TYPE_BYTES[t]);
         field(key, koff, klen);
         if (hasExp) {
-            textField(Long.toString(exp));
+            longField(exp);
             expires++;
         } else {
             field(key, 0, 0);
@@ -591,7 +633,10 @@ public final class RdbParser {
             lzfDecompress(lzf.p, lzf.off, lzf.len, (int) ulen, out, at);
             return;
         } else throw fail(at, "unknown string encoding " + v);
-        setText(out, Long.toString(num));
+        int i = decimal(num), len = dec.length - i;
+        out.reserve(len);
+        System.arraycopy(dec, i, out.p, 0, len);
+        out.len = len;
     }
 
     static void lzfDecompress(byte[] src, int soff, int n, int ulen, Buf out, long at) {
@@ -659,7 +704,7 @@ public final class RdbParser {
             return;
         }
         if (wZset && (wIdx & 1) == 1) scoreField((double) v);
-        else textField(Long.toString(v));
+        else longField(v);
         wIdx++;
     }
 
@@ -966,13 +1011,13 @@ public final class RdbParser {
                 n = wIdx / 3;
                 break;
             case RDB_TYPE_MODULE_2:
-                textField(Long.toUnsignedString(length())); // the module type id (name and encoding version)
+                ulongField(length()); // the module type id (name and encoding version)
                 n = moduleValue();
                 break;
             default:
                 n = stream(t);
         }
-        textField(Long.toUnsignedString(n));
+        ulongField(n);
     }
 
     /** Skip a module's annotated value as redis-check-rdb does: [opcode][value] until EOF; return the count. */
