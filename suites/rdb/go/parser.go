@@ -718,6 +718,21 @@ func (p *parser) readInto(n uint64, out []byte) []byte {
 
 // stringInto reads an RDB string (raw, int-encoded as decimal text, or LZF) reusing out's storage.
 func (p *parser) stringInto(out []byte) []byte {
+	if d := p.data; p.pos+2 <= uint64(len(d)) { // in place, the common string: a 6- or 14-bit length, in the file
+		b, n, h := d[p.pos], uint64(0), uint64(1)
+		switch b >> 6 {
+		case 0:
+			n = uint64(b)
+		case 1:
+			n, h = uint64(b&0x3F)<<8|uint64(d[p.pos+1]), 2
+		default:
+			h = 0
+		}
+		if start := p.pos + h; h != 0 && n <= uint64(len(d))-start {
+			p.pos = start + n
+			return d[start:p.pos]
+		}
+	}
 	at := p.pos
 	v, enc := p.lengthEnc()
 	if !enc {
