@@ -613,6 +613,27 @@ public final class RdbParser {
 
     /** An RDB string (raw, int-encoded as decimal text, or LZF) into out. */
     void stringInto(Buf out) {
+        byte[] d = data;
+        if (d != null && pos + 2 <= d.length) { // in place, the common string: a 6- or 14-bit length, in the file
+            int i = (int) pos, b = d[i] & 0xFF, n, h;
+            if (b < 0x40) {
+                n = b;
+                h = 1;
+            } else if (b < 0x80) {
+                n = (b & 0x3F) << 8 | (d[i + 1] & 0xFF);
+                h = 2;
+            } else {
+                n = -1;
+                h = 0;
+            }
+            if (n >= 0 && n <= d.length - i - h) {
+                out.p = d;
+                out.off = i + h;
+                out.len = n;
+                pos = i + h + n;
+                return;
+            }
+        }
         long at = pos;
         long v = lengthEnc();
         if (!lastEnc) {
