@@ -56,8 +56,8 @@ def _check_ours_ok(res, expect_variants: int) -> list[dict]:
     return [r for r in rows if r["kind"] == "peer"]
 
 
-# 7 Rust strategies x 2 profiles + C 3 x 2 compilers + Go 2 + Java 2 + Python 1
-OUR_CELLS = 7 * 2 + 3 * 2 + 2 + 2 + 1
+# 7 Rust strategies x 2 profiles + C 3 x 2 compilers + Go 3 + Java 3 + Python 1
+OUR_CELLS = 7 * 2 + 3 * 2 + 3 + 3 + 1
 
 
 @pytest.fixture(scope="module")

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"os"
 	"sort"
 	"strconv"
@@ -15,6 +16,14 @@ import (
 // Source is how the parser gets bytes: fill buf completely or fail.
 type Source interface {
 	ReadFull(buf []byte) error
+}
+
+// WholeFile is a Source that holds the whole file (inplace.go): the parser then reads it in place, without
+// calling ReadFull: strings and compact blobs are sub-slices of it, never copied, and the file's CRC-64 is
+// computed from it a large piece at a time (caught up after a key once 64 KiB behind), not per read.
+type WholeFile interface {
+	Source
+	Bytes() []byte
 }
 
 type rdbError struct {
@@ -29,6 +38,8 @@ func fail(offset uint64, format string, a ...any) {
 // ---- CRC-64/Jones, reflected, slicing-by-8 ----
 
 var crcTab [8][256]uint64
+
+var crcTabP = &crcTab
 
 func init() {
 	for i := 0; i < 256; i++ {
@@ -50,8 +61,60 @@ func init() {
 	}
 }
 
+// crcLane: the lane of crc64's three-way interleaving; shift1 and shift2 advance a CRC over crcLane and
+// 2*crcLane zero bytes (a linear map, applied a byte of the CRC at a time like the slicing tables).
+const crcLane = 1024
+
+var shift1, shift2 [8][256]uint64
+
+func init() {
+	zeros := make([]byte, 2*crcLane)
+	for _, sh := range []struct {
+		t *[8][256]uint64
+		n int
+	}{{&shift1, crcLane}, {&shift2, 2 * crcLane}} {
+		for j := 0; j < 8; j++ {
+			for v := 1; v < 256; v++ {
+				low := v & -v // the lowest bit: the map of the rest is known already
+				sh.t[j][v] = sh.t[j][v^low] ^ crc64Serial(uint64(low)<<(8*j), zeros[:sh.n])
+			}
+		}
+	}
+}
+
+func shiftBy(t *[8][256]uint64, c uint64) uint64 {
+	return t[0][c&0xFF] ^ t[1][(c>>8)&0xFF] ^ t[2][(c>>16)&0xFF] ^ t[3][(c>>24)&0xFF] ^
+		t[4][(c>>32)&0xFF] ^ t[5][(c>>40)&0xFF] ^ t[6][(c>>48)&0xFF] ^ t[7][c>>56]
+}
+
+// crc64 of p after crc. Blocks of three lanes are hashed as three independent slicing-by-8 chains in one
+// loop (one chain waits on its table loads; three keep the loads busy), then joined: the CRC has no init
+// or xorout, so crc(A B) is crc(A) advanced over len(B) zero bytes, xor crc(B) from 0.
 func crc64(crc uint64, p []byte) uint64 {
-	t := &crcTab
+	t := crcTabP // through a variable: a register base the loads index, not a new LEAQ of the symbol each
+	for len(p) >= 3*crcLane {
+		a, b, c := (*[crcLane]byte)(p), (*[crcLane]byte)(p[crcLane:]), (*[crcLane]byte)(p[2*crcLane:])
+		ca, cb, cc := crc, uint64(0), uint64(0)
+		for i := 0; i <= crcLane-8; i += 8 { // fixed-size lanes: no bounds checks in the loop
+			ca ^= binary.LittleEndian.Uint64(a[i : i+8])
+			cb ^= binary.LittleEndian.Uint64(b[i : i+8])
+			cc ^= binary.LittleEndian.Uint64(c[i : i+8])
+			ca = t[7][ca&0xFF] ^ t[6][(ca>>8)&0xFF] ^ t[5][(ca>>16)&0xFF] ^ t[4][(ca>>24)&0xFF] ^
+				t[3][(ca>>32)&0xFF] ^ t[2][(ca>>40)&0xFF] ^ t[1][(ca>>48)&0xFF] ^ t[0][ca>>56]
+			cb = t[7][cb&0xFF] ^ t[6][(cb>>8)&0xFF] ^ t[5][(cb>>16)&0xFF] ^ t[4][(cb>>24)&0xFF] ^
+				t[3][(cb>>32)&0xFF] ^ t[2][(cb>>40)&0xFF] ^ t[1][(cb>>48)&0xFF] ^ t[0][cb>>56]
+			cc = t[7][cc&0xFF] ^ t[6][(cc>>8)&0xFF] ^ t[5][(cc>>16)&0xFF] ^ t[4][(cc>>24)&0xFF] ^
+				t[3][(cc>>32)&0xFF] ^ t[2][(cc>>40)&0xFF] ^ t[1][(cc>>48)&0xFF] ^ t[0][cc>>56]
+		}
+		crc = shiftBy(&shift2, ca) ^ shiftBy(&shift1, cb) ^ cc
+		p = p[3*crcLane:]
+	}
+	return crc64Serial(crc, p)
+}
+
+// crc64Serial: slicing-by-8, one chain.
+func crc64Serial(crc uint64, p []byte) uint64 {
+	t := crcTabP // through a variable: a register base the loads index, not a new LEAQ of the symbol each
 	for len(p) >= 8 {
 		crc ^= binary.LittleEndian.Uint64(p)
 		crc = t[7][crc&0xFF] ^ t[6][(crc>>8)&0xFF] ^ t[5][(crc>>16)&0xFF] ^ t[4][(crc>>24)&0xFF] ^
@@ -132,6 +195,14 @@ var newerVersions = map[int]string{13: "Redis 8.6", 14: "Redis 8.8"}
 
 var typeNames = [7]string{"string", "list", "set", "zset", "hash", "stream", "module"}
 
+// typeBytes: typeNames in 32-byte arrays, for field's one-step copy.
+var typeBytes = func() (t [7][32]byte) {
+	for i, name := range typeNames {
+		copy(t[i][:], name)
+	}
+	return
+}()
+
 const (
 	tString = iota
 	tList
@@ -171,14 +242,72 @@ type summary struct {
 	fieldExpires  uint64
 	moduleAux     uint64
 	digest        uint64
-	num           [24]byte
+	num           [32]byte             // decimal texts: 32 bytes, so that field copies them in one step
+	stage         [stageSize + 32]byte // the digest's fields, hashed in one call when full (flush); 32 bytes spare
+	staged        int
 }
 
+const stageSize = 16 << 10
+
+// field adds one length-prefixed field to the digest: staged, so the CRC runs over 16 KiB at a time instead
+// of twice per field over a few bytes.
 func (s *summary) field(b []byte) {
-	var l [4]byte
-	binary.LittleEndian.PutUint32(l[:], uint32(len(b)))
-	s.digest = crc64(s.digest, l[:])
-	s.digest = crc64(s.digest, b)
+	if i := s.staged; len(b) <= 32 && cap(b) >= 32 && i <= stageSize-36 { // inlined: one fixed 32-byte copy
+		st := (*[36]byte)(s.stage[i:])
+		*(*[4]byte)(st[:4]) = [4]byte{byte(len(b))} // the length, little-endian: below 256
+		// whatever the length (branches on it would mispredict); four words (an array copy calls memmove)
+		src, dst, le := (*[32]byte)(b[:32]), (*[32]byte)(st[4:]), binary.LittleEndian
+		w0, w1, w2, w3 := le.Uint64(src[:8]), le.Uint64(src[8:16]), le.Uint64(src[16:24]), le.Uint64(src[24:])
+		le.PutUint64(dst[:8], w0)
+		le.PutUint64(dst[8:16], w1)
+		le.PutUint64(dst[16:24], w2)
+		le.PutUint64(dst[24:], w3)
+		s.staged = i + 4 + len(b)
+		return
+	}
+	s.fieldSlow(b)
+}
+
+// fieldSlow: field's other cases (a long field, a short one near the end of its buffer, a full stage).
+func (s *summary) fieldSlow(b []byte) {
+	if s.staged+4+len(b) > stageSize {
+		if 4+len(b) > stageSize-3*crcLane { // a big field: all that is staged, then the field where it is
+			s.flush()
+			var l [4]byte
+			binary.LittleEndian.PutUint32(l[:], uint32(len(b)))
+			s.digest = crc64(crc64(s.digest, l[:]), b)
+			return
+		}
+		s.flushBlocks()
+	}
+	st := s.stage[s.staged:]
+	n := len(b)
+	binary.LittleEndian.PutUint32(st, uint32(n))
+	switch { // the short fields by fixed-size loads and stores, not a call to memmove
+	case n >= 8 && n <= 16:
+		binary.LittleEndian.PutUint64(st[4:], binary.LittleEndian.Uint64(b))
+		binary.LittleEndian.PutUint64(st[n-4:], binary.LittleEndian.Uint64(b[n-8:]))
+	case n >= 4 && n < 8:
+		binary.LittleEndian.PutUint32(st[4:], binary.LittleEndian.Uint32(b))
+		binary.LittleEndian.PutUint32(st[n:], binary.LittleEndian.Uint32(b[n-4:]))
+	default:
+		copy(st[4:], b)
+	}
+	s.staged += 4 + n
+}
+
+// flushBlocks hashes the whole three-lane blocks of crc64 staged and keeps the rest (less than a block, copied
+// to the front): hashed later in a block, not by crc64's serial tail.
+func (s *summary) flushBlocks() {
+	n := s.staged - s.staged%(3*crcLane)
+	s.digest = crc64(s.digest, s.stage[:n])
+	s.staged = copy(s.stage[:], s.stage[n:s.staged])
+}
+
+// flush hashes all that is staged.
+func (s *summary) flush() {
+	s.digest = crc64(s.digest, s.stage[:s.staged])
+	s.staged = 0
 }
 
 func (s *summary) intField(v int64)   { s.field(strconv.AppendInt(s.num[:0], v, 10)) }
@@ -189,12 +318,21 @@ func (s *summary) scoreField(x float64) {
 	if math.IsNaN(x) {
 		bits = 0x7ff8000000000000
 	}
-	var h [16]byte
-	for i := 0; i < 16; i++ {
-		h[i] = "0123456789abcdef"[(bits>>(60-4*i))&0xF]
+	var h [32]byte // 16 used: 32, so that field copies them in one step
+	for i := 0; i < 8; i++ {
+		pair := &hexPairs[byte(bits>>(56-8*i))]
+		h[2*i], h[2*i+1] = pair[0], pair[1]
 	}
-	s.field(h[:])
+	s.field(h[:16])
 }
+
+// hexPairs: a byte's two lowercase hex digits.
+var hexPairs = func() (t [256][2]byte) {
+	for i := range t {
+		t[i] = [2]byte{"0123456789abcdef"[i>>4], "0123456789abcdef"[i&15]}
+	}
+	return
+}()
 
 // fieldTTL: a hash field's absolute expiry in ms (0 = none, an empty field), counted.
 func (s *summary) fieldTTL(expireAt uint64) {
@@ -208,7 +346,7 @@ func (s *summary) fieldTTL(expireAt uint64) {
 
 func (s *summary) begin(db uint64, t int, key []byte, hasExp bool, exp int64) {
 	s.uintField(db)
-	s.field([]byte(typeNames[t]))
+	s.field(typeBytes[t][:len(typeNames[t])])
 	s.field(key)
 	if hasExp {
 		s.intField(exp)
@@ -222,6 +360,7 @@ func (s *summary) begin(db uint64, t int, key []byte, hasExp bool, exp int64) {
 }
 
 func (s *summary) json() string {
+	s.flush()
 	ids := make([]uint64, 0, len(s.dbs))
 	for d := range s.dbs {
 		ids = append(ids, d)
@@ -243,6 +382,9 @@ func (s *summary) json() string {
 // infinity, nan or nan(chars), any case; no space, nothing after it. ParseFloat rounds correctly and
 // gives +-Inf on overflow, as strtod does.
 func parseScore(b []byte) (float64, bool) {
+	if x, ok := decimalScore(b); ok {
+		return x, true
+	}
 	neg, body := false, b
 	if len(body) > 0 && (body[0] == '+' || body[0] == '-') {
 		neg, body = body[0] == '-', body[1:]
@@ -278,6 +420,108 @@ func parseScore(b []byte) (float64, bool) {
 		x = -x
 	}
 	return x, true
+}
+
+// pow10s: the powers of ten a float64 holds exactly.
+var pow10s = [23]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// decimalScore is the fast path of parseScore for the texts Redis writes (%.17g, integers): an optional
+// '-', digits with at most one '.', 1 to 19 digits, no exponent. One exact division when the digits and
+// the power of ten are exact doubles (correctly rounded, as IEEE division is), else strconv.ParseFloat on the
+// bytes in place (no copy). Anything else (false) takes the full grammar.
+func decimalScore(b []byte) (float64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	var m uint64
+	intEnd := scanDigits(b, 0, &m)
+	end := intEnd
+	if intEnd < len(b) && b[intEnd] == '.' {
+		end = scanDigits(b, intEnd+1, &m)
+	}
+	k := 0
+	if end > intEnd {
+		k = end - intEnd - 1
+	}
+	if end != len(b) || intEnd+k == 0 || intEnd+k > 19 {
+		return 0, false
+	}
+	var x float64
+	switch {
+	case k == 0:
+		x = float64(m) // rounds to nearest, ties to even
+	case m <= 1<<53:
+		x = float64(m) / pow10s[k] // k <= 19: both exact, one correctly rounded division
+	default:
+		x = nearestQuotient(m, pow10u[k])
+	}
+	if neg {
+		x = -x
+	}
+	return x, true
+}
+
+// scanDigits: the run of digits at b[i:] added to *m (wrapping: more than 19 are refused by the caller),
+// eight at a time while there are eight (the %.17g scores' long fractions); returns where the run ends.
+func scanDigits(b []byte, i int, m *uint64) int {
+	v := *m
+	for i+8 <= len(b) {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if w&0xF0F0F0F0F0F0F0F0|(w+0x0606060606060606)&0xF0F0F0F0F0F0F0F0>>4 != 0x3333333333333333 {
+			break
+		}
+		w -= 0x3030303030303030
+		w = w*10 + w>>8 // each even byte: two digits
+		quads := (w & 0x000000FF000000FF) * (100 + 1000000<<32)
+		rest := (w >> 16 & 0x000000FF000000FF) * (1 + 10000<<32)
+		v = v*100000000 + (quads+rest)>>32&0xFFFFFFFF
+		i += 8
+	}
+	for ; i < len(b); i++ {
+		d := b[i] - '0'
+		if d > 9 {
+			break
+		}
+		v = v*10 + uint64(d)
+	}
+	*m = v
+	return i
+}
+
+// pow10u: 10^0 .. 10^19, every power of ten below 2^64.
+var pow10u = func() (t [20]uint64) {
+	t[0] = 1
+	for i := 1; i < 20; i++ {
+		t[i] = t[i-1] * 10
+	}
+	return
+}()
+
+// nearestQuotient: the double nearest to m / d (ties to even), for 0 < d < 2^64 and m / d between 2^-64 and
+// 2^64: q = m * 2^s / d in 128-bit integers, s chosen so that q has 55 or more bits; its top 53 bits are the
+// mantissa, the bits below them and the remainder decide the rounding (rust/src/lib.rs's nearest_quotient).
+func nearestQuotient(m, d uint64) float64 {
+	if m == 0 {
+		return 0
+	}
+	bm, bd := 64-bits.LeadingZeros64(m), 64-bits.LeadingZeros64(d)
+	s := max(55+bd-bm, 0) // m * 2^s / d >= 2^54
+	var hi, lo uint64
+	if s >= 64 {
+		hi = m << (s - 64)
+	} else {
+		hi, lo = m>>(64-s), m<<s
+	}
+	q, r := bits.Div64(hi, lo, d)            // q < 2^57: hi < d
+	drop := 64 - bits.LeadingZeros64(q) - 53 // q's bits below the mantissa: 2 or more
+	mant := q >> drop
+	low, half := q&(1<<drop-1), uint64(1)<<(drop-1)
+	if low > half || (low == half && (r != 0 || mant&1 == 1)) {
+		mant++ // 2^53 at most: still exact as a double
+	}
+	return float64(mant) * math.Float64frombits(uint64(1023+drop-s)<<52) // exact: 2^(drop - s) times an integer
 }
 
 // scanFloat: digits [. digits] (at least one digit), then an optional exponent letter, sign and decimal
@@ -343,6 +587,20 @@ type parser struct {
 	sum            summary
 	b8             [24]byte
 	s, key, lzf    []byte
+	// In place (a WholeFile source): data is the file, crcAt how far its CRC has been computed, dec the
+	// buffer of decoded (int-encoded, LZF) strings, as those cannot be borrowed from the file.
+	data  []byte
+	crcAt uint64
+	dec   []byte
+}
+
+// catchUp computes the file's CRC-64 up to here, once 64 KiB behind (in place: the bytes are still cached).
+func (p *parser) catchUp() {
+	if p.pos-p.crcAt >= 64<<10 {
+		end := p.pos - (p.pos-p.crcAt)%(3*crcLane) // whole blocks of crc64's lanes: the rest goes with the next
+		p.crc = crc64(p.crc, p.data[p.crcAt:end])
+		p.crcAt = end
+	}
 }
 
 func (p *parser) left() uint64 { return p.size - p.pos }
@@ -352,6 +610,10 @@ func (p *parser) read(buf []byte) {
 	if n > p.left() {
 		fail(p.pos, "need %d bytes but only %d remain (truncated file or bad length)", n, p.left())
 	}
+	if p.data != nil {
+		p.pos += uint64(copy(buf, p.data[p.pos:]))
+		return
+	}
 	if err := p.src.ReadFull(buf); err != nil {
 		fail(p.pos, "read failed: %v", err)
 	}
@@ -360,11 +622,25 @@ func (p *parser) read(buf []byte) {
 }
 
 func (p *parser) u8() byte {
+	if p.pos < uint64(len(p.data)) { // in place (len(nil) is 0)
+		b := p.data[p.pos]
+		p.pos++
+		return b
+	}
+	return p.u8Read()
+}
+
+func (p *parser) u8Read() byte {
 	p.read(p.b8[:1])
 	return p.b8[0]
 }
 
 func (p *parser) le(w int) uint64 {
+	if p.pos+8 <= uint64(len(p.data)) { // in place, 8 bytes at hand
+		v := binary.LittleEndian.Uint64(p.data[p.pos:]) & (^uint64(0) >> (64 - 8*w))
+		p.pos += uint64(w)
+		return v
+	}
 	p.read(p.b8[:w])
 	var v uint64
 	for k := 0; k < w; k++ {
@@ -427,6 +703,11 @@ func (p *parser) readInto(n uint64, out []byte) []byte {
 	if n > p.left() {
 		fail(p.pos, "need %d bytes but only %d remain (truncated file or bad length)", n, p.left())
 	}
+	if p.data != nil { // in place: borrowed (nothing appends to or writes into a string read: decode has its own buffer)
+		out = p.data[p.pos : p.pos+n]
+		p.pos += n
+		return out
+	}
 	if uint64(cap(out)) < n {
 		out = make([]byte, n)
 	}
@@ -437,11 +718,35 @@ func (p *parser) readInto(n uint64, out []byte) []byte {
 
 // stringInto reads an RDB string (raw, int-encoded as decimal text, or LZF) reusing out's storage.
 func (p *parser) stringInto(out []byte) []byte {
+	if d := p.data; p.pos+2 <= uint64(len(d)) { // in place, the common string: a 6- or 14-bit length, in the file
+		b, n, h := d[p.pos], uint64(0), uint64(1)
+		switch b >> 6 {
+		case 0:
+			n = uint64(b)
+		case 1:
+			n, h = uint64(b&0x3F)<<8|uint64(d[p.pos+1]), 2
+		default:
+			h = 0
+		}
+		if start := p.pos + h; h != 0 && n <= uint64(len(d))-start {
+			p.pos = start + n
+			return d[start:p.pos]
+		}
+	}
 	at := p.pos
 	v, enc := p.lengthEnc()
 	if !enc {
 		return p.readInto(v, out)
 	}
+	if p.data != nil { // in place, out may be a piece of the file: decode into the parser's own buffer
+		p.dec = p.decode(v, at, p.dec)
+		return p.dec
+	}
+	return p.decode(v, at, out)
+}
+
+// decode reads an encoded string (int or LZF) after its length byte into out's storage.
+func (p *parser) decode(v, at uint64, out []byte) []byte {
 	var num int64
 	switch v {
 	case RDB_ENC_INT8:
@@ -499,8 +804,12 @@ func lzfDecompress(src []byte, ulen int, out []byte, at uint64) []byte {
 				fail(at, "corrupt LZF data (back reference out of range)")
 			}
 			start := len(out) - back
-			for k := 0; k < ln; k++ { // may overlap
-				out = append(out, out[start+k])
+			if back >= ln {
+				out = append(out, out[start:start+ln]...)
+			} else {
+				for k := 0; k < ln; k++ { // overlaps what it writes
+					out = append(out, out[start+k])
+				}
 			}
 		}
 	}
@@ -1131,9 +1440,16 @@ func (p *parser) parse() {
 			p.key = p.stringInto(p.key)
 			p.value(op, at, db, hasExp, exp)
 			hasExp = false
+			if p.data != nil {
+				p.catchUp()
+			}
 		default:
 			fail(at, "unknown opcode or value type %d", op)
 		}
+	}
+	if p.data != nil {
+		p.crc = crc64(p.crc, p.data[p.crcAt:p.pos])
+		p.crcAt = p.pos
 	}
 	if version >= 5 {
 		bodyEnd, crc := p.pos, p.crc
@@ -1159,6 +1475,9 @@ func run(open func(path string) (Source, uint64, error)) {
 		os.Exit(1)
 	}
 	p := &parser{src: src, size: size, sum: summary{dbs: map[uint64]uint64{}}}
+	if wf, ok := src.(WholeFile); ok {
+		p.data, p.dec = wf.Bytes(), make([]byte, 0, 64)
+	}
 	func() {
 		defer func() {
 			if r := recover(); r != nil {

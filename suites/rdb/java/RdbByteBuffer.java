@@ -12,27 +12,30 @@ public final class RdbByteBuffer {
     static final long WINDOW = Long.getLong("rdb.window", 1L << 30);
 
     public static void main(String[] args) {
-        RdbParser.run(args, (path, size) -> {
-            FileChannel ch = FileChannel.open(Paths.get(path), StandardOpenOption.READ);
-            size[0] = ch.size();
-            return new RdbParser.Source() {
-                long base; // file offset of the current window
-                MappedByteBuffer buf = map(ch, 0, size[0]);
+        RdbParser.run(args, RdbByteBuffer::open);
+    }
 
-                public void readFully(byte[] b, int off, int len) throws IOException {
-                    while (len > buf.remaining()) { // the rest of this window, then the next one
-                        int k = buf.remaining();
-                        buf.get(b, off, k);
-                        off += k;
-                        len -= k;
-                        base += buf.capacity();
-                        if (base >= size[0]) throw new EOFException("premature EOF");
-                        buf = map(ch, base, size[0]);
-                    }
-                    buf.get(b, off, len);
+    /** The strategy's source: this program's, and RdbInPlace's for a file too large for one array. */
+    static RdbParser.Source open(String path, long[] size) throws IOException {
+        FileChannel ch = FileChannel.open(Paths.get(path), StandardOpenOption.READ);
+        size[0] = ch.size();
+        return new RdbParser.Source() {
+            long base; // file offset of the current window
+            MappedByteBuffer buf = map(ch, 0, size[0]);
+
+            public void readFully(byte[] b, int off, int len) throws IOException {
+                while (len > buf.remaining()) { // the rest of this window, then the next one
+                    int k = buf.remaining();
+                    buf.get(b, off, k);
+                    off += k;
+                    len -= k;
+                    base += buf.capacity();
+                    if (base >= size[0]) throw new EOFException("premature EOF");
+                    buf = map(ch, base, size[0]);
                 }
-            };
-        });
+                buf.get(b, off, len);
+            }
+        };
     }
 
     static MappedByteBuffer map(FileChannel ch, long base, long size) throws IOException {

@@ -1,5 +1,8 @@
 // The RDB parser shared by the Java programs: reads through the Source interface each program implements.
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,6 +75,13 @@ public final class RdbParser {
         void readFully(byte[] b, int off, int len) throws IOException;
     }
 
+    /** A Source that holds the whole file (RdbInPlace.java): the parser reads it in place, without calling
+     *  readFully: strings and compact blobs are borrowed from it, never copied, and the file's CRC-64 is
+     *  computed from it a large piece at a time (caught up after a key once 64 KiB behind), not per read. */
+    public interface WholeFile extends Source {
+        byte[] bytes();
+    }
+
     /** A file the parser cannot read: the offset and the problem. */
     public static final class RdbException extends RuntimeException {
         final long offset;
@@ -112,13 +122,64 @@ public final class RdbParser {
             for (int i = 0; i < 256; i++) T[j][i] = (T[j - 1][i] >>> 8) ^ T[0][(int) (T[j - 1][i] & 0xFF)];
     }
 
+    /** 8 bytes of a byte[] as one little-endian long: one load once compiled, not eight. */
+    static final VarHandle LE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** The lane of crc64's three-way interleaving; SHIFT1 and SHIFT2 advance a CRC over LANE and 2 * LANE zero
+     *  bytes (a linear map, applied a byte of the CRC at a time like the slicing tables). */
+    static final int LANE = 1024;
+    static final long[][] SHIFT1 = new long[8][256], SHIFT2 = new long[8][256];
+
+    static {
+        byte[] zeros = new byte[2 * LANE];
+        for (int j = 0; j < 8; j++)
+            for (int v = 1; v < 256; v++) {
+                int low = v & -v; // the lowest bit: the map of the rest is known already
+                SHIFT1[j][v] = SHIFT1[j][v ^ low] ^ crc64Serial((long) low << (8 * j), zeros, 0, LANE);
+                SHIFT2[j][v] = SHIFT2[j][v ^ low] ^ crc64Serial((long) low << (8 * j), zeros, 0, 2 * LANE);
+            }
+    }
+
+    static long shiftBy(long[][] t, long c) {
+        return t[0][(int) (c & 0xFF)] ^ t[1][(int) ((c >>> 8) & 0xFF)] ^ t[2][(int) ((c >>> 16) & 0xFF)]
+                ^ t[3][(int) ((c >>> 24) & 0xFF)] ^ t[4][(int) ((c >>> 32) & 0xFF)] ^ t[5][(int) ((c >>> 40) & 0xFF)]
+                ^ t[6][(int) ((c >>> 48) & 0xFF)] ^ t[7][(int) (c >>> 56)];
+    }
+
+    /** crc64 of p[off..off+n) after crc. Blocks of three lanes are hashed as three independent slicing-by-8
+     *  chains in one loop (one chain waits on its table loads; three keep the loads busy), then joined: the CRC
+     *  has no init or xorout, so crc(A B) is crc(A) advanced over len(B) zero bytes, xor crc(B) from 0. */
     static long crc64(long crc, byte[] p, int off, int n) {
+        long[] t0 = T[0], t1 = T[1], t2 = T[2], t3 = T[3], t4 = T[4], t5 = T[5], t6 = T[6], t7 = T[7];
+        while (n >= 3 * LANE) {
+            long a = crc, b = 0, c = 0;
+            for (int i = off, end = off + LANE; i < end; i += 8) {
+                a ^= (long) LE64.get(p, i);
+                b ^= (long) LE64.get(p, i + LANE);
+                c ^= (long) LE64.get(p, i + 2 * LANE);
+                a = t7[(int) (a & 0xFF)] ^ t6[(int) ((a >>> 8) & 0xFF)] ^ t5[(int) ((a >>> 16) & 0xFF)]
+                        ^ t4[(int) ((a >>> 24) & 0xFF)] ^ t3[(int) ((a >>> 32) & 0xFF)] ^ t2[(int) ((a >>> 40) & 0xFF)]
+                        ^ t1[(int) ((a >>> 48) & 0xFF)] ^ t0[(int) (a >>> 56)];
+                b = t7[(int) (b & 0xFF)] ^ t6[(int) ((b >>> 8) & 0xFF)] ^ t5[(int) ((b >>> 16) & 0xFF)]
+                        ^ t4[(int) ((b >>> 24) & 0xFF)] ^ t3[(int) ((b >>> 32) & 0xFF)] ^ t2[(int) ((b >>> 40) & 0xFF)]
+                        ^ t1[(int) ((b >>> 48) & 0xFF)] ^ t0[(int) (b >>> 56)];
+                c = t7[(int) (c & 0xFF)] ^ t6[(int) ((c >>> 8) & 0xFF)] ^ t5[(int) ((c >>> 16) & 0xFF)]
+                        ^ t4[(int) ((c >>> 24) & 0xFF)] ^ t3[(int) ((c >>> 32) & 0xFF)] ^ t2[(int) ((c >>> 40) & 0xFF)]
+                        ^ t1[(int) ((c >>> 48) & 0xFF)] ^ t0[(int) (c >>> 56)];
+            }
+            crc = shiftBy(SHIFT2, a) ^ shiftBy(SHIFT1, b) ^ c;
+            off += 3 * LANE;
+            n -= 3 * LANE;
+        }
+        return crc64Serial(crc, p, off, n);
+    }
+
+    /** Slicing-by-8, one chain. */
+    static long crc64Serial(long crc, byte[] p, int off, int n) {
         long[] t0 = T[0], t1 = T[1], t2 = T[2], t3 = T[3], t4 = T[4], t5 = T[5], t6 = T[6], t7 = T[7];
         int i = off, end = off + n;
         while (end - i >= 8) {
-            long w = (p[i] & 0xFFL) | (p[i + 1] & 0xFFL) << 8 | (p[i + 2] & 0xFFL) << 16 | (p[i + 3] & 0xFFL) << 24
-                    | (p[i + 4] & 0xFFL) << 32 | (p[i + 5] & 0xFFL) << 40 | (p[i + 6] & 0xFFL) << 48 | (p[i + 7] & 0xFFL) << 56;
-            crc ^= w;
+            crc ^= (long) LE64.get(p, i);
             crc = t7[(int) (crc & 0xFF)] ^ t6[(int) ((crc >>> 8) & 0xFF)] ^ t5[(int) ((crc >>> 16) & 0xFF)]
                     ^ t4[(int) ((crc >>> 24) & 0xFF)] ^ t3[(int) ((crc >>> 32) & 0xFF)] ^ t2[(int) ((crc >>> 40) & 0xFF)]
                     ^ t1[(int) ((crc >>> 48) & 0xFF)] ^ t0[(int) (crc >>> 56)];
@@ -129,10 +190,10 @@ public final class RdbParser {
     }
 
     /** A CRC-64 fed in many small pieces (the 1-8 byte reads, the digest's 4-byte lengths): staged in a
-     *  4 KiB buffer and hashed 8 bytes at a time when it fills, instead of a table step per byte, a chain of
+     *  16 KiB buffer and hashed 8 bytes at a time when it fills, instead of a table step per byte, a chain of
      *  dependent loads that JFR showed as the parser's hottest method. value() equals crc64 over them all. */
     static final class Crc64Stream {
-        private final byte[] stage = new byte[4096];
+        private final byte[] stage = new byte[16 << 10];
         private int n;
         private long crc;
 
@@ -154,6 +215,22 @@ public final class RdbParser {
 
         long value() {
             return crc64(crc, stage, 0, n);
+        }
+
+        /** One field of the digest: its length (4 bytes, little-endian), then its bytes. */
+        void field(byte[] b, int off, int len) {
+            int k = n;
+            if (len <= stage.length - 4 - k) {
+                stage[k] = (byte) len;
+                stage[k + 1] = (byte) (len >>> 8);
+                stage[k + 2] = (byte) (len >>> 16);
+                stage[k + 3] = (byte) (len >>> 24);
+                System.arraycopy(b, off, stage, k + 4, len);
+                n = k + 4 + len;
+                return;
+            }
+            update(new byte[] {(byte) len, (byte) (len >>> 8), (byte) (len >>> 16), (byte) (len >>> 24)}, 0, 4);
+            update(b, off, len);
         }
     }
 
@@ -184,12 +261,38 @@ public final class RdbParser {
     private final byte[] lenBuf = new byte[4];
 
     void field(byte[] b, int off, int n) {
-        lenBuf[0] = (byte) n;
-        lenBuf[1] = (byte) (n >>> 8);
-        lenBuf[2] = (byte) (n >>> 16);
-        lenBuf[3] = (byte) (n >>> 24);
-        digest.update(lenBuf, 0, 4);
-        digest.update(b, off, n);
+        digest.field(b, off, n);
+    }
+
+    static final byte[][] TYPE_BYTES = new byte[7][];
+
+    static {
+        for (int t = 0; t < 7; t++) TYPE_BYTES[t] = TYPE_NAMES[t].getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** Decimal text of v written at the end of dec, without a String: returns where it starts. */
+    private final byte[] dec = new byte[24];
+
+    int decimal(long v) {
+        int i = dec.length;
+        boolean neg = v < 0;
+        if (!neg) v = -v; // negative: Long.MIN_VALUE has no positive
+        do {
+            dec[--i] = (byte) ('0' - (v % 10));
+            v /= 10;
+        } while (v != 0);
+        if (neg) dec[--i] = '-';
+        return i;
+    }
+
+    void longField(long v) {
+        int i = decimal(v);
+        field(dec, i, dec.length - i);
+    }
+
+    void ulongField(long v) {
+        if (v >= 0) longField(v);
+        else textField(Long.toUnsignedString(v));
     }
 
     void field(byte[] b) {
@@ -214,15 +317,15 @@ public final class RdbParser {
             return;
         }
         fieldExpires++;
-        textField(Long.toString(expireAt));
+        longField(expireAt);
     }
 
-    void begin(long db, int t, byte[] key, int klen, boolean hasExp, long exp) {
-        textField(Long.toUnsignedString(db));
-        textField(TYPE_NAMES[t]);
-        field(key, 0, klen);
+    void begin(long db, int t, byte[] key, int koff, int klen, boolean hasExp, long exp) {
+        ulongField(db);
+        field(TYPE_BYTES[t]);
+        field(key, koff, klen);
         if (hasExp) {
-            textField(Long.toString(exp));
+            longField(exp);
             expires++;
         } else {
             field(key, 0, 0);
@@ -251,6 +354,49 @@ public final class RdbParser {
 
     static final double[] POW10 = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 
+    static final long[] POW10_LONG = new long[19]; // 10^0 .. 10^18
+
+    static {
+        POW10_LONG[0] = 1;
+        for (int i = 1; i < 19; i++) POW10_LONG[i] = POW10_LONG[i - 1] * 10;
+    }
+
+    /** The double nearest to m / d (ties to even), for 0 <= m, 0 < d < 2^63 and m / d between 2^-64 and 2^64:
+     *  q = m * 2^s / d in 128-bit integers, s chosen so that q has 55 or more bits; its top 53 bits are the
+     *  mantissa, the bits below them and the remainder decide the rounding (rust/src/lib.rs's nearest_quotient,
+     *  the 128-by-64-bit division by Hacker's Delight's divlu). */
+    static double nearestQuotient(long m, long d) {
+        if (m == 0) return 0;
+        int bm = 64 - Long.numberOfLeadingZeros(m), bd = 64 - Long.numberOfLeadingZeros(d);
+        int s = Math.max(55 + bd - bm, 0); // m * 2^s / d >= 2^54
+        long hi = s >= 64 ? m << (s - 64) : s == 0 ? 0 : m >>> (64 - s), lo = s >= 64 ? 0 : m << s;
+        // divlu: (hi, lo) / d with hi < d; q < 2^57
+        int z = Long.numberOfLeadingZeros(d);
+        long v = d << z, vn1 = v >>> 32, vn0 = v & 0xFFFFFFFFL, b = 1L << 32;
+        long un32 = z == 0 ? hi : (hi << z) | (lo >>> (64 - z)), un10 = lo << z;
+        long un1 = un10 >>> 32, un0 = un10 & 0xFFFFFFFFL;
+        long q1 = Long.divideUnsigned(un32, vn1), rhat = un32 - q1 * vn1;
+        while (Long.compareUnsigned(q1, b) >= 0 || Long.compareUnsigned(q1 * vn0, b * rhat + un1) > 0) {
+            q1--;
+            rhat += vn1;
+            if (Long.compareUnsigned(rhat, b) >= 0) break;
+        }
+        long un21 = un32 * b + un1 - q1 * v;
+        long q0 = Long.divideUnsigned(un21, vn1);
+        rhat = un21 - q0 * vn1;
+        while (Long.compareUnsigned(q0, b) >= 0 || Long.compareUnsigned(q0 * vn0, b * rhat + un0) > 0) {
+            q0--;
+            rhat += vn1;
+            if (Long.compareUnsigned(rhat, b) >= 0) break;
+        }
+        long r = un21 * b + un0 - q0 * v; // the remainder, shifted by z: only whether it is 0 matters
+        long q = q1 * b + q0;
+        int drop = 64 - Long.numberOfLeadingZeros(q) - 53; // q's bits below the mantissa: 2 or more
+        long mant = q >>> drop, low = q & ((1L << drop) - 1), half = 1L << (drop - 1);
+        if (low > half || (low == half && (r != 0 || (mant & 1) == 1))) mant++; // 2^53 at most: exact
+        return mant * Double.longBitsToDouble((long) (1023 + drop - s) << 52); // exact: 2^(drop - s) times an integer
+    }
+
     static Double parseScore(byte[] b, int off, int n) {
         // The common text, [-]digits[.digits] with no exponent, skips the regex (JFR: a Matcher per score was
         // a fifth of the parse). Up to 15 digits it is exact (Clinger: an integer below 2^53 over an exact
@@ -274,6 +420,10 @@ public final class RdbParser {
         if (plain && digits > 0) {
             if (digits <= 15) {
                 double x = mant / POW10[frac];
+                return minus ? -x : x;
+            }
+            if (digits <= 18) { // mant holds them all (18 digits < 2^63): the 128-bit quotient, no parseDouble
+                double x = frac == 0 ? (double) mant : nearestQuotient(mant, POW10_LONG[frac]);
                 return minus ? -x : x;
             }
             return Double.parseDouble(new String(b, off, n, StandardCharsets.ISO_8859_1));
@@ -306,21 +456,44 @@ public final class RdbParser {
     private final byte[] b8 = new byte[24];
 
     /** A growable byte buffer: p[0..len). */
+    /** A growable byte buffer: p[off..off+len). Read in place, p is the file and off where the bytes are
+     *  (borrowed); reserve and grow go back to the buffer's own array, at 0, so nothing writes into the file. */
     static final class Buf {
-        byte[] p = new byte[64];
-        int len;
+        byte[] own = new byte[64];
+        byte[] p = own;
+        int off, len;
 
         void reserve(int n) {
-            if (p.length < n) p = new byte[Math.max(n, 2 * p.length)];
+            if (own.length < n) own = new byte[Math.max(n, 2 * own.length)];
+            p = own;
+            off = 0;
         }
 
-        /** Make room for n bytes keeping the first len. */
+        /** Make room for n bytes keeping the first len (after reserve). */
         void grow(int n) {
-            if (p.length < n) p = java.util.Arrays.copyOf(p, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(n, 2L * p.length)));
+            if (own.length < n) own = java.util.Arrays.copyOf(own, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(n, 2L * own.length)));
+            p = own;
         }
     }
 
     private final Buf s = new Buf(), key = new Buf(), lzf = new Buf();
+    /** In place: the file (null otherwise), its CRC-64 so far and how far it has been computed. */
+    private byte[] data;
+    private long fileCrc;
+    private int crcAt;
+
+    /** Read in place from now on (data holds the whole file; size must be its length). */
+    void inPlace(byte[] data) {
+        this.data = data;
+    }
+
+    /** In place: the file's CRC-64 up to here, once 64 KiB behind (the bytes are still in the cache). */
+    void catchUp() {
+        if (pos - crcAt >= 1 << 16) {
+            fileCrc = crc64(fileCrc, data, crcAt, (int) pos - crcAt);
+            crcAt = (int) pos;
+        }
+    }
 
     public RdbParser(Source src, long size) {
         this.src = src;
@@ -333,6 +506,11 @@ public final class RdbParser {
 
     void read(byte[] b, int off, int n) {
         if (n > left()) throw fail(pos, "need " + n + " bytes but only " + left() + " remain (truncated file or bad length)");
+        if (data != null) {
+            System.arraycopy(data, (int) pos, b, off, n);
+            pos += n;
+            return;
+        }
         try {
             src.readFully(b, off, n);
         } catch (IOException e) {
@@ -343,11 +521,19 @@ public final class RdbParser {
     }
 
     int u8() {
+        if (data != null && pos < size) return data[(int) pos++] & 0xFF;
         read(b8, 0, 1);
         return b8[0] & 0xFF;
     }
 
     long le(int w) {
+        if (data != null && w <= left()) {
+            int i = (int) pos;
+            long v = 0;
+            for (int k = 0; k < w; k++) v |= (data[i + k] & 0xFFL) << (8 * k);
+            pos += w;
+            return v;
+        }
         read(b8, 0, w);
         long v = 0;
         for (int k = 0; k < w; k++) v |= (b8[k] & 0xFFL) << (8 * k);
@@ -406,6 +592,13 @@ public final class RdbParser {
         if (Long.compareUnsigned(n, left()) > 0)
             throw fail(pos, "need " + Long.toUnsignedString(n) + " bytes but only " + left() + " remain (truncated file or bad length)");
         if (n > Integer.MAX_VALUE - 16) throw fail(pos, "string of " + n + " bytes is too large");
+        if (data != null) { // in place: borrowed
+            out.p = data;
+            out.off = (int) pos;
+            out.len = (int) n;
+            pos += n;
+            return;
+        }
         out.reserve((int) n);
         out.len = (int) n;
         read(out.p, 0, (int) n);
@@ -420,6 +613,27 @@ public final class RdbParser {
 
     /** An RDB string (raw, int-encoded as decimal text, or LZF) into out. */
     void stringInto(Buf out) {
+        byte[] d = data;
+        if (d != null && pos + 2 <= d.length) { // in place, the common string: a 6- or 14-bit length, in the file
+            int i = (int) pos, b = d[i] & 0xFF, n, h;
+            if (b < 0x40) {
+                n = b;
+                h = 1;
+            } else if (b < 0x80) {
+                n = (b & 0x3F) << 8 | (d[i + 1] & 0xFF);
+                h = 2;
+            } else {
+                n = -1;
+                h = 0;
+            }
+            if (n >= 0 && n <= d.length - i - h) {
+                out.p = d;
+                out.off = i + h;
+                out.len = n;
+                pos = i + h + n;
+                return;
+            }
+        }
         long at = pos;
         long v = lengthEnc();
         if (!lastEnc) {
@@ -437,17 +651,21 @@ public final class RdbParser {
                         + Long.toUnsignedString(clen) + " compressed bytes");
             readInto(clen, lzf);
             if (ulen > Integer.MAX_VALUE - 16) throw fail(at, "LZF string of " + ulen + " bytes is too large");
-            lzfDecompress(lzf.p, lzf.len, (int) ulen, out, at);
+            lzfDecompress(lzf.p, lzf.off, lzf.len, (int) ulen, out, at);
             return;
         } else throw fail(at, "unknown string encoding " + v);
-        setText(out, Long.toString(num));
+        int i = decimal(num), len = dec.length - i;
+        out.reserve(len);
+        System.arraycopy(dec, i, out.p, 0, len);
+        out.len = len;
     }
 
-    static void lzfDecompress(byte[] src, int n, int ulen, Buf out, long at) {
+    static void lzfDecompress(byte[] src, int soff, int n, int ulen, Buf out, long at) {
         // grow as the data decompresses: a crafted header cannot make us reserve its claimed size up front
         out.reserve((int) Math.min(ulen, 4L * n));
         byte[] o = out.p;
-        int ol = 0, i = 0;
+        int ol = 0, i = soff;
+        n += soff; // from here the end of the compressed bytes
         while (i < n) {
             int ctrl = src[i++] & 0xFF;
             if (ctrl < 32) {
@@ -470,7 +688,10 @@ public final class RdbParser {
                 if (back > ol || ln > ulen - ol) throw fail(at, "corrupt LZF data (back reference out of range)");
                 out.grow(ol + ln);
                 o = out.p;
-                for (int k = 0; k < ln; k++, ol++) o[ol] = o[ol - back]; // may overlap
+                if (back >= ln) { // no overlap: one copy
+                    System.arraycopy(o, ol - back, o, ol, ln);
+                    ol += ln;
+                } else for (int k = 0; k < ln; k++, ol++) o[ol] = o[ol - back]; // overlaps what it writes
             }
         }
         if (ol != ulen) throw fail(at, "LZF data decompressed to " + ol + " bytes, header says " + ulen);
@@ -504,7 +725,7 @@ public final class RdbParser {
             return;
         }
         if (wZset && (wIdx & 1) == 1) scoreField((double) v);
-        else textField(Long.toString(v));
+        else longField(v);
         wIdx++;
     }
 
@@ -523,12 +744,12 @@ public final class RdbParser {
     }
 
     /** A ziplist's entries; its header (zlbytes, zltail, zllen) and every prevlen are checked against the walk. */
-    void ziplist(byte[] b, int len) {
+    void ziplist(byte[] b, int o, int len) {
         wWhat = "ziplist";
         wLen = len;
-        if (len < 11 || le32(b, 0) != len) throw fail(wAt, "corrupt ziplist header");
-        long zltail = le32(b, 4);
-        int zllen = (b[8] & 0xFF) | (b[9] & 0xFF) << 8;
+        if (len < 11 || le32(b, o + 0) != len) throw fail(wAt, "corrupt ziplist header");
+        long zltail = le32(b, o + 4);
+        int zllen = (b[o + 8] & 0xFF) | (b[o + 9] & 0xFF) << 8;
         int i = 10, n = 0;
         int last = 10, start = 10;
         long prev = 0; // the last entry's offset, the previous entry's size
@@ -538,13 +759,13 @@ public final class RdbParser {
                 prev = i - start;
             }
             need(i, 1);
-            int c = b[i] & 0xFF;
+            int c = b[o + i] & 0xFF;
             if (c == 0xFF) break;
             start = i;
             long plen;
             if (c == 0xFE) {
                 need(i, 5);
-                plen = le32(b, i + 1);
+                plen = le32(b, o + i + 1);
                 i += 5;
             } else {
                 plen = c;
@@ -552,7 +773,7 @@ public final class RdbParser {
             }
             if (plen != prev) throw fail(wAt, "corrupt ziplist (prevlen " + plen + ", previous entry has " + prev + " bytes)");
             need(i, 1);
-            int enc = b[i] & 0xFF;
+            int enc = b[o + i] & 0xFF;
             if ((enc >> 6) < 3) {
                 long ln;
                 if ((enc >> 6) == 0) {
@@ -560,15 +781,15 @@ public final class RdbParser {
                     i += 1;
                 } else if ((enc >> 6) == 1) {
                     need(i, 2);
-                    ln = ((enc & 0x3F) << 8) | (b[i + 1] & 0xFF);
+                    ln = ((enc & 0x3F) << 8) | (b[o + i + 1] & 0xFF);
                     i += 2;
                 } else if (enc == 0x80) {
                     need(i, 5);
-                    ln = (b[i + 1] & 0xFFL) << 24 | (b[i + 2] & 0xFF) << 16 | (b[i + 3] & 0xFF) << 8 | (b[i + 4] & 0xFF);
+                    ln = (b[o + i + 1] & 0xFFL) << 24 | (b[o + i + 2] & 0xFF) << 16 | (b[o + i + 3] & 0xFF) << 8 | (b[o + i + 4] & 0xFF);
                     i += 5;
                 } else throw fail(wAt, String.format("corrupt ziplist (encoding 0x%02x)", enc));
                 need(i, ln);
-                wStr(b, i, (int) ln);
+                wStr(b, o + i, (int) ln);
                 i += (int) ln;
                 continue;
             }
@@ -584,7 +805,7 @@ public final class RdbParser {
                 continue;
             } else throw fail(wAt, String.format("corrupt ziplist (encoding 0x%02x)", enc));
             need(i, wd);
-            wNum(leInt(b, i, wd));
+            wNum(leInt(b, o + i, wd));
             i += wd;
         }
         if (i != len - 1) throw fail(wAt, "corrupt ziplist (bytes after its end marker)");
@@ -607,17 +828,17 @@ public final class RdbParser {
     }
 
     /** A listpack's entries; its header (total bytes, element count) and every back length are checked. */
-    void listpack(byte[] b, int len) {
+    void listpack(byte[] b, int o, int len) {
         wWhat = "listpack";
         wLen = len;
-        if (len < 7 || le32(b, 0) != len) throw fail(wAt, "corrupt listpack header");
-        int numele = (b[4] & 0xFF) | (b[5] & 0xFF) << 8;
+        if (len < 7 || le32(b, o + 0) != len) throw fail(wAt, "corrupt listpack header");
+        int numele = (b[o + 4] & 0xFF) | (b[o + 5] & 0xFF) << 8;
         long i = 6;
         int n = 0;
         for (;; n++) {
             need(i, 1);
             int ii = (int) i;
-            int c = b[ii] & 0xFF;
+            int c = b[o + ii] & 0xFF;
             if (c == 0xFF) break;
             long elen;
             if (c < 0x80) {
@@ -626,34 +847,34 @@ public final class RdbParser {
             } else if (c < 0xC0) {
                 int ln = c & 0x3F;
                 need(i, 1 + ln);
-                wStr(b, ii + 1, ln);
+                wStr(b, o + ii + 1, ln);
                 elen = 1 + ln;
             } else if (c < 0xE0) {
                 need(i, 2);
-                wNum(sext(((long) (c & 0x1F) << 8) | (b[ii + 1] & 0xFF), 13));
+                wNum(sext(((long) (c & 0x1F) << 8) | (b[o + ii + 1] & 0xFF), 13));
                 elen = 2;
             } else if (c < 0xF0) {
                 need(i, 2);
-                int ln = ((c & 0x0F) << 8) | (b[ii + 1] & 0xFF);
+                int ln = ((c & 0x0F) << 8) | (b[o + ii + 1] & 0xFF);
                 need(i, 2 + ln);
-                wStr(b, ii + 2, ln);
+                wStr(b, o + ii + 2, ln);
                 elen = 2 + ln;
             } else if (c == 0xF0) {
                 need(i, 5);
-                long ln = le32(b, ii + 1);
+                long ln = le32(b, o + ii + 1);
                 need(i, 5 + ln);
-                wStr(b, ii + 5, (int) ln);
+                wStr(b, o + ii + 5, (int) ln);
                 elen = 5 + ln;
             } else {
                 int wd = c == 0xF1 ? 2 : c == 0xF2 ? 3 : c == 0xF3 ? 4 : c == 0xF4 ? 8 : 0;
                 if (wd == 0) throw fail(wAt, String.format("corrupt listpack (encoding 0x%02x)", c));
                 need(i, 1 + wd);
-                wNum(leInt(b, ii + 1, wd));
+                wNum(leInt(b, o + ii + 1, wd));
                 elen = 1 + wd;
             }
             int bl = backlenSize(elen);
             need(i + elen, bl);
-            if (!backlenOk(b, (int) (i + elen), elen, bl))
+            if (!backlenOk(b, o + (int) (i + elen), elen, bl))
                 throw fail(wAt, "corrupt listpack (back length does not match an entry of " + elen + " bytes)");
             i += elen + bl;
         }
@@ -662,7 +883,7 @@ public final class RdbParser {
     }
 
     /** A zipmap's keys and values; its count byte (when below 254) is checked against the walk. */
-    void zipmap(byte[] b, int len) {
+    void zipmap(byte[] b, int o, int len) {
         wWhat = "zipmap";
         wLen = len;
         need(0, 1);
@@ -670,48 +891,48 @@ public final class RdbParser {
         int pairs = 0;
         for (;; pairs++) {
             need(i, 1);
-            if ((b[(int) i] & 0xFF) == 0xFF) break;
+            if ((b[o + (int) i] & 0xFF) == 0xFF) break;
             for (int part = 0; part < 2; part++) {
                 need(i, 1);
-                int c = b[(int) i] & 0xFF;
+                int c = b[o + (int) i] & 0xFF;
                 long ln;
                 if (c < 254) {
                     ln = c;
                     i += 1;
                 } else if (c == 254) {
                     need(i, 5);
-                    ln = le32(b, (int) i + 1);
+                    ln = le32(b, o + (int) i + 1);
                     i += 5;
                 } else throw fail(wAt, "corrupt zipmap (unexpected end marker)");
                 long free = 0;
                 if (part == 1) {
                     need(i, 1);
-                    free = b[(int) i] & 0xFF;
+                    free = b[o + (int) i] & 0xFF;
                     i += 1;
                 }
                 need(i, ln + free);
-                wStr(b, (int) i, (int) ln);
+                wStr(b, o + (int) i, (int) ln);
                 i += ln + free;
             }
         }
         if (i != len - 1) throw fail(wAt, "corrupt zipmap (bytes after its end marker)");
-        int zmlen = b[0] & 0xFF;
+        int zmlen = b[o + 0] & 0xFF;
         if (zmlen < 254 && zmlen != pairs) throw fail(wAt, "corrupt zipmap (header says " + zmlen + " pairs, " + pairs + " found)");
     }
 
-    void intset(byte[] b, int len) {
+    void intset(byte[] b, int o, int len) {
         if (len < 8) throw fail(wAt, "corrupt intset header");
-        long enc = le32(b, 0), n = le32(b, 4);
+        long enc = le32(b, o + 0), n = le32(b, o + 4);
         if (!(enc == 2 || enc == 4 || enc == 8) || len != 8 + n * enc)
             throw fail(wAt, "corrupt intset (encoding " + enc + ", " + n + " entries, " + len + " bytes)");
-        for (int k = 0; k < n; k++) wNum(leInt(b, 8 + k * (int) enc, (int) enc));
+        for (int k = 0; k < n; k++) wNum(leInt(b, o + 8 + k * (int) enc, (int) enc));
     }
 
     // ---- values ----
     void value(int t, long at, long db, boolean hasExp, long exp) {
         int logical = logicalType(t);
         if (logical < 0) throw fail(at, "unknown value type " + t);
-        begin(db, logical, key.p, key.len, hasExp, exp);
+        begin(db, logical, key.p, key.off, key.len, hasExp, exp);
         wZset = false;
         wTtls = false;
         wIdx = 0;
@@ -720,21 +941,21 @@ public final class RdbParser {
         switch (t) {
             case RDB_TYPE_STRING:
                 stringInto(s);
-                field(s.p, 0, s.len);
+                field(s.p, s.off, s.len);
                 n = 1;
                 break;
             case RDB_TYPE_LIST: case RDB_TYPE_SET:
                 n = count(t == RDB_TYPE_LIST ? "list" : "set");
                 for (long k = 0; k < n; k++) {
                     stringInto(s);
-                    field(s.p, 0, s.len);
+                    field(s.p, s.off, s.len);
                 }
                 break;
             case RDB_TYPE_ZSET: case RDB_TYPE_ZSET_2:
                 n = count("zset");
                 for (long k = 0; k < n; k++) {
                     stringInto(s);
-                    field(s.p, 0, s.len);
+                    field(s.p, s.off, s.len);
                     long sat = pos;
                     double x;
                     if (t == RDB_TYPE_ZSET_2) x = Double.longBitsToDouble(le(8));
@@ -745,9 +966,9 @@ public final class RdbParser {
                         else if (ln == 255) x = Double.NEGATIVE_INFINITY;
                         else {
                             readInto(ln, s);
-                            Double d = parseScore(s.p, 0, s.len);
+                            Double d = parseScore(s.p, s.off, s.len);
                             if (d == null)
-                                throw fail(sat, "bad zset score \"" + esc(s.p, 0, s.len) + "\"");
+                                throw fail(sat, "bad zset score \"" + esc(s.p, s.off, s.len) + "\"");
                             x = d;
                         }
                     }
@@ -758,17 +979,17 @@ public final class RdbParser {
                 n = count("hash");
                 for (long k = 0; k < 2 * n; k++) {
                     stringInto(s);
-                    field(s.p, 0, s.len);
+                    field(s.p, s.off, s.len);
                 }
                 break;
             case RDB_TYPE_HASH_ZIPMAP: case RDB_TYPE_LIST_ZIPLIST: case RDB_TYPE_SET_INTSET: case RDB_TYPE_ZSET_ZIPLIST:
             case RDB_TYPE_HASH_ZIPLIST: case RDB_TYPE_HASH_LISTPACK: case RDB_TYPE_ZSET_LISTPACK: case RDB_TYPE_SET_LISTPACK:
                 stringInto(s);
                 wZset = t == RDB_TYPE_ZSET_ZIPLIST || t == RDB_TYPE_ZSET_LISTPACK;
-                if (t == RDB_TYPE_HASH_ZIPMAP) zipmap(s.p, s.len);
-                else if (t == RDB_TYPE_LIST_ZIPLIST || t == RDB_TYPE_ZSET_ZIPLIST || t == RDB_TYPE_HASH_ZIPLIST) ziplist(s.p, s.len);
-                else if (t == RDB_TYPE_SET_INTSET) intset(s.p, s.len);
-                else listpack(s.p, s.len);
+                if (t == RDB_TYPE_HASH_ZIPMAP) zipmap(s.p, s.off, s.len);
+                else if (t == RDB_TYPE_LIST_ZIPLIST || t == RDB_TYPE_ZSET_ZIPLIST || t == RDB_TYPE_HASH_ZIPLIST) ziplist(s.p, s.off, s.len);
+                else if (t == RDB_TYPE_SET_INTSET) intset(s.p, s.off, s.len);
+                else listpack(s.p, s.off, s.len);
                 n = wIdx;
                 if (logical == T_HASH || logical == T_ZSET) {
                     if (n % 2 != 0) throw fail(at, TYPE_NAMES[logical] + " with an odd number of entries");
@@ -779,7 +1000,7 @@ public final class RdbParser {
                 long nodes = count("quicklist node");
                 for (long k = 0; k < nodes; k++) {
                     stringInto(s);
-                    ziplist(s.p, s.len);
+                    ziplist(s.p, s.off, s.len);
                 }
                 n = wIdx;
                 break;
@@ -791,9 +1012,9 @@ public final class RdbParser {
                     long container = length();
                     stringInto(s);
                     if (container == QUICKLIST_NODE_CONTAINER_PLAIN) {
-                        field(s.p, 0, s.len);
+                        field(s.p, s.off, s.len);
                         wIdx++;
-                    } else if (container == QUICKLIST_NODE_CONTAINER_PACKED) listpack(s.p, s.len);
+                    } else if (container == QUICKLIST_NODE_CONTAINER_PACKED) listpack(s.p, s.off, s.len);
                     else throw fail(cat, "bad quicklist container " + Long.toUnsignedString(container));
                 }
                 n = wIdx;
@@ -806,18 +1027,18 @@ public final class RdbParser {
                 if (t == RDB_TYPE_HASH_LISTPACK_EX) le(8); // min expire: a hint, unused when loading (as in Redis)
                 stringInto(s);
                 wTtls = true;
-                listpack(s.p, s.len);
+                listpack(s.p, s.off, s.len);
                 if (wIdx % 3 != 0) throw fail(at, "hash listpack with field TTLs: entries are not triples");
                 n = wIdx / 3;
                 break;
             case RDB_TYPE_MODULE_2:
-                textField(Long.toUnsignedString(length())); // the module type id (name and encoding version)
+                ulongField(length()); // the module type id (name and encoding version)
                 n = moduleValue();
                 break;
             default:
                 n = stream(t);
         }
-        textField(Long.toUnsignedString(n));
+        ulongField(n);
     }
 
     /** Skip a module's annotated value as redis-check-rdb does: [opcode][value] until EOF; return the count. */
@@ -854,9 +1075,9 @@ public final class RdbParser {
             if (Long.compareUnsigned(expireAt, EB_EXPIRE_TIME_MAX) > 0)
                 throw fail(tat, "hash field expiry " + Long.toUnsignedString(expireAt) + " out of range");
             stringInto(s);
-            field(s.p, 0, s.len);
+            field(s.p, s.off, s.len);
             stringInto(s);
-            field(s.p, 0, s.len);
+            field(s.p, s.off, s.len);
             fieldTtl(expireAt);
         }
         return n;
@@ -936,11 +1157,16 @@ public final class RdbParser {
                         stringInto(key);
                         value(op, at, db, hasExp, exp);
                         hasExp = false;
+                        if (data != null) catchUp();
                     } else throw fail(at, "unknown opcode or value type " + op);
             }
         }
+        if (data != null) {
+            fileCrc = crc64(fileCrc, data, crcAt, (int) pos - crcAt);
+            crcAt = (int) pos;
+        }
         if (version >= 5) {
-            long bodyEnd = pos, c = crc.value(), stored = le(8);
+            long bodyEnd = pos, c = data != null ? fileCrc : crc.value(), stored = le(8);
             if (stored != 0 && stored != c)
                 throw fail(bodyEnd, String.format("checksum mismatch: file says %016x, computed %016x", stored, c));
         }
@@ -970,6 +1196,7 @@ public final class RdbParser {
             return;
         }
         RdbParser p = new RdbParser(src, size[0]);
+        if (src instanceof WholeFile) p.inPlace(((WholeFile) src).bytes());
         try {
             p.parse();
         } catch (RdbException e) {
