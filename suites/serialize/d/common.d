@@ -32,8 +32,9 @@ struct Record
 
 /// Whether the grain templates below are forced inline for cerealiser C: only for a type that asks
 /// (`enum inlineGrains = true;`, the expert ScopeBuffer variant of issue 23). The seed's designs leave
-/// inlining to the compiler: ldc2 (LLVM 14) then inlines grainUByte but none of the multi-byte grains
-/// (grain!ulong costs 955 in its inliner's model against a threshold of 250), so every field is a call.
+/// inlining to the compiler: ldc2 (LLVM 14) then inlines grainUByte but not the multi-byte grains over
+/// Phobos' ScopeBuffer (grain!ushort costs 390-400 in its inliner's model against a threshold of 250),
+/// so most fields are a call (docs/results/issue23-loops.txt).
 template inlineGrains(C)
 {
     static if (is(typeof(C.inlineGrains) : bool))
