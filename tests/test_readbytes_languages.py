@@ -33,10 +33,21 @@ EXPECTED_CELLS = {
     # seed's own command lines)
     "d": {(v, tc, "release") for v in D_VARIANTS for tc in ("gdc", "ldc2", "dmd")}
     | {(v, tc, "seed-flags") for v in D_VARIANTS for tc in ("gdc", "dmd")},
-    "java": {(v, "javac", "release") for v in ("buffered-input-stream", "own-buffer", "mapped-byte-buffer", "file-channel")},
+    "java": {
+        (v, "javac", "release")
+        for v in (
+            "buffered-input-stream",
+            "own-buffer",
+            "mapped-byte-buffer",
+            "file-channel",
+            "chunk-array",
+            "mapped-get-index",
+            "mapped-bulk-get",
+        )
+    },
     "rust": {(v, "cargo", p) for v in ("bufreader-bytes", "own-buffer", "memmap2") for p in ("release", "debug")}
     | {("read-bytes-unbuffered", "cargo", "release")},
-    "go": {(v, "go", "release") for v in ("bufio-readbyte", "own-buffer", "mmap")},
+    "go": {(v, "go", "release") for v in ("bufio-readbyte", "own-buffer", "mmap", "chunk-range", "mmap-range")},
     "python": {("buffered-read1", "python3", "release")},
 }
 # dmd is declared but not installable here: its cells may only be skipped (or ok where it exists).

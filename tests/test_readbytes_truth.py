@@ -38,7 +38,7 @@ def test_go_and_java_count_loops_fold_every_byte(iorace, crafted):
     assert result.returncode == 0, result.stderr[-2000:]
     cells = result.cells(status="ok")
     assert {c["language"] for c in cells} == {"go", "java"}
-    assert len(cells) == 7, [c["variant"] for c in cells]  # 3 Go + 4 Java strategies
+    assert len(cells) == 12, [c["variant"] for c in cells]  # 5 Go + 7 Java strategies
     for c in cells:
         argv = shlex.split(c["command"])
         argv[-3:] = [str(crafted), "count", "2"]
@@ -52,8 +52,20 @@ def test_go_and_java_count_loops_fold_every_byte(iorace, crafted):
 
 
 # The mmap/read loops whose count mode an optimiser could fold into a length (C, C++, D, Rust: the
-# observe() barrier of docs/ARCHITECTURE.md "Honest variants"), plus Go's inlined mmap reader.
-NATIVE = ["cpp/mmap", "cpp/fread-buffer", "c/read-64k", "d/mmfile", "d/fread-count-ptr", "rust/memmap2", "rust/own-buffer", "go/mmap"]
+# observe() barrier of docs/ARCHITECTURE.md "Honest variants"), plus Go's inlined mmap reader and its
+# range loops over a chunk and over the mapping.
+NATIVE = [
+    "cpp/mmap",
+    "cpp/fread-buffer",
+    "c/read-64k",
+    "d/mmfile",
+    "d/fread-count-ptr",
+    "rust/memmap2",
+    "rust/own-buffer",
+    "go/mmap",
+    "go/chunk-range",
+    "go/mmap-range",
+]
 
 
 def test_native_count_loops_are_not_folded(iorace, crafted):

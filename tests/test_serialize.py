@@ -28,7 +28,7 @@ def tiny_file(tmp_path_factory) -> Path:
 
 # --- D and C++ through the real CLI -------------------------------------------------------------------
 
-D_CELLS = 6 * 2  # six designs x gdc, ldc2 (dmd: skipped, not installed)
+D_CELLS = 8 * 2  # six designs + two expert ones (grains inlined) x gdc, ldc2 (dmd: skipped, not installed)
 CPP_CELLS = 7 * 2  # six designs + cereal x g++, clang++
 
 

@@ -30,10 +30,29 @@ struct Record
 // signed, bool and floating-point values go as the unsigned type of their size; 64-bit values in
 // network byte order (Cerealed's 2015 fix).
 
-void grain(C)(ref C c, ref ubyte val) { c.grainUByte(val); }
+/// Whether the grain templates below are forced inline for cerealiser C: only for a type that asks
+/// (`enum inlineGrains = true;`, the expert ScopeBuffer variant of issue 23). The seed's designs leave
+/// inlining to the compiler: ldc2 (LLVM 14) then inlines grainUByte but not the multi-byte grains over
+/// Phobos' ScopeBuffer (grain!ushort costs 390-400 in its inliner's model against a threshold of 250),
+/// so most fields are a call (docs/results/issue23-loops.txt).
+template inlineGrains(C)
+{
+    static if (is(typeof(C.inlineGrains) : bool))
+        enum bool inlineGrains = C.inlineGrains;
+    else
+        enum bool inlineGrains = false;
+}
+
+void grain(C)(ref C c, ref ubyte val)
+{
+    static if (inlineGrains!C) pragma(inline, true);
+    static if (inlineGrains!C) pragma(inline, true);
+    c.grainUByte(val);
+}
 
 void grain(C)(ref C c, ref ushort val)
 {
+    static if (inlineGrains!C) pragma(inline, true);
     ubyte h = cast(ubyte)(val >> 8), l = cast(ubyte) val;
     c.grainUByte(h);
     c.grainUByte(l);
@@ -42,6 +61,7 @@ void grain(C)(ref C c, ref ushort val)
 
 void grain(C)(ref C c, ref uint val)
 {
+    static if (inlineGrains!C) pragma(inline, true);
     ubyte b0 = cast(ubyte)(val >> 24), b1 = cast(ubyte)(val >> 16), b2 = cast(ubyte)(val >> 8), b3 = cast(ubyte) val;
     c.grainUByte(b0);
     c.grainUByte(b1);
@@ -52,6 +72,7 @@ void grain(C)(ref C c, ref uint val)
 
 void grain(C)(ref C c, ref ulong val)
 {
+    static if (inlineGrains!C) pragma(inline, true);
     ulong result = 0;
     foreach_reverse (i; 0 .. 8)
     {
@@ -65,6 +86,7 @@ void grain(C)(ref C c, ref ulong val)
 /// Signed, bool and floating-point values: reinterpreted as the unsigned type of the same size.
 void grain(C, T)(ref C c, ref T val) if (is(T == short) || is(T == long) || is(T == bool) || is(T == float) || is(T == double))
 {
+    static if (inlineGrains!C) pragma(inline, true);
     static if (T.sizeof == 1) alias U = ubyte;
     else static if (T.sizeof == 2) alias U = ushort;
     else static if (T.sizeof == 4) alias U = uint;
@@ -87,6 +109,7 @@ U bitsOf(U, T)(T value) if (U.sizeof == T.sizeof)
 
 void grain(C, T, size_t N)(ref C c, ref T[N] val)
 {
+    static if (inlineGrains!C) pragma(inline, true);
     foreach (ref e; val)
         grain(c, e);
 }
@@ -95,6 +118,7 @@ void grain(C, T, size_t N)(ref C c, ref T[N] val)
 /// hands out a slice of its input (no copy, as Cerealed's deserializers).
 void grain(C)(ref C c, ref const(char)[] val)
 {
+    static if (inlineGrains!C) pragma(inline, true);
     ushort length = cast(ushort) val.length;
     grain(c, length);
     static if (is(typeof(c.takeSlice(length))))
@@ -111,6 +135,7 @@ void grain(C)(ref C c, ref const(char)[] val)
 /// bool member through `foreach (ref member; r.tupleof)` (it reads back false).
 void grain(C)(ref C c, ref Record r)
 {
+    static if (inlineGrains!C) pragma(inline, true);
     static foreach (i; 0 .. Record.tupleof.length)
         grain(c, r.tupleof[i]);
 }
