@@ -85,11 +85,16 @@ class Db:
         self.conn.close()
 
 
+SQLITE_BUSY_S = 120.0
+
+
 class SqliteDb(Db):
     def __init__(self, path: Path):
         self.where = str(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.conn = sqlite3.connect(path)
+        # Another iorace writing to the same file (two sessions at once) holds its lock for one cell's save or
+        # one round's runs at a time: a writer waits for it rather than failing after sqlite's default 5 s.
+        self.conn = sqlite3.connect(path, timeout=SQLITE_BUSY_S)
         self.conn.row_factory = sqlite3.Row
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
@@ -179,9 +184,12 @@ def one_line(e: BaseException) -> str:
 
 def user_error(e: BaseException) -> str | None:
     """The one line to print for an error that is the database's or the user's rather than a bug of iorace
-    (the server went away, refused, ran out of room, denied a permission): None for anything else."""
+    (the server went away, refused, ran out of room, denied a permission; a SQLite file another process kept
+    locked): None for anything else."""
     import sys
 
+    if isinstance(e, sqlite3.OperationalError) and "locked" in str(e):
+        return f"the database stayed locked by another process for {SQLITE_BUSY_S:.0f} s: {one_line(e)}"
     psycopg = sys.modules.get("psycopg")  # only loaded when a URL was given
     if psycopg is None or not isinstance(e, psycopg.Error):
         return None

@@ -116,6 +116,7 @@ def run_session(opts: RunOptions, console: Console, err: Console) -> int:
     session_id = store.begin_session(_now(), command_line, opts.stored(seed), m, {}, revision, __version__, machine_name=machine_name)
     for suite in {c.suite.name: c.suite for c in cells}.values():
         store.save_suite_settings(session_id, suite.name, suite.manifest.analysis_settings())
+    store.commit()
     status, busy = "done", ""
     try:
         busy = _execute(cells, opts, store, session_id, seed, console)
@@ -144,7 +145,10 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
     """Build, verify, count, measure; returns a warning when the machine was busy around measuring, else ''."""
 
     def save(cell: Cell) -> None:
+        # committed at once: a transaction left open across builds or verification runs (minutes) would keep
+        # another session writing to the same SQLite file locked out
         store.save_cell(session_id, cell)
+        store.commit()
 
     with _progress(console) as progress:
         _build(cells, progress, save)

@@ -85,3 +85,32 @@ def test_nothing_a_run_started_outlives_it(broken):
     assert len(broken.pids) >= 2 + 5, broken.pids
     survivors = [pid for pid in broken.pids if alive(pid)]
     assert not survivors, f"still running after the session: {survivors}"
+
+
+def test_two_sessions_write_to_one_sqlite_file_at_once(tmp_path):
+    """A session verifying a slow cell (the hanging variant, up to its timeout) keeps no write transaction
+    open, so a second session started meanwhile into the same file runs and is stored (it used to stop on
+    'database is locked' after sqlite's 5 s)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from conftest import REPO
+
+    db = tmp_path / "shared.sqlite"
+    env = {**os.environ, "IORACE_CACHE": str(REPO / ".cache"), "IORACE_TEST_PIDFILE": str(tmp_path / "pids")}
+    base = [sys.executable, "-m", "iorace", "run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--db", str(db)]
+    slow = subprocess.Popen([*base, "--variant", "c/hang", "--check-only", "--timeout", "12"], cwd=REPO, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "pids").exists() and time.monotonic() < deadline:  # the hanging program has started
+        time.sleep(0.2)
+    fast = subprocess.run([*base, "--variant", "c/good", "--check-only"], cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    _, err = slow.communicate(timeout=300)
+    assert fast.returncode == 0, fast.stderr
+    assert slow.returncode == 1, err  # its one cell timed out
+    assert "locked" not in fast.stderr + err
+    show = [sys.executable, "-m", "iorace", "show", "--db", str(db), "1"]
+    listing = subprocess.run(show, cwd=REPO, env=env, capture_output=True, text=True)
+    assert listing.returncode in (0, 1) and "session 1" in listing.stdout
