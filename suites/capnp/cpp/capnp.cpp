@@ -175,18 +175,18 @@ struct CatRank {
     }
   }
 
-  // checksum: (leading results with score > 1001) << 32, plus the bytes of every url and snippet
+  // checksum: (leading results with score > 1001) << 32, plus the bytes of their urls and snippets; like
+  // upstream's check, it stops at the first result that is not good
   static void check(Response::Reader response, int expected, uint64_t& sum) {
     int good = 0;
-    bool leading = true;
     uint64_t text_bytes = 0;
     for (auto result : response.getResults()) {
-      if (leading && result.getScore() > 1001) {
+      if (result.getScore() > 1001) {
         ++good;
+        text_bytes += result.getUrl().size() + result.getSnippet().size();
       } else {
-        leading = false;
+        break;
       }
-      text_bytes += result.getUrl().size() + result.getSnippet().size();
     }
     if (good != expected)
       throw CheckFailed("catrank: expected " + std::to_string(expected) + " good results, got " + std::to_string(good));

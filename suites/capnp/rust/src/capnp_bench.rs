@@ -303,7 +303,8 @@ impl TestCase for CatRank {
         Ok(())
     }
 
-    /// checksum: (leading results with score > 1001) << 32, plus the bytes of every url and snippet
+    /// checksum: (leading results with score > 1001) << 32, plus the bytes of their urls and snippets; like
+    /// upstream's check, it stops at the first result that is not good
     fn check(
         &self,
         response: search_result_list::Reader,
@@ -311,15 +312,14 @@ impl TestCase for CatRank {
         sum: &mut u64,
     ) -> Result<()> {
         let mut good = 0;
-        let mut leading = true;
         let mut text_bytes = 0u64;
         for result in response.get_results()? {
-            if leading && result.get_score() > 1001.0 {
+            if result.get_score() > 1001.0 {
                 good += 1;
+                text_bytes += (result.get_url()?.len() + result.get_snippet()?.len()) as u64;
             } else {
-                leading = false;
+                break;
             }
-            text_bytes += (result.get_url()?.len() + result.get_snippet()?.len()) as u64;
         }
         if good != expected {
             return Err(Error(format!(
