@@ -4,7 +4,7 @@ Builds, in a work folder, from the same library versions as the suite:
   - upstream C++: capnproto's `c++/src/benchmark/capnproto-{carsales,catrank,eval}.c++` at the tag of the
     installed libcapnp (`pkg-config --modversion capnp`, 0.9.2 here), its schemas compiled with the
     installed `capnp`, `g++ -std=c++17 -O3` against the installed libcapnp (the suite's g++ release line);
-  - ours C++: suites/capnp/cpp/capnp.cpp, the same way (the suite's g++ build line, release cflags);
+  - ours C++: suites/capnp/cpp/capnp.cpp (and any --cpp-variant), the same way (the suite's g++ line, -O3);
   - upstream Rust: capnproto-rust's `benchmark/` at a commit (default: b4050dc8, "prepare for v0.27.0
     release"), its path dependencies replaced by the crates.io versions in our Cargo.lock (capnp, capnpc),
     `cargo build --release --offline` (the crates come from cargo's cache, as the suite's build does);
@@ -96,7 +96,7 @@ def lock_version(crate: str) -> str:
     return m.group(1)
 
 
-def build(work: Path, capnproto: Path, capnproto_rust: Path, rust_rev: str, rust_bins: list[str]) -> dict:
+def build(work: Path, capnproto: Path, capnproto_rust: Path, rust_rev: str, rust_bins: list[str], cpp_variants: list[str]) -> dict:
     libver = sh(["pkg-config", "--modversion", "capnp"]).strip()
     cpp_tag = f"v{libver}"
     work.mkdir(parents=True, exist_ok=True)
@@ -144,9 +144,11 @@ def build(work: Path, capnproto: Path, capnproto_rust: Path, rust_rev: str, rust
     ours.mkdir()
     src = SUITE
     sh(f"capnp compile -oc++:. --src-prefix={src}/schema {src}/schema/*.capnp", cwd=ours)
-    sh(f"g++ -std=c++17 -O3 -I. -I{src}/cpp -o {work}/ours-cpp-capnp {src}/cpp/capnp.cpp *.capnp.c++ -lcapnp -lkj", cwd=ours)
-    progs["ours-cpp-capnp"] = work / "ours-cpp-capnp"
-    info.append("ours C++: suites/capnp/cpp/capnp.cpp, g++ -std=c++17 -O3 -lcapnp -lkj")
+    for v in cpp_variants:
+        source = v.replace("-", "_")
+        sh(f"g++ -std=c++17 -O3 -I. -o {work}/ours-cpp-{v} {src}/cpp/{source}.cpp *.capnp.c++ -lcapnp -lkj", cwd=ours)
+        progs[f"ours-cpp-{v}"] = work / f"ours-cpp-{v}"
+    info.append(f"ours C++: suites/capnp/cpp/ {', '.join(cpp_variants)}, g++ -std=c++17 -O3 -lcapnp -lkj")
 
     # upstream Rust: benchmark/ with crates.io capnp/capnpc at our Cargo.lock's versions
     capnp_v, capnpc_v = lock_version("capnp"), lock_version("capnpc")
@@ -247,11 +249,18 @@ def main() -> None:
     ap.add_argument("--case", action="append", choices=CASES, help="only these cases (repeatable)")
     ap.add_argument("--config", action="append", choices=list(CONFIGS), help="only these configs")
     ap.add_argument("--lang", action="append", choices=["cpp", "rust"], help="only these languages")
+    ap.add_argument(
+        "--cpp-variant",
+        action="append",
+        default=None,
+        help="our C++ variant(s), suites/capnp/cpp/NAME.cpp with - as _ (default: capnp)",
+    )
     ap.add_argument("--rust-bin", action="append", default=None, help="our Rust bin(s) to compare with upstream's (default: capnp)")
     args = ap.parse_args()
     iters = dict(kv.split("=") for kv in args.iters.split(","))
     rust_bins = args.rust_bin or ["capnp"]
-    built = build(args.work, args.capnproto, args.capnproto_rust, args.rust_rev, rust_bins)
+    cpp_variants = args.cpp_variant or ["capnp"]
+    built = build(args.work, args.capnproto, args.capnproto_rust, args.rust_rev, rust_bins, cpp_variants)
     progs = built["progs"]
     iters_file = args.work / "iters.txt"
     iters_file.write_text("".join(f"{c} {iters[c]}\n" for c in CASES))
@@ -259,7 +268,9 @@ def main() -> None:
     cells = []
     for lang in args.lang or ["cpp", "rust"]:
         ours_list = (
-            [("cpp/capnp", progs["ours-cpp-capnp"])] if lang == "cpp" else [(f"rust/{b}", progs[f"ours-rust-{b}"]) for b in rust_bins]
+            [(f"cpp/{v}", progs[f"ours-cpp-{v}"]) for v in cpp_variants]
+            if lang == "cpp"
+            else [(f"rust/{b}", progs[f"ours-rust-{b}"]) for b in rust_bins]
         )
         for ours_name, ours_prog in ours_list:
             for case in args.case or CASES:
