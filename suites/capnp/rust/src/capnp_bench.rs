@@ -284,7 +284,7 @@ impl TestCase for CatRank {
         response: search_result_list::Builder,
     ) -> Result<()> {
         let results = request.get_results()?;
-        let mut scored: Vec<Scored> = Vec::with_capacity(results.len() as usize);
+        let mut scored: Vec<Scored> = Vec::new(); // growing, as upstream's
         for result in results {
             let mut score = result.get_score();
             let bytes = result.get_snippet()?;
@@ -303,7 +303,14 @@ impl TestCase for CatRank {
             }
             scored.push(Scored { score, result });
         }
-        scored.sort_by(|a, b| b.score.total_cmp(&a.score));
+        // upstream's comparator (decreasing; never Equal), so the sort does the same work
+        scored.sort_by(|a, b| {
+            if a.score < b.score {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Less
+            }
+        });
         let mut list = response.init_results(scored.len() as u32);
         for (i, s) in scored.iter().enumerate() {
             let mut item = list.reborrow().get(i as u32);
