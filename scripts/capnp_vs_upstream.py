@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 SUITE = REPO / "suites" / "capnp"
@@ -96,7 +97,9 @@ def lock_version(crate: str) -> str:
     return m.group(1)
 
 
-def build(work: Path, capnproto: Path, capnproto_rust: Path, rust_rev: str, rust_bins: list[str], cpp_variants: list[str]) -> dict:
+def build(
+    work: Path, capnproto: Path, capnproto_rust: Path, rust_rev: str, rust_bins: list[str], cpp_variants: list[str]
+) -> dict[str, Any]:
     libver = sh(["pkg-config", "--modversion", "capnp"]).strip()
     cpp_tag = f"v{libver}"
     work.mkdir(parents=True, exist_ok=True)
@@ -213,6 +216,37 @@ def cpu_run(argv: list[str]) -> float:
     return ru.ru_utime + ru.ru_stime
 
 
+def cachegrind_ir(argv: list[str]) -> int:
+    """Instructions executed by one run of argv (cachegrind's Ir, the client and, for pipes, not the server)."""
+    fd, out = tempfile.mkstemp(prefix="capnp-vs-upstream-cg-")
+    os.close(fd)
+    try:
+        cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={out}", "--quiet", *argv]
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
+        if p.returncode != 0:
+            sys.exit(f"capnp-vs-upstream: {' '.join(cmd)} failed ({p.returncode}):\n{p.stderr}")
+        for line in Path(out).read_text().splitlines():
+            if line.startswith("summary:"):
+                return int(line.split()[1])
+        sys.exit(f"capnp-vs-upstream: cachegrind wrote no summary for {' '.join(argv)}")
+    finally:
+        os.unlink(out)
+
+
+def instructions(cells: list, iters: dict, info: list[str]) -> None:
+    print(
+        "capnp-vs-upstream --instructions: instructions executed (cachegrind Ir, one run each), ours / upstream; "
+        "iterations per run: " + ", ".join(f"{c} {iters[c]}" for c in CASES)
+    )
+    for line in info:
+        print("  " + line)
+    print()
+    print(f"{'row':<24} {'case':<9} {'config':<19} {'ours Ir':>14} {'upstream Ir':>14} {'ratio':>6}")
+    for ours_name, case, config, ours, up in cells:
+        a, b = cachegrind_ir(ours), cachegrind_ir(up)
+        print(f"{ours_name:<24} {case:<9} {config:<19} {a:>14,} {b:>14,} {a / b:6.3f}", flush=True)
+
+
 def summarize(ratios: list[float]) -> tuple[float, float, float]:
     logs = [math.log(r) for r in ratios]
     m = statistics.mean(logs)
@@ -226,6 +260,28 @@ def verdict(r: float, lo: float, hi: float, tol: float = 0.05) -> str:
     if r < 1 / (1 + tol) or r > 1 + tol:
         return "NO"
     return "yes?"
+
+
+def make_cells(args: argparse.Namespace, progs: dict, iters: dict, iters_file: Path) -> list:
+    """(row, case, config, ours' argv, upstream's argv) per cell, in the order they run."""
+    cells = []
+    for lang in args.lang or ["cpp", "rust"]:
+        ours_list = (
+            [(f"cpp/{v}", progs[f"ours-cpp-{v}"]) for v in args.cpp_variant or ["capnp"]]
+            if lang == "cpp"
+            else [(f"rust/{b}", progs[f"ours-rust-{b}"]) for b in args.rust_bin or ["capnp"]]
+        )
+        for ours_name, ours_prog in ours_list:
+            for case in args.case or CASES:
+                for config in args.config or list(CONFIGS):
+                    mode, reuse, comp = CONFIGS[config]
+                    if lang == "cpp":
+                        up = [str(progs[f"upstream-cpp-{case}"]), mode, reuse, comp, iters[case]]
+                    else:
+                        up = [str(progs["upstream-rust"]), case, mode, reuse, comp, iters[case]]
+                    ours = [str(ours_prog), case, config, str(iters_file)]
+                    cells.append((ours_name, case, config, ours, up))
+    return cells
 
 
 def main() -> None:
@@ -256,33 +312,33 @@ def main() -> None:
         help="our C++ variant(s), suites/capnp/cpp/NAME.cpp with - as _ (default: capnp)",
     )
     ap.add_argument("--rust-bin", action="append", default=None, help="our Rust bin(s) to compare with upstream's (default: capnp)")
+    ap.add_argument("--no-build", action="store_true", help="use the programs an earlier run built in --work")
+    ap.add_argument(
+        "--instructions",
+        action="store_true",
+        help="instead of timing: one run of each program per cell under cachegrind (--cache-sim=no), "
+        "instructions executed ours / upstream (exact; pass smaller --iters: valgrind is ~50x slower)",
+    )
     args = ap.parse_args()
     iters = dict(kv.split("=") for kv in args.iters.split(","))
     rust_bins = args.rust_bin or ["capnp"]
     cpp_variants = args.cpp_variant or ["capnp"]
-    built = build(args.work, args.capnproto, args.capnproto_rust, args.rust_rev, rust_bins, cpp_variants)
+    if args.no_build:  # the programs an earlier run built in --work
+        progs = {f"upstream-cpp-{c}": args.work / f"upstream-cpp-{c}" for c in CASES}
+        progs |= {f"ours-cpp-{v}": args.work / f"ours-cpp-{v}" for v in cpp_variants}
+        progs |= {f"ours-rust-{b}": args.work / f"ours-rust-{b}" for b in rust_bins}
+        progs["upstream-rust"] = args.work / "upstream-rust-bin"
+        built: dict[str, Any] = {"progs": progs, "info": [f"programs built earlier in {args.work} (--no-build)"]}
+    else:
+        built = build(args.work, args.capnproto, args.capnproto_rust, args.rust_rev, rust_bins, cpp_variants)
     progs = built["progs"]
-    iters_file = args.work / "iters.txt"
+    iters_file = args.work / ("iters-" + "-".join(iters[c] for c in CASES) + ".txt")
     iters_file.write_text("".join(f"{c} {iters[c]}\n" for c in CASES))
 
-    cells = []
-    for lang in args.lang or ["cpp", "rust"]:
-        ours_list = (
-            [(f"cpp/{v}", progs[f"ours-cpp-{v}"]) for v in cpp_variants]
-            if lang == "cpp"
-            else [(f"rust/{b}", progs[f"ours-rust-{b}"]) for b in rust_bins]
-        )
-        for ours_name, ours_prog in ours_list:
-            for case in args.case or CASES:
-                for config in args.config or list(CONFIGS):
-                    mode, reuse, comp = CONFIGS[config]
-                    if lang == "cpp":
-                        up = [str(progs[f"upstream-cpp-{case}"]), mode, reuse, comp, iters[case]]
-                    else:
-                        up = [str(progs["upstream-rust"]), case, mode, reuse, comp, iters[case]]
-                    ours = [str(ours_prog), case, config, str(iters_file)]
-                    cells.append((ours_name, case, config, ours, up))
-
+    cells = make_cells(args, progs, iters, iters_file)
+    if args.instructions:
+        instructions(cells, iters, built["info"])
+        return
     print(
         "capnp-vs-upstream: ours / upstream, CPU time (user + system) per run, "
         f"{args.pairs} pairs per cell in alternating order; iterations per run: " + ", ".join(f"{c} {iters[c]}" for c in CASES)
