@@ -359,47 +359,53 @@ uint64_t by_object(uint64_t iters, Sizes&) {
 
 // ---- bytes -----------------------------------------------------------------------------------------------
 
-template <typename C, bool Reuse>
-uint64_t by_bytes(uint64_t iters, bool packed, Fault fault, Sizes& sizes) {
+// A message read back from a byte array, as upstream's Compression::ArrayMessageReader: in place when
+// unpacked, unpacked into `scratch` (or an allocated buffer) when packed.
+template <bool Packed>
+struct ArrayReader;
+template <>
+struct ArrayReader<false> : capnp::FlatArrayMessageReader {
+  ArrayReader(kj::ArrayPtr<kj::byte> bytes, kj::ArrayPtr<capnp::word>)
+      : capnp::FlatArrayMessageReader(
+            kj::arrayPtr(reinterpret_cast<const capnp::word*>(bytes.begin()), bytes.size() / sizeof(capnp::word))) {}
+};
+template <>
+struct ArrayReader<true> : private kj::ArrayInputStream, public capnp::PackedMessageReader {
+  ArrayReader(kj::ArrayPtr<kj::byte> bytes, kj::ArrayPtr<capnp::word> scratch)
+      : kj::ArrayInputStream(bytes), capnp::PackedMessageReader(*this, capnp::ReaderOptions(), scratch) {}
+};
+
+// upstream's passByBytes, step by step: the same objects made in the same order and alive as long (both
+// readers until the end of the iteration), so the heap sees the same allocations and frees
+template <typename C, bool Reuse, bool Packed>
+uint64_t by_bytes(uint64_t iters, Fault fault, Sizes& sizes) {
   uint64_t sum = 0;
-  Space<Reuse> client_request, server_request, server_response, client_response;
-  Space<true> request_bytes, response_bytes;  // the byte arrays are always preallocated, as upstream
-  capnp::ReaderOptions options;
+  Space<Reuse> client_request;
+  Space<true> request_bytes;  // the byte arrays are always preallocated, as upstream
+  Space<Reuse> server_request, server_response;
+  Space<true> response_bytes;
+  Space<Reuse> client_response;
   sizes.have = true;
   for (uint64_t i = 0; i < iters; i++) {
     Builder<Reuse> request_builder(client_request);
     auto expected = C::setup(request_builder.template initRoot<typename C::Request>());
     kj::ArrayOutputStream request_out(request_bytes.words.asBytes());
-    write_message(request_out, request_builder, packed);
+    write_message(request_out, request_builder, Packed);
     auto request_array = request_out.getArray();
     sizes.request += request_array.size();
     if (i == 0 && fault != Fault::none) request_array = spoil(request_array, fault);
+    ArrayReader<Packed> request_reader(request_array, server_request.words);
 
     Builder<Reuse> response_builder(server_response);
-    if (packed) {
-      kj::ArrayInputStream in(request_array);
-      capnp::PackedMessageReader reader(in, options, server_request.words);
-      C::handle(reader.getRoot<typename C::Request>(), response_builder.template initRoot<typename C::Response>());
-    } else {
-      capnp::FlatArrayMessageReader reader(
-          kj::arrayPtr(reinterpret_cast<const capnp::word*>(request_array.begin()), request_array.size() / 8), options);
-      C::handle(reader.getRoot<typename C::Request>(), response_builder.template initRoot<typename C::Response>());
-    }
+    C::handle(request_reader.template getRoot<typename C::Request>(),
+              response_builder.template initRoot<typename C::Response>());
 
     kj::ArrayOutputStream response_out(response_bytes.words.asBytes());
-    write_message(response_out, response_builder, packed);
+    write_message(response_out, response_builder, Packed);
     auto response_array = response_out.getArray();
     sizes.response += response_array.size();
-    if (packed) {
-      kj::ArrayInputStream in(response_array);
-      capnp::PackedMessageReader reader(in, options, client_response.words);
-      C::check(reader.getRoot<typename C::Response>(), expected, sum);
-    } else {
-      capnp::FlatArrayMessageReader reader(
-          kj::arrayPtr(reinterpret_cast<const capnp::word*>(response_array.begin()), response_array.size() / 8),
-          options);
-      C::check(reader.getRoot<typename C::Response>(), expected, sum);
-    }
+    ArrayReader<Packed> response_reader(response_array, client_response.words);
+    C::check(response_reader.template getRoot<typename C::Response>(), expected, sum);
   }
   return sum;
 }
@@ -533,7 +539,8 @@ template <typename C, bool Reuse>
 uint64_t run(const Config& c, Fault fault, Sizes& sizes) {
   switch (c.mode) {
     case Mode::object: return by_object<C, Reuse>(c.iters, sizes);
-    case Mode::bytes: return by_bytes<C, Reuse>(c.iters, c.packed, fault, sizes);
+    case Mode::bytes:
+      return c.packed ? by_bytes<C, Reuse, true>(c.iters, fault, sizes) : by_bytes<C, Reuse, false>(c.iters, fault, sizes);
     case Mode::pipe: return by_pipe<C, Reuse>(c.iters, c.packed, fault, sizes);
   }
   return 0;
