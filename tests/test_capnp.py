@@ -31,9 +31,9 @@ CONFIGS = [
     "pipe-packed-reuse",
     "pipe-packed",
 ]
-# per case x config: cpp/capnp, cpp/protobuf, cpp/null with g++ and clang++ (release);
-# rust/capnp, capnp-flat, capnp-no-utf8, prost in release (debug on request); python/pycapnp
-CELLS_PER_PARAMS = 3 * 2 + 4 + 1
+# per case x config: cpp/capnp, capnp-eval-local, protobuf, null with g++ and clang++ (release);
+# rust/capnp, capnp-flat, capnp-no-utf8, capnp-reuse-string, prost in release (debug on request); python/pycapnp
+CELLS_PER_PARAMS = 4 * 2 + 5 + 1
 
 
 # --- every cell through the real CLI -------------------------------------------------------------------
@@ -68,7 +68,7 @@ def test_tiny_rust_debug_builds_answer_right(tiny_debug_run):
     rows = res.cells(suite="capnp")
     bad = [(r["label"], r["status"], r["detail"]) for r in rows if r["status"] != "ok"]
     assert not bad, bad[:20]
-    assert len(rows) == 3 * len(CONFIGS) * 4 and {r["profile"] for r in rows} == {"debug"}
+    assert len(rows) == 3 * len(CONFIGS) * 5 and {r["profile"] for r in rows} == {"debug"}
     assert res.returncode == 0, res.stderr[-2000:]
 
 
@@ -103,7 +103,7 @@ def test_spoiled_messages_end_with_one_line(tiny_run, tiny_debug_run, tmp_path):
     iters = tmp_path / "iters.txt"
     iters.write_text("carsales 5\ncatrank 3\neval 50\n")
     progs = {k: v for k, v in {**_programs(tiny_run), **_programs(tiny_debug_run)}.items() if not k.startswith("cpp/null@")}
-    assert len(progs) == 2 * 2 + 4 * 2 + 1, sorted(progs)
+    assert len(progs) == 3 * 2 + 5 * 2 + 1, sorted(progs)
     problems = []
     for name, prog in sorted(progs.items()):
         for case in ("catrank", "eval"):

@@ -1,4 +1,4 @@
-// Cap'n Proto C++ (Debian libcapnp): the upstream benchmark's three cases in every config; reuse = builders and readers take their first segment from a preallocated scratch buffer.
+// Cap'n Proto C++ (Debian libcapnp) as upstream's capnproto-* benchmark programs (their case code, function by function), in every config; reuse = builders and readers take their first segment from a preallocated scratch buffer.
 //
 // usage: capnp CASE CONFIG ITERS_FILE
 //   CASE carsales | catrank | eval; CONFIG object[-reuse] | bytes[-packed][-reuse] | pipe[-packed][-reuse];
@@ -24,78 +24,103 @@
 
 using namespace iorace;
 
+// ---- the generator ---------------------------------------------------------------------------------------
+
+// Upstream's (benchmark/common.h nextFastRand): the state in static variables, drawn by every setup function
+// directly. Their address is never taken, so no store into a message can alias them.
+static inline uint32_t next_fast_rand() {
+  static uint32_t x = 0x1d2acd47;
+  static uint32_t y = 0x58ca3e14;
+  static uint32_t z = 0xf563f232;
+  static uint32_t w = 0x0bc76199;
+  uint32_t tmp = x ^ (x << 11);
+  x = y;
+  y = z;
+  z = w;
+  w = w ^ (w >> 19) ^ tmp ^ (tmp >> 8);
+  return w;
+}
+static inline uint32_t fast_rand(uint32_t range) { return next_fast_rand() % range; }
+static inline double fast_rand_double(double range) {
+  return next_fast_rand() * range / std::numeric_limits<uint32_t>::max();
+}
+
+// The case code is upstream's (capnproto-{carsales,catrank,eval}.c++ at v0.9.2), function by function: free
+// functions with external linkage where upstream has them, so GCC compiles the same calls.
+namespace cases {
+
 // ---- carsales ------------------------------------------------------------------------------------------
+
+template <typename CarReaderOrBuilder>
+uint64_t car_value(CarReaderOrBuilder car) {
+  uint64_t result = 0;
+  result += car.getSeats() * 200;
+  result += car.getDoors() * 350;
+  for (auto wheel : car.getWheels()) {
+    result += wheel.getDiameter() * wheel.getDiameter();
+    result += wheel.getSnowTires() ? 100 : 0;
+  }
+  result += car.getLength() * car.getWidth() * car.getHeight() / 50;
+  auto engine = car.getEngine();
+  result += engine.getHorsepower() * 40;
+  if (engine.getUsesElectric()) result += engine.getUsesGas() ? 5000 : 3000;
+  result += car.getHasPowerWindows() ? 100 : 0;
+  result += car.getHasPowerSteering() ? 200 : 0;
+  result += car.getHasCruiseControl() ? 400 : 0;
+  result += car.getHasNavSystem() ? 2000 : 0;
+  result += car.getCupHolders() * 25;
+  return result;
+}
+
+void random_car(bench::Car::Builder car) {
+  car.setMake(MAKES[fast_rand(5)]);
+  car.setModel(MODELS[fast_rand(6)]);
+  car.setColor((bench::Color)fast_rand((uint32_t)bench::Color::SILVER + 1));
+  car.setSeats(2 + fast_rand(6));
+  car.setDoors(2 + fast_rand(3));
+  for (auto wheel : car.initWheels(4)) {
+    wheel.setDiameter(25 + fast_rand(15));
+    wheel.setAirPressure(30 + fast_rand_double(20));
+    wheel.setSnowTires(fast_rand(16) == 0);
+  }
+  car.setLength(170 + fast_rand(150));
+  car.setWidth(48 + fast_rand(36));
+  car.setHeight(54 + fast_rand(48));
+  car.setWeight(car.getLength() * car.getWidth() * car.getHeight() / 200);
+  auto engine = car.initEngine();
+  engine.setHorsepower(100 * fast_rand(400));
+  engine.setCylinders(4 + 2 * fast_rand(3));
+  engine.setCc(800 + fast_rand(10000));
+  engine.setUsesGas(true);
+  engine.setUsesElectric(fast_rand(2));
+  car.setFuelCapacity(10.0 + fast_rand_double(30.0));
+  car.setFuelLevel(fast_rand_double(car.getFuelCapacity()));
+  car.setHasPowerWindows(fast_rand(2));
+  car.setHasPowerSteering(fast_rand(2));
+  car.setHasCruiseControl(fast_rand(2));
+  car.setCupHolders(fast_rand(12));
+  car.setHasNavSystem(fast_rand(2));
+}
+
+}  // namespace cases
 
 struct CarSales {
   using Request = bench::ParkingLot;
   using Response = bench::TotalValue;
   using Expectation = uint64_t;
 
-  template <typename CarReaderOrBuilder>
-  static uint64_t car_value(CarReaderOrBuilder car) {
-    uint64_t result = 0;
-    result += car.getSeats() * 200;
-    result += car.getDoors() * 350;
-    for (auto wheel : car.getWheels()) {
-      result += wheel.getDiameter() * wheel.getDiameter();
-      result += wheel.getSnowTires() ? 100 : 0;
-    }
-    result += car.getLength() * car.getWidth() * car.getHeight() / 50;
-    auto engine = car.getEngine();
-    result += engine.getHorsepower() * 40;
-    if (engine.getUsesElectric()) result += engine.getUsesGas() ? 5000 : 3000;
-    result += car.getHasPowerWindows() ? 100 : 0;
-    result += car.getHasPowerSteering() ? 200 : 0;
-    result += car.getHasCruiseControl() ? 400 : 0;
-    result += car.getHasNavSystem() ? 2000 : 0;
-    result += car.getCupHolders() * 25;
-    return result;
-  }
-
-  static void random_car(FastRand& rng, bench::Car::Builder car) {
-    car.setMake(MAKES[rng.below(5)]);
-    car.setModel(MODELS[rng.below(6)]);
-    car.setColor((bench::Color)rng.below((uint32_t)bench::Color::SILVER + 1));
-    car.setSeats(2 + rng.below(6));
-    car.setDoors(2 + rng.below(3));
-    for (auto wheel : car.initWheels(4)) {
-      wheel.setDiameter(25 + rng.below(15));
-      wheel.setAirPressure(30 + rng.real(20));
-      wheel.setSnowTires(rng.below(16) == 0);
-    }
-    car.setLength(170 + rng.below(150));
-    car.setWidth(48 + rng.below(36));
-    car.setHeight(54 + rng.below(48));
-    car.setWeight(car.getLength() * car.getWidth() * car.getHeight() / 200);
-    auto engine = car.initEngine();
-    engine.setHorsepower(100 * rng.below(400));
-    engine.setCylinders(4 + 2 * rng.below(3));
-    engine.setCc(800 + rng.below(10000));
-    engine.setUsesGas(true);
-    engine.setUsesElectric(rng.below(2));
-    car.setFuelCapacity(10.0 + rng.real(30.0));
-    car.setFuelLevel(rng.real(car.getFuelCapacity()));
-    car.setHasPowerWindows(rng.below(2));
-    car.setHasPowerSteering(rng.below(2));
-    car.setHasCruiseControl(rng.below(2));
-    car.setCupHolders(rng.below(12));
-    car.setHasNavSystem(rng.below(2));
-  }
-
-  static uint64_t setup(FastRand& shared_rng, Request::Builder request) {
-    FastRand rng = shared_rng;  // a local copy, as in catrank: the stores into the message cannot touch it
+  static uint64_t setup(Request::Builder request) {
     uint64_t total = 0;
-    for (auto car : request.initCars(rng.below(200))) {
-      random_car(rng, car);
-      total += car_value(car);
+    for (auto car : request.initCars(fast_rand(200))) {
+      cases::random_car(car);
+      total += cases::car_value(car);
     }
-    shared_rng = rng;
     return total;
   }
 
   static void handle(Request::Reader request, Response::Builder response) {
     uint64_t total = 0;
-    for (auto car : request.getCars()) total += car_value(car);
+    for (auto car : request.getCars()) total += cases::car_value(car);
     response.setAmount(total);
   }
 
@@ -116,37 +141,34 @@ struct CatRank {
   using Response = bench::SearchResultList;
   using Expectation = int;
 
-  static int setup(FastRand& shared_rng, Request::Builder request) {
-    // a local copy keeps the generator's state in registers while url letters are stored through char*
-    // (which may alias anything); the draws are the same
-    FastRand rng = shared_rng;
-    int count = rng.below(1000);
+  static int setup(Request::Builder request) {
+    int count = fast_rand(1000);
     int good = 0;
     auto list = request.initResults(count);
-    static std::string snippet;
-    const size_t prefix_len = sizeof(URL_PREFIX) - 1;
     for (int i = 0; i < count; i++) {
-      auto result = list[i];
+      bench::SearchResult::Builder result = list[i];
       result.setScore(1000 - i);
-      int url_size = rng.below(100);
+      int url_size = fast_rand(100);
+      size_t prefix_len = strlen(URL_PREFIX);
       auto url = result.initUrl(url_size + prefix_len);
-      memcpy(url.begin(), URL_PREFIX, prefix_len);
+      strcpy(url.begin(), URL_PREFIX);
       char* pos = url.begin() + prefix_len;
-      for (int j = 0; j < url_size; j++) *pos++ = 'a' + rng.below(26);
+      for (int j = 0; j < url_size; j++) *pos++ = 'a' + fast_rand(26);
 
-      bool is_cat = rng.below(8) == 0;
-      bool is_dog = rng.below(8) == 0;
+      bool is_cat = fast_rand(8) == 0;
+      bool is_dog = fast_rand(8) == 0;
       good += is_cat && !is_dog;
-      snippet.assign(1, ' ');
-      int prefix = rng.below(20);
-      for (int j = 0; j < prefix; j++) snippet.append(WORDS[rng.below(WORDS_COUNT)]);
+      static std::string snippet;
+      snippet.clear();
+      snippet.push_back(' ');
+      int prefix = fast_rand(20);
+      for (int j = 0; j < prefix; j++) snippet.append(WORDS[fast_rand(WORDS_COUNT)]);
       if (is_cat) snippet.append("cat ");
       if (is_dog) snippet.append("dog ");
-      int suffix = rng.below(20);
-      for (int j = 0; j < suffix; j++) snippet.append(WORDS[rng.below(WORDS_COUNT)]);
-      result.setSnippet(capnp::Text::Reader(snippet.data(), snippet.size()));
+      int suffix = fast_rand(20);
+      for (int j = 0; j < suffix; j++) snippet.append(WORDS[fast_rand(WORDS_COUNT)]);
+      result.setSnippet(capnp::Text::Reader(snippet.c_str(), snippet.size()));
     }
-    shared_rng = rng;
     return good;
   }
 
@@ -175,18 +197,18 @@ struct CatRank {
     }
   }
 
-  // checksum: (leading results with score > 1001) << 32, plus the bytes of every url and snippet
+  // checksum: (leading results with score > 1001) << 32, plus the bytes of their urls and snippets; like
+  // upstream's check, it stops at the first result that is not good
   static void check(Response::Reader response, int expected, uint64_t& sum) {
     int good = 0;
-    bool leading = true;
     uint64_t text_bytes = 0;
     for (auto result : response.getResults()) {
-      if (leading && result.getScore() > 1001) {
+      if (result.getScore() > 1001) {
         ++good;
+        text_bytes += result.getUrl().size() + result.getSnippet().size();
       } else {
-        leading = false;
+        break;
       }
-      text_bytes += result.getUrl().size() + result.getSnippet().size();
     }
     if (good != expected)
       throw CheckFailed("catrank: expected " + std::to_string(expected) + " good results, got " + std::to_string(good));
@@ -197,55 +219,72 @@ struct CatRank {
 
 // ---- eval ----------------------------------------------------------------------------------------------
 
+namespace cases {
+
+int32_t make_expression(bench::Expression::Builder exp, uint32_t depth) {
+  exp.setOp((bench::Operation)fast_rand((uint32_t)bench::Operation::MODULUS + 1));
+  uint32_t left, right;
+  if (fast_rand(8) < depth) {
+    left = fast_rand(128) + 1;
+    exp.getLeft().setValue(left);
+  } else {
+    left = make_expression(exp.getLeft().initExpression(), depth + 1);
+  }
+  if (fast_rand(8) < depth) {
+    right = fast_rand(128) + 1;
+    exp.getRight().setValue(right);
+  } else {
+    right = make_expression(exp.getRight().initExpression(), depth + 1);
+  }
+  switch (exp.getOp()) {  // wrapping: uint32_t arithmetic, as upstream's generator
+    case bench::Operation::ADD: return left + right;
+    case bench::Operation::SUBTRACT: return left - right;
+    case bench::Operation::MULTIPLY: return left * right;
+    case bench::Operation::DIVIDE: return div32(left, right);
+    case bench::Operation::MODULUS: return mod32(left, right);
+  }
+  throw std::logic_error("eval: unknown operation");
+}
+
+// The reader is passed by value to a function with external linkage, as upstream's evaluateExpression: the
+// x86-64 ABI passes it in memory, a copy on the stack for every call. capnp_eval_local.cpp defines
+// CAPNP_EVAL_LOCAL: internal linkage, and GCC's IPA-SRA passes the reader's fields in registers instead.
+#ifdef CAPNP_EVAL_LOCAL
+#define CAPNP_EVAL_LINKAGE static
+#else
+#define CAPNP_EVAL_LINKAGE
+#endif
+CAPNP_EVAL_LINKAGE int32_t evaluate(bench::Expression::Reader exp) {
+  int32_t left = 0, right = 0;
+  switch (exp.getLeft().which()) {
+    case bench::Expression::Left::VALUE: left = exp.getLeft().getValue(); break;
+    case bench::Expression::Left::EXPRESSION: left = evaluate(exp.getLeft().getExpression()); break;
+  }
+  switch (exp.getRight().which()) {
+    case bench::Expression::Right::VALUE: right = exp.getRight().getValue(); break;
+    case bench::Expression::Right::EXPRESSION: right = evaluate(exp.getRight().getExpression()); break;
+  }
+  switch (exp.getOp()) {
+    case bench::Operation::ADD: return add32(left, right);
+    case bench::Operation::SUBTRACT: return sub32(left, right);
+    case bench::Operation::MULTIPLY: return mul32(left, right);
+    case bench::Operation::DIVIDE: return div32(left, right);
+    case bench::Operation::MODULUS: return mod32(left, right);
+  }
+  throw std::logic_error("eval: unknown operation");
+}
+
+}  // namespace cases
+
 struct Eval {
   using Request = bench::Expression;
   using Response = bench::EvaluationResult;
   using Expectation = int32_t;
 
-  static int32_t apply(bench::Operation op, int32_t left, int32_t right) {
-    switch (op) {
-      case bench::Operation::ADD: return add32(left, right);
-      case bench::Operation::SUBTRACT: return sub32(left, right);
-      case bench::Operation::MULTIPLY: return mul32(left, right);
-      case bench::Operation::DIVIDE: return div32(left, right);
-      case bench::Operation::MODULUS: return mod32(left, right);
-    }
-    throw std::runtime_error("eval: unknown operation " + std::to_string((int)op));
+  static int32_t setup(Request::Builder request) { return cases::make_expression(request, 0); }
+  static void handle(Request::Reader request, Response::Builder response) {
+    response.setValue(cases::evaluate(request));
   }
-
-  static int32_t make(FastRand& rng, bench::Expression::Builder exp, uint32_t depth) {
-    exp.setOp((bench::Operation)rng.below((uint32_t)bench::Operation::MODULUS + 1));
-    int32_t left, right;
-    if (rng.below(8) < depth) {
-      left = rng.below(128) + 1;
-      exp.getLeft().setValue(left);
-    } else {
-      left = make(rng, exp.getLeft().initExpression(), depth + 1);
-    }
-    if (rng.below(8) < depth) {
-      right = rng.below(128) + 1;
-      exp.getRight().setValue(right);
-    } else {
-      right = make(rng, exp.getRight().initExpression(), depth + 1);
-    }
-    return apply(exp.getOp(), left, right);
-  }
-
-  static int32_t evaluate(bench::Expression::Reader exp) {
-    int32_t left = 0, right = 0;
-    switch (exp.getLeft().which()) {
-      case bench::Expression::Left::VALUE: left = exp.getLeft().getValue(); break;
-      case bench::Expression::Left::EXPRESSION: left = evaluate(exp.getLeft().getExpression()); break;
-    }
-    switch (exp.getRight().which()) {
-      case bench::Expression::Right::VALUE: right = exp.getRight().getValue(); break;
-      case bench::Expression::Right::EXPRESSION: right = evaluate(exp.getRight().getExpression()); break;
-    }
-    return apply(exp.getOp(), left, right);
-  }
-
-  static int32_t setup(FastRand& rng, Request::Builder request) { return make(rng, request, 0); }
-  static void handle(Request::Reader request, Response::Builder response) { response.setValue(evaluate(request)); }
 
   // checksum: the sum of the values as a wrapping int64
   static void check(Response::Reader response, int32_t expected, uint64_t& sum) {
@@ -304,13 +343,12 @@ static kj::ArrayPtr<kj::byte> spoil(kj::ArrayPtr<kj::byte> bytes, Fault fault) {
 
 template <typename C, bool Reuse>
 uint64_t by_object(uint64_t iters, Sizes&) {
-  FastRand rng;
   uint64_t sum = 0;
   Space<Reuse> request_space, response_space;
   for (uint64_t i = 0; i < iters; i++) {
     Builder<Reuse> request_message(request_space);
     auto request = request_message.template initRoot<typename C::Request>();
-    auto expected = C::setup(rng, request);
+    auto expected = C::setup(request);
     Builder<Reuse> response_message(response_space);
     auto response = response_message.template initRoot<typename C::Response>();
     C::handle(request.asReader(), response);
@@ -321,48 +359,53 @@ uint64_t by_object(uint64_t iters, Sizes&) {
 
 // ---- bytes -----------------------------------------------------------------------------------------------
 
-template <typename C, bool Reuse>
-uint64_t by_bytes(uint64_t iters, bool packed, Fault fault, Sizes& sizes) {
-  FastRand rng;
+// A message read back from a byte array, as upstream's Compression::ArrayMessageReader: in place when
+// unpacked, unpacked into `scratch` (or an allocated buffer) when packed.
+template <bool Packed>
+struct ArrayReader;
+template <>
+struct ArrayReader<false> : capnp::FlatArrayMessageReader {
+  ArrayReader(kj::ArrayPtr<kj::byte> bytes, kj::ArrayPtr<capnp::word>)
+      : capnp::FlatArrayMessageReader(
+            kj::arrayPtr(reinterpret_cast<const capnp::word*>(bytes.begin()), bytes.size() / sizeof(capnp::word))) {}
+};
+template <>
+struct ArrayReader<true> : private kj::ArrayInputStream, public capnp::PackedMessageReader {
+  ArrayReader(kj::ArrayPtr<kj::byte> bytes, kj::ArrayPtr<capnp::word> scratch)
+      : kj::ArrayInputStream(bytes), capnp::PackedMessageReader(*this, capnp::ReaderOptions(), scratch) {}
+};
+
+// upstream's passByBytes, step by step: the same objects made in the same order and alive as long (both
+// readers until the end of the iteration), so the heap sees the same allocations and frees
+template <typename C, bool Reuse, bool Packed>
+uint64_t by_bytes(uint64_t iters, Fault fault, Sizes& sizes) {
   uint64_t sum = 0;
-  Space<Reuse> client_request, server_request, server_response, client_response;
-  Space<true> request_bytes, response_bytes;  // the byte arrays are always preallocated, as upstream
-  capnp::ReaderOptions options;
+  Space<Reuse> client_request;
+  Space<true> request_bytes;  // the byte arrays are always preallocated, as upstream
+  Space<Reuse> server_request, server_response;
+  Space<true> response_bytes;
+  Space<Reuse> client_response;
   sizes.have = true;
   for (uint64_t i = 0; i < iters; i++) {
     Builder<Reuse> request_builder(client_request);
-    auto expected = C::setup(rng, request_builder.template initRoot<typename C::Request>());
+    auto expected = C::setup(request_builder.template initRoot<typename C::Request>());
     kj::ArrayOutputStream request_out(request_bytes.words.asBytes());
-    write_message(request_out, request_builder, packed);
+    write_message(request_out, request_builder, Packed);
     auto request_array = request_out.getArray();
     sizes.request += request_array.size();
     if (i == 0 && fault != Fault::none) request_array = spoil(request_array, fault);
+    ArrayReader<Packed> request_reader(request_array, server_request.words);
 
     Builder<Reuse> response_builder(server_response);
-    if (packed) {
-      kj::ArrayInputStream in(request_array);
-      capnp::PackedMessageReader reader(in, options, server_request.words);
-      C::handle(reader.getRoot<typename C::Request>(), response_builder.template initRoot<typename C::Response>());
-    } else {
-      capnp::FlatArrayMessageReader reader(
-          kj::arrayPtr(reinterpret_cast<const capnp::word*>(request_array.begin()), request_array.size() / 8), options);
-      C::handle(reader.getRoot<typename C::Request>(), response_builder.template initRoot<typename C::Response>());
-    }
+    C::handle(request_reader.template getRoot<typename C::Request>(),
+              response_builder.template initRoot<typename C::Response>());
 
     kj::ArrayOutputStream response_out(response_bytes.words.asBytes());
-    write_message(response_out, response_builder, packed);
+    write_message(response_out, response_builder, Packed);
     auto response_array = response_out.getArray();
     sizes.response += response_array.size();
-    if (packed) {
-      kj::ArrayInputStream in(response_array);
-      capnp::PackedMessageReader reader(in, options, client_response.words);
-      C::check(reader.getRoot<typename C::Response>(), expected, sum);
-    } else {
-      capnp::FlatArrayMessageReader reader(
-          kj::arrayPtr(reinterpret_cast<const capnp::word*>(response_array.begin()), response_array.size() / 8),
-          options);
-      C::check(reader.getRoot<typename C::Response>(), expected, sum);
-    }
+    ArrayReader<Packed> response_reader(response_array, client_response.words);
+    C::check(response_reader.template getRoot<typename C::Response>(), expected, sum);
   }
   return sum;
 }
@@ -450,15 +493,14 @@ uint64_t by_pipe(uint64_t iters, bool packed, Fault fault, Sizes& sizes) {
   auto server = [&](int in, int out) { serve<C, Reuse>(in, out, iters, packed); };
   auto client = [&](int in_fd, int out_fd) {
     kj_guard([&] {
-      FastRand rng;
-      PipeInput raw_in(in_fd);
+          PipeInput raw_in(in_fd);
       kj::BufferedInputStreamWrapper buffered_in(raw_in);
       PipeOutput out(out_fd);
       Space<Reuse> builder_space, reader_space;
       capnp::ReaderOptions options;
       for (uint64_t i = 0; i < iters; i++) {
         Builder<Reuse> request(builder_space);
-        auto expected = C::setup(rng, request.template initRoot<typename C::Request>());
+        auto expected = C::setup(request.template initRoot<typename C::Request>());
         if (i == 0 && fault != Fault::none) {
           kj::VectorOutputStream encoded;
           write_message(encoded, request, packed);
@@ -497,7 +539,8 @@ template <typename C, bool Reuse>
 uint64_t run(const Config& c, Fault fault, Sizes& sizes) {
   switch (c.mode) {
     case Mode::object: return by_object<C, Reuse>(c.iters, sizes);
-    case Mode::bytes: return by_bytes<C, Reuse>(c.iters, c.packed, fault, sizes);
+    case Mode::bytes:
+      return c.packed ? by_bytes<C, Reuse, true>(c.iters, fault, sizes) : by_bytes<C, Reuse, false>(c.iters, fault, sizes);
     case Mode::pipe: return by_pipe<C, Reuse>(c.iters, c.packed, fault, sizes);
   }
   return 0;

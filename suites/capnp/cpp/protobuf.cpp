@@ -160,15 +160,14 @@ struct CatRank {
 
   static void check(const Response& response, int expected, uint64_t& sum) {
     int good = 0;
-    bool leading = true;
     uint64_t text_bytes = 0;
-    for (auto& result : response.result()) {
-      if (leading && result.score() > 1001) {
+    for (auto& result : response.result()) {  // upstream's check: stops at the first result that is not good
+      if (result.score() > 1001) {
         ++good;
+        text_bytes += result.url().size() + result.snippet().size();
       } else {
-        leading = false;
+        break;
       }
-      text_bytes += result.url().size() + result.snippet().size();
     }
     if (good != expected)
       throw CheckFailed("catrank: expected " + std::to_string(expected) + " good results, got " + std::to_string(good));

@@ -196,14 +196,13 @@ class CatRank:
 
     def check(self, response, expected: int, acc: list[int]) -> None:
         good = 0
-        leading = True
         text_bytes = 0
-        for result in response.results:
-            if leading and result.score > 1001:
+        for result in response.results:  # upstream's check: stops at the first result that is not good
+            if result.score > 1001:
                 good += 1
+                text_bytes += len(result.url.encode()) + len(result.snippet.encode())
             else:
-                leading = False
-            text_bytes += len(result.url.encode()) + len(result.snippet.encode())
+                break
         if good != expected:
             raise CheckFailed(f"catrank: expected {expected} good results, got {good}")
         acc[0] += (good << 32) + text_bytes

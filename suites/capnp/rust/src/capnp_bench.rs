@@ -209,9 +209,12 @@ impl TestCase for CarSales {
     }
 }
 
-/// catrank; `validate_utf8: false` reads the snippets as str without checking them (what C++ does).
+/// catrank; `validate_utf8: false` reads the snippets as str without checking them (what C++ does);
+/// `reuse_snippet: true` builds every snippet in one `String` kept for the request, where upstream's Rust
+/// allocates a fresh one per result (`" ".to_string()`).
 pub struct CatRank {
     pub validate_utf8: bool,
+    pub reuse_snippet: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -229,7 +232,7 @@ impl TestCase for CatRank {
         let count = rng.below(1000);
         let mut good = 0;
         let mut list = request.init_results(count);
-        let mut snippet = String::new();
+        let mut kept = String::new();
         for i in 0..count {
             let mut result = list.reborrow().get(i);
             result.set_score(1000.0 - i as f64);
@@ -248,8 +251,16 @@ impl TestCase for CatRank {
             if is_cat && !is_dog {
                 good += 1;
             }
-            snippet.clear();
-            snippet.push(' ');
+            let mut fresh;
+            let snippet = if self.reuse_snippet {
+                kept.clear();
+                kept.push(' ');
+                &mut kept
+            } else {
+                // upstream's: a fresh String per result, dropped at the end of the iteration
+                fresh = " ".to_string();
+                &mut fresh
+            };
             for _ in 0..rng.below(20) {
                 snippet.push_str(WORDS[rng.below(WORDS.len() as u32) as usize]);
             }
@@ -273,7 +284,7 @@ impl TestCase for CatRank {
         response: search_result_list::Builder,
     ) -> Result<()> {
         let results = request.get_results()?;
-        let mut scored: Vec<Scored> = Vec::with_capacity(results.len() as usize);
+        let mut scored: Vec<Scored> = Vec::new(); // growing, as upstream's
         for result in results {
             let mut score = result.get_score();
             let bytes = result.get_snippet()?;
@@ -292,7 +303,14 @@ impl TestCase for CatRank {
             }
             scored.push(Scored { score, result });
         }
-        scored.sort_by(|a, b| b.score.total_cmp(&a.score));
+        // upstream's comparator (decreasing; never Equal), so the sort does the same work
+        scored.sort_by(|a, b| {
+            if a.score < b.score {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Less
+            }
+        });
         let mut list = response.init_results(scored.len() as u32);
         for (i, s) in scored.iter().enumerate() {
             let mut item = list.reborrow().get(i as u32);
@@ -303,7 +321,8 @@ impl TestCase for CatRank {
         Ok(())
     }
 
-    /// checksum: (leading results with score > 1001) << 32, plus the bytes of every url and snippet
+    /// checksum: (leading results with score > 1001) << 32, plus the bytes of their urls and snippets; like
+    /// upstream's check, it stops at the first result that is not good
     fn check(
         &self,
         response: search_result_list::Reader,
@@ -311,15 +330,14 @@ impl TestCase for CatRank {
         sum: &mut u64,
     ) -> Result<()> {
         let mut good = 0;
-        let mut leading = true;
         let mut text_bytes = 0u64;
         for result in response.get_results()? {
-            if leading && result.get_score() > 1001.0 {
+            if result.get_score() > 1001.0 {
                 good += 1;
+                text_bytes += (result.get_url()?.len() + result.get_snippet()?.len()) as u64;
             } else {
-                leading = false;
+                break;
             }
-            text_bytes += (result.get_url()?.len() + result.get_snippet()?.len()) as u64;
         }
         if good != expected {
             return Err(Error(format!(
@@ -740,10 +758,24 @@ fn run_case<T: TestCase, R: Reading>(prog: &str, c: &Config, t: &T, reading: &mu
 
 /// A whole program: parse the command line, run the case in its config, print the result line.
 pub fn main_with<R: Reading>(prog: &str, reading: &mut R, validate_utf8: bool) {
+    main_with_snippets(prog, reading, validate_utf8, false)
+}
+
+/// `main_with`, choosing how catrank builds its snippets (`reuse_snippet`: one kept `String`).
+pub fn main_with_snippets<R: Reading>(
+    prog: &str,
+    reading: &mut R,
+    validate_utf8: bool,
+    reuse_snippet: bool,
+) {
     let c = parse_args(prog);
+    let catrank = CatRank {
+        validate_utf8,
+        reuse_snippet,
+    };
     match c.case {
         Case::CarSales => run_case(prog, &c, &CarSales, reading),
-        Case::CatRank => run_case(prog, &c, &CatRank { validate_utf8 }, reading),
+        Case::CatRank => run_case(prog, &c, &catrank, reading),
         Case::Eval => run_case(prog, &c, &Eval, reading),
     }
 }
