@@ -9,8 +9,8 @@ Builds, in a work folder, from the same library versions as the suite:
     release"), its path dependencies replaced by the crates.io versions in our Cargo.lock (capnp, capnpc),
     `cargo build --release --offline` (the crates come from cargo's cache, as the suite's build does);
   - ours Rust: suites/capnp/rust, `cargo build --release --offline --bin capnp` (and any --rust-bin).
-Upstream's sources come from git checkouts (default: the mirrors fetched at /work/.mirror; nothing of
-theirs is committed here).
+Upstream's sources come from git checkouts: --capnproto / --capnproto-rust, else a blobless clone from
+GitHub into the work folder, made once (nothing of theirs is committed here).
 
 Then, per cell (case x in-memory config x language), N pairs of runs, the two programs in alternating
 order (ours first in even pairs, upstream first in odd ones); each run's CPU time (user + system, from
@@ -87,6 +87,15 @@ def sh(cmd: list[str] | str, cwd: Path | None = None, env: dict | None = None) -
     if p.returncode != 0:
         sys.exit(f"capnp-vs-upstream: failed ({p.returncode}): {cmd}\n{p.stdout}{p.stderr}")
     return p.stdout
+
+
+def upstream_clone(work: Path, name: str) -> Path:
+    """A bare, blobless clone of github.com/capnproto/NAME in the work folder (made once, reused after)."""
+    repo = work / f"{name}.git"
+    if not repo.exists():
+        work.mkdir(parents=True, exist_ok=True)
+        sh(["git", "clone", "--quiet", "--bare", "--filter=blob:none", f"https://github.com/capnproto/{name}", str(repo)])
+    return repo
 
 
 def lock_version(crate: str) -> str:
@@ -291,14 +300,14 @@ def main() -> None:
     ap.add_argument(
         "--capnproto",
         type=Path,
-        default=Path("/work/.mirror/capnproto+capnproto/repo"),
-        help="a git checkout (or bare repo) of github.com/capnproto/capnproto",
+        default=None,
+        help="a git checkout (or bare repo) of github.com/capnproto/capnproto (default: cloned into --work)",
     )
     ap.add_argument(
         "--capnproto-rust",
         type=Path,
-        default=Path("/work/.mirror/capnproto+capnproto-rust/repo"),
-        help="a git checkout (or bare repo) of github.com/capnproto/capnproto-rust",
+        default=None,
+        help="a git checkout (or bare repo) of github.com/capnproto/capnproto-rust (default: cloned into --work)",
     )
     ap.add_argument("--rust-rev", default="b4050dc8fba019a67f989c33fd97ea3871f16574")
     ap.add_argument("--iters", default="carsales=5000,catrank=400,eval=40000", help="iterations per run, per case")
@@ -330,7 +339,9 @@ def main() -> None:
         progs["upstream-rust"] = args.work / "upstream-rust-bin"
         built: dict[str, Any] = {"progs": progs, "info": [f"programs built earlier in {args.work} (--no-build)"]}
     else:
-        built = build(args.work, args.capnproto, args.capnproto_rust, args.rust_rev, rust_bins, cpp_variants)
+        capnproto = args.capnproto or upstream_clone(args.work, "capnproto")
+        capnproto_rust = args.capnproto_rust or upstream_clone(args.work, "capnproto-rust")
+        built = build(args.work, capnproto, capnproto_rust, args.rust_rev, rust_bins, cpp_variants)
     progs = built["progs"]
     iters_file = args.work / ("iters-" + "-".join(iters[c] for c in CASES) + ".txt")
     iters_file.write_text("".join(f"{c} {iters[c]}\n" for c in CASES))
