@@ -243,8 +243,8 @@ class JavaBatch:
 
     name = "java"
 
-    def __init__(self, classes: Path, label: str):
-        self.cmd = ["java", "-Xmx512m", "-cp", str(classes), "RdbFuzzBatch"]
+    def __init__(self, classes: Path, strategy: str, label: str):
+        self.cmd = ["java", "-Xmx512m", "-cp", str(classes), "RdbFuzzBatch", strategy]
         self.label = label
         self.proc = None
 
@@ -347,9 +347,10 @@ def build_parsers(java: bool = True) -> list:
         strategy = JAVA_BATCH[FASTEST["java"]]
         classes = WORK / "java"
         classes.mkdir(exist_ok=True)
-        sources = [SUITE / "java" / "RdbParser.java", SUITE / "java" / f"{strategy}.java", SUITE / "fuzz" / "RdbFuzzBatch.java"]
+        # every strategy's file: the batch names those it can parse through, and RdbInPlace uses RdbByteBuffer
+        sources = [*sorted((SUITE / "java").glob("*.java")), SUITE / "fuzz" / "RdbFuzzBatch.java"]
         _run(["javac", "-d", str(classes), *map(str, sources)], timeout=300)
-        out.append(JavaBatch(classes, f"java/{FASTEST['java']} (one JVM)"))
+        out.append(JavaBatch(classes, strategy, f"java/{FASTEST['java']} (one JVM)"))
     out.append(Reference())
     return out
 
