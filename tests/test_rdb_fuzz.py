@@ -3,7 +3,7 @@
 - the differential driver judges outcomes right (tests/unit/test_rdb_fuzz_unit.py, the fast tier);
 - every parser agrees on every seed and every file of suites/rdb/fuzz-regressions/;
 - a fixed set of mutants (seeded RNG) gets the same verdict and summary from each language's fastest
-  parser (Rust inplace, C mmap, Go byteslice, Java readfully) and the Python reference;
+  parser (inplace in Rust, C, Go and Java) and the Python reference;
 - the C parser's libFuzzer target (clang, ASan + UBSan) runs a fixed number of inputs with a fixed seed;
 - the Go target replays its seed corpus (go test, no -fuzz: deterministic);
 - the Rust cargo-fuzz target runs a fixed number of inputs when cargo-fuzz and nightly Rust are installed

@@ -243,8 +243,8 @@ class JavaBatch:
 
     name = "java"
 
-    def __init__(self, classes: Path, label: str):
-        self.cmd = ["java", "-Xmx512m", "-cp", str(classes), "RdbFuzzBatch"]
+    def __init__(self, classes: Path, strategy: str, label: str):
+        self.cmd = ["java", "-Xmx512m", "-cp", str(classes), "RdbFuzzBatch", strategy]
         self.label = label
         self.proc = None
 
@@ -312,16 +312,18 @@ class Reference:
 
 
 # The program the differential driver runs for each language: the language's fastest parser in the suite's
-# stored results (docs/results/rdb-seed.md, session 50, its "best variant" per language; the Rust one is
-# built in the debug profile, where integer overflow panics too). The fastest has the most specialised read
-# path (Rust's borrowing from the mapping, C's mapping), where a bug only it has would hide from the other
-# variants. C is built with gcc -O2 (c/mmap by clang and by gcc are within each other's intervals there;
-# the libFuzzer target is clang's). Python's one parser is the reference (its fastest row there is the
-# rdbtools peer, not ours). c/inplace (issue 23) is faster than c/mmap but postdates session 50: C moves to it
-# when a full seed session stored in rdb-seed.md says so; meanwhile the libFuzzer target parses every input in
-# place and copied and aborts when they disagree.
-FASTEST = {"rust": "inplace", "c": "mmap", "go": "byteslice", "java": "readfully"}
-JAVA_BATCH = {"readfully": "RdbReadFully"}  # the one strategy fuzz/RdbFuzzBatch.java parses through
+# stored results (docs/results/rdb-seed-languages.md, a session of every compiled language's release cells on
+# the seed dump, its "Best strategy per language and toolchain" table; rdb-seed-languages-2.md, a second
+# session, agrees; the Rust one is built in the debug profile, where integer overflow panics too). The fastest
+# has the most specialised read path (parsing in place: borrowing from the mapping or the array), where a bug
+# only it has would hide from the other variants; the fuzz targets of C and Go (and Rust's) parse every input
+# both in place and copied, and fail when the two disagree. C is built with gcc -O2 (c/inplace by gcc is the
+# table's fastest cell, clang's within its interval; the libFuzzer target is clang's). Python's one parser is
+# the reference (its fastest row is the rdbtools peer, not ours).
+FASTEST = {"rust": "inplace", "c": "inplace", "go": "inplace", "java": "inplace"}
+# The class whose own source fuzz/RdbFuzzBatch.java parses each file through (java/inplace: the whole file in
+# one byte[], parsed in place); the batch also knows RdbReadFully, Java's fastest before the in-place parser.
+JAVA_BATCH = {"inplace": "RdbInPlace"}
 
 
 def build_parsers(java: bool = True) -> list:
@@ -347,9 +349,10 @@ def build_parsers(java: bool = True) -> list:
         strategy = JAVA_BATCH[FASTEST["java"]]
         classes = WORK / "java"
         classes.mkdir(exist_ok=True)
-        sources = [SUITE / "java" / "RdbParser.java", SUITE / "java" / f"{strategy}.java", SUITE / "fuzz" / "RdbFuzzBatch.java"]
+        # every strategy's file: the batch names those it can parse through, and RdbInPlace uses RdbByteBuffer
+        sources = [*sorted((SUITE / "java").glob("*.java")), SUITE / "fuzz" / "RdbFuzzBatch.java"]
         _run(["javac", "-d", str(classes), *map(str, sources)], timeout=300)
-        out.append(JavaBatch(classes, f"java/{FASTEST['java']} (one JVM)"))
+        out.append(JavaBatch(classes, strategy, f"java/{FASTEST['java']} (one JVM)"))
     out.append(Reference())
     return out
 

@@ -11,23 +11,26 @@ public final class RdbInPlace {
     static final long MAX_ARRAY = Integer.MAX_VALUE - 16;
 
     public static void main(String[] args) {
-        RdbParser.run(args, (path, size) -> {
-            try (FileChannel ch = FileChannel.open(Paths.get(path), StandardOpenOption.READ)) {
-                size[0] = ch.size();
-                if (size[0] > MAX_ARRAY) return RdbByteBuffer.open(path, size);
-                byte[] data = new byte[(int) size[0]];
-                ByteBuffer bb = ByteBuffer.wrap(data);
-                while (bb.hasRemaining()) if (ch.read(bb) < 0) throw new EOFException("file shrank while read");
-                return new RdbParser.WholeFile() {
-                    public byte[] bytes() {
-                        return data;
-                    }
+        RdbParser.run(args, RdbInPlace::open);
+    }
 
-                    public void readFully(byte[] b, int off, int len) throws IOException {
-                        throw new IOException("an in-place source is read through bytes()");
-                    }
-                };
-            }
-        });
+    /** The strategy's source: this program's, and the differential fuzz driver's (../fuzz/RdbFuzzBatch.java). */
+    static RdbParser.Source open(String path, long[] size) throws IOException {
+        try (FileChannel ch = FileChannel.open(Paths.get(path), StandardOpenOption.READ)) {
+            size[0] = ch.size();
+            if (size[0] > MAX_ARRAY) return RdbByteBuffer.open(path, size);
+            byte[] data = new byte[(int) size[0]];
+            ByteBuffer bb = ByteBuffer.wrap(data);
+            while (bb.hasRemaining()) if (ch.read(bb) < 0) throw new EOFException("file shrank while read");
+            return new RdbParser.WholeFile() {
+                public byte[] bytes() {
+                    return data;
+                }
+
+                public void readFully(byte[] b, int off, int len) throws IOException {
+                    throw new IOException("an in-place source is read through bytes()");
+                }
+            };
+        }
     }
 }
