@@ -26,17 +26,17 @@ func decode(data []byte, r *common.Record) (int, error) {
 	if end > len(data) {
 		return 0, common.ErrTruncated
 	}
-	*r = common.Record{
-		ID:     be.Uint32(h[0:4]),
-		Kind:   h[4],
-		Delta:  int16(be.Uint16(h[5:7])),
-		Stamp:  int64(be.Uint64(h[7:15])),
-		Active: h[15] == 1,
-		Ratio:  math.Float32frombits(be.Uint32(h[16:20])),
-		Value:  math.Float64frombits(be.Uint64(h[20:28])),
-		Dims:   [4]uint16{be.Uint16(h[28:30]), be.Uint16(h[30:32]), be.Uint16(h[32:34]), be.Uint16(h[34:36])},
-		Name:   data[header:end:end],
-	}
+	// field by field: a composite literal (*r = Record{...}) is built in a zeroed stack temporary and
+	// copied to *r 16 bytes at a time, loads that straddle the narrow stores just made
+	r.ID = be.Uint32(h[0:4])
+	r.Kind = h[4]
+	r.Delta = int16(be.Uint16(h[5:7]))
+	r.Stamp = int64(be.Uint64(h[7:15]))
+	r.Active = h[15] == 1
+	r.Ratio = math.Float32frombits(be.Uint32(h[16:20]))
+	r.Value = math.Float64frombits(be.Uint64(h[20:28]))
+	r.Dims = [4]uint16{be.Uint16(h[28:30]), be.Uint16(h[30:32]), be.Uint16(h[32:34]), be.Uint16(h[34:36])}
+	r.Name = data[header:end:end]
 	return end, nil
 }
 
