@@ -7,8 +7,10 @@ const HEADER: usize = 38;
 /// The record at the start of `bytes` and its size: one check covers the header, one the name.
 #[inline]
 fn decode(bytes: &[u8]) -> Result<(Record<'_>, usize), DecodeError> {
-    let (h, rest) = bytes.split_first_chunk::<HEADER>().ok_or(DecodeError::Truncated)?;
-    // fixed-size sub-arrays of a fixed-size array: the offsets are checked at compile time
+    let (h, rest) = bytes
+        .split_first_chunk::<HEADER>()
+        .ok_or(DecodeError::Truncated)?;
+    // constant offsets into a &[u8; 38]: once inlined, their bounds checks fold away
     let be2 = |i: usize| u16::from_be_bytes([h[i], h[i + 1]]);
     let be4 = |i: usize| u32::from_be_bytes([h[i], h[i + 1], h[i + 2], h[i + 3]]);
     let be8 = |i: usize| u64::from_be_bytes(*h[i..].first_chunk::<8>().unwrap());
