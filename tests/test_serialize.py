@@ -28,7 +28,7 @@ def tiny_file(tmp_path_factory) -> Path:
 
 # --- D and C++ through the real CLI -------------------------------------------------------------------
 
-D_CELLS = 8 * 2  # six designs + two expert ones (grains inlined) x gdc, ldc2 (dmd: skipped, not installed)
+D_CELLS = 10 * 2  # six designs + four expert ones (grains inlined, fixed offsets) x gdc, ldc2 (dmd: skipped, not installed)
 CPP_CELLS = 8 * 2  # six designs + an expert one (ser-fixed) + cereal x g++, clang++
 
 
