@@ -282,10 +282,10 @@ def to_svg(chart: alt.Chart) -> str:
     svg = re.sub(r"url\(#([^)]+)\)", rf"url(#c{n}-\1)", svg)
     # Coordinates to a tenth of a pixel (vl-convert writes 15 digits): a third of the size, the same drawing.
     # Only inside tags: a label's text ("0.00001") is left alone.
-    # No ARIA text, roles, classes or pointer-events either: static pictures in a page whose tables carry
-    # the same figures as text, and neither the page's CSS nor its script selects them (a third of the bytes).
+    # No roles, classes or pointer-events either: neither the page's CSS nor its script selects them. The
+    # ARIA labels and role descriptions stay: they are what a screen reader (and a test) reads of a mark.
     return re.sub(r"<[^>]+>", lambda m: _NOISE.sub("", _LONG_NUMBER.sub(r"\1", m.group(0))), svg)
 
 
 _LONG_NUMBER = re.compile(r"(\d\.\d)\d+")
-_NOISE = re.compile(r' (?:aria-roledescription|aria-hidden|role|class|pointer-events)="[^"]*"')
+_NOISE = re.compile(r' (?:aria-hidden|role|class|pointer-events)="[^"]*"')
