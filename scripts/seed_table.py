@@ -1,4 +1,4 @@
-"""Two `iorace seeds` sessions' then-and-now tables (their JSON exports' `iorace_seeds`) side by side, one
+"""One or two `iorace seeds` sessions' then-and-now tables (their JSON exports' `iorace_seeds`) side by side, one
 Markdown table per seed and dataset, for the README: a claim about a seed must survive a second session."""
 
 from __future__ import annotations
@@ -32,26 +32,36 @@ def _agree(a: dict | None, b: dict | None) -> str:
 
 
 def main(argv: list[str]) -> None:
-    if len(argv) != 2:
-        sys.exit("usage: scripts/seed-table SESSION1.json SESSION2.json")
-    first, second = (_tables(Path(p)) for p in argv)
+    if len(argv) not in (1, 2):
+        sys.exit("usage: scripts/seed-table SESSION1.json [SESSION2.json]")
+    first = _tables(Path(argv[0]))
+    second = _tables(Path(argv[1])) if len(argv) == 2 else None
     if not first:
         sys.exit(f"seed-table: {argv[0]}: no seed table (not an `iorace seeds` session's JSON export)")
     for key, t in first.items():
-        other = {r["label"]: r for r in second.get(key, {"rows": []})["rows"]}
+        other = {r["label"]: r for r in (second or {}).get(key, {"rows": []})["rows"]}
         print(f"**{t['seed']}** ({t['dataset']}; then: {t['figures']})\n")
         bases = {r["baseline"] for r in t["rows"]}
         x = f"x {bases.pop()}" if len(bases) == 1 else "x its baseline"
-        print(f"| seed's row | cell here | then, {x} | now, 1st session | now, 2nd session | agree | why no time |")
-        print("|---|---|--:|--:|--:|---|---|")
+        if second is None:
+            print(f"| seed's row | cell here | then, {x} | now | why no time |")
+            print("|---|---|--:|--:|---|")
+        else:
+            print(f"| seed's row | cell here | then, {x} | now, 1st session | now, 2nd session | agree | why no time |")
+            print("|---|---|--:|--:|--:|---|---|")
         for r in t["rows"]:
             then = f"{r['then_ratio']:.2f}x" if r["then_ratio"] is not None else "-"
             o = other.get(r["label"])
             cell = (r["cell"] or "-").replace("@", " ").replace(":", " ")
-            if r["label"] == r["baseline"]:
-                print(f"| {r['label']} | {cell} | 1 | 1 | 1 | baseline | {r['why'] or ''} |")
+            base = r["label"] == r["baseline"]
+            then = "1 (baseline)" if base else then
+            now = "-" if r["why"] else ("1" if base else _now(r))
+            if second is None:
+                print(f"| {r['label']} | {cell} | {then} | {now} | {r['why'] or ''} |")
                 continue
-            print(f"| {r['label']} | {cell} | {then} | {_now(r)} | {_now(o)} | {_agree(r, o)} | {r['why'] or ''} |")
+            again = "-" if r["why"] else ("1" if base else _now(o))
+            agree = "" if r["why"] or base else _agree(r, o)
+            print(f"| {r['label']} | {cell} | {then} | {now} | {again} | {agree} | {r['why'] or ''} |")
         print()
 
 
