@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,7 +123,7 @@ class Comparison:
     @property
     def geomean(self) -> float | None:
         ratios = [c.ratio.value for c in self.changes if c.ratio is not None and c.ratio.value > 0]
-        return math.exp(sum(map(math.log, ratios)) / len(ratios)) if ratios else None
+        return statistics.geometric_mean(ratios) if ratios else None
 
 
 def _broken(status: str) -> bool:

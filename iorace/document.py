@@ -52,6 +52,11 @@ class Report:
         return [s for s in self.sections if s.kind == kind]
 
     @property
+    def problem_lines(self) -> list[str]:
+        """What every format lists as the problems: the cells' and the counters' lines."""
+        return self.problems + self.counter_notes
+
+    @property
     def overview(self) -> list[Section]:
         """The answer first: each seed's then-and-now table, each suite's best cell per language and toolchain."""
         return [s for s in self.sections if s.kind in OVERVIEW]

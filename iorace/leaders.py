@@ -9,7 +9,7 @@ and how many tables it won.
 
 from __future__ import annotations
 
-import math
+import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -34,7 +34,7 @@ class LeaderRow:
 
     @property
     def geomean(self) -> float:
-        return math.exp(sum(math.log(r) for r in self.ratios) / len(self.ratios))
+        return statistics.geometric_mean(self.ratios)
 
     @property
     def tables(self) -> int:

@@ -94,7 +94,7 @@ def print_session(report: Report, console: Console, wide: bool = True) -> None:
         if section.best is not None:
             _print_table(console, section.best, wide)
         console.print()
-    for line in report.problems + report.counter_notes:  # whole lines when piped or wide, wrapped to a terminal
+    for line in report.problem_lines:  # whole lines when piped or wide, wrapped to a terminal
         console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=wide)
     session = report.session
     sink = session.options.get("sink")

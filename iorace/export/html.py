@@ -250,7 +250,7 @@ def _filters(session: SessionData) -> str:
 
 
 def _problems(report: Report) -> str:
-    lines = report.problems + report.counter_notes
+    lines = report.problem_lines
     body = (
         '<ul class="problems">' + "".join(f"<li><code>{esc(line)}</code></li>" for line in lines) + "</ul>"
         if lines

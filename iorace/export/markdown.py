@@ -44,8 +44,7 @@ def render(report: Report) -> str:
         out += ["## The best cell per language and toolchain, per suite", "", EXPLAINED, ""]
         for section in leaders:
             out += _section(section, level="###")
-    problems = report.problems + report.counter_notes
-    out += ["## Problems", ""] + ([f"- {escape(line)}" for line in problems] or ["None: every cell answered right."]) + [""]
+    out += ["## Problems", ""] + ([f"- {escape(line)}" for line in report.problem_lines] or ["None: every cell answered right."]) + [""]
     if report.detail:
         out += ["## The tables", "", "Every table of the session, with each cell's interval, answer and notes.", ""]
     for section in report.detail:
