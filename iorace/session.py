@@ -145,14 +145,13 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
     """Build, verify, count, measure; returns a warning when the machine was busy around measuring, else ''."""
 
     def save(cell: Cell) -> None:
-        # committed at once: a transaction left open across builds or verification runs (minutes) would keep
-        # another session writing to the same SQLite file locked out
+        # committed at once, here for every phase: a transaction left open across builds or verification runs
+        # (minutes) would keep another session writing to the same SQLite file locked out
         store.save_cell(session_id, cell)
         store.commit()
 
     with _progress(console) as progress:
         _build(cells, progress, save)
-        store.commit()
         runnable = [c for c in cells if c.status == PLANNED]
         _prepare(runnable, progress, save)
         task = progress.add_task("verify", total=len(runnable), what="")
@@ -161,13 +160,10 @@ def _execute(cells: list[Cell], opts: RunOptions, store: Store, session_id: int,
             verify(cell, opts.timeout, store)
             save(cell)
             progress.advance(task)
-        store.commit()
         if opts.instructions:
             _count_instructions([c for c in runnable if c.status == OK], opts, progress, save)
-            store.commit()
         if opts.counters:
             _count_perf([c for c in runnable if c.status == OK], opts, progress, save)
-            store.commit()
         if opts.check_only or not any(c.status == OK for c in runnable):
             return ""
         before = machine.busy_sample()
