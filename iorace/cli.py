@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+import signal
 import statistics
 import sys
 from pathlib import Path
@@ -516,8 +517,21 @@ def _local(db: Path | str, what: str) -> Path:
     return db
 
 
+def _stop_like_ctrl_c(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _catch_stop_signals() -> None:
+    """kill, a closed terminal or a batch system's time limit end a session the way Ctrl-C does: what was
+    measured is stored and the session is marked interrupted, not left "running" forever (only SIGKILL
+    cannot be caught)."""
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _stop_like_ctrl_c)
+
+
 def main() -> None:
     """Entry point: usage errors and bad input end with one line on stderr and exit code 2."""
+    _catch_stop_signals()
     try:
         code = cli.main(standalone_mode=False)
         sys.exit(code or 0)

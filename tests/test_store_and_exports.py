@@ -178,7 +178,8 @@ def test_show_prints_the_stored_session_and_exports(session):
     assert again["results"] == result.export["results"]
 
 
-def test_ctrl_c_keeps_what_was_measured(tmp_path):
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda s: signal.Signals(s).name)
+def test_ctrl_c_or_kill_keeps_what_was_measured(tmp_path, signum):
     db = tmp_path / "iorace.sqlite"
     proc = subprocess.Popen(
         [
@@ -210,7 +211,7 @@ def test_ctrl_c_keeps_what_was_measured(tmp_path):
         if db.exists():
             with contextlib.suppress(sqlite3.OperationalError):
                 measured = sqlite3.connect(db).execute("SELECT count(*) FROM runs WHERE phase='measure'").fetchone()[0]
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "interrupted" in out
