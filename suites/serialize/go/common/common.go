@@ -253,6 +253,7 @@ type Job struct {
 	Data    []byte
 	Records []Record
 	Ops     int
+	timer   timer // the timed loop's start (StartTimer), in memory: not a loop's live register
 }
 
 // ParseArgs reads the job from os.Args and validates the file.
@@ -311,7 +312,7 @@ func (t *Tally) Consume(n int, out []byte) {
 // Each ser and deser program writes its own timed loop, calling its encode or decode directly: a
 // loop here would have to call it through a func value (an indirect call per op that gc cannot
 // inline), and a generic one through its dictionary (gc's GC-shape stenciling: an indirect call
-// too). The loops are, with StartTimer before and a Report after:
+// too). The loops are, with job.StartTimer() before and a job.Report... after:
 //
 //	ser (op n serializes record n mod K; tally := NewTally()):
 //		for n, i := 0, 0; n < job.Ops; n++ {
@@ -325,16 +326,21 @@ func (t *Tally) Consume(n int, out []byte) {
 //			if pos += used; pos == len(job.Data) { pos = 0 }
 //		}
 
+// StartTimer starts the timed loop: notes the time and the heap's running total of allocated bytes.
+func (job *Job) StartTimer() {
+	job.timer = startTimer()
+}
+
 // ReportSer stops the timer and reports a ser loop's tally.
-func (job *Job) ReportSer(t Timer, tally *Tally) {
-	inner, allocated := t.stop()
+func (job *Job) ReportSer(tally *Tally) {
+	inner, allocated := job.timer.stop()
 	job.report(fmt.Sprintf(`{"ops": %d, "bytes": %d, "xor": %d, "digest": "%016x"}`, job.Ops, tally.bytes, tally.xor,
 		tally.hash), inner, allocated, "")
 }
 
 // ReportDeser stops the timer and reports a deser loop's checksum.
-func (job *Job) ReportDeser(t Timer, checksum uint64) {
-	inner, allocated := t.stop()
+func (job *Job) ReportDeser(checksum uint64) {
+	inner, allocated := job.timer.stop()
 	job.report(fmt.Sprintf(`{"ops": %d, "checksum": %d}`, job.Ops, checksum), inner, allocated, "")
 }
 
@@ -350,7 +356,7 @@ func (job *Job) TimeRoundtrip(roundtrip func(r *Record, back *Record) int) {
 	var checksum, wire uint64
 	var back Record
 	i := 0
-	timer := StartTimer()
+	job.StartTimer()
 	for n := 0; n < job.Ops; n++ {
 		wire += uint64(roundtrip(&job.Records[i], &back))
 		checksum = Fold(checksum, &back)
@@ -359,25 +365,24 @@ func (job *Job) TimeRoundtrip(roundtrip func(r *Record, back *Record) int) {
 			i = 0
 		}
 	}
-	inner, allocated := timer.stop()
+	inner, allocated := job.timer.stop()
 	job.report(fmt.Sprintf(`{"ops": %d, "checksum": %d}`, job.Ops, checksum), inner, allocated,
 		fmt.Sprintf(`, "wire_bytes_per_op": %g`, float64(wire)/float64(job.Ops)))
 }
 
-// Timer is a timed loop's start: the time and the heap's running total of allocated bytes.
-type Timer struct {
+type timer struct {
 	start     time.Time
 	allocated uint64
 }
 
-// StartTimer notes the time and the heap's running total of allocated bytes (runtime.MemStats.TotalAlloc).
-func StartTimer() Timer {
+// startTimer notes the time and the heap's running total of allocated bytes (runtime.MemStats.TotalAlloc).
+func startTimer() timer {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	return Timer{start: time.Now(), allocated: m.TotalAlloc}
+	return timer{start: time.Now(), allocated: m.TotalAlloc}
 }
 
-func (t Timer) stop() (time.Duration, uint64) {
+func (t timer) stop() (time.Duration, uint64) {
 	inner := time.Since(t.start)
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)

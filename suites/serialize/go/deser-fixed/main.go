@@ -45,7 +45,7 @@ func main() {
 	var checksum uint64
 	var r common.Record
 	pos := 0
-	timer := common.StartTimer()
+	job.StartTimer()
 	for n := 0; n < job.Ops; n++ {
 		used, err := decode(job.Data[pos:], &r)
 		if err != nil {
@@ -57,5 +57,5 @@ func main() {
 			pos = 0
 		}
 	}
-	job.ReportDeser(timer, checksum)
+	job.ReportDeser(checksum)
 }

@@ -26,7 +26,7 @@ func main() {
 	var out bytes.Buffer
 	tally := common.NewTally()
 	i := 0
-	timer := common.StartTimer()
+	job.StartTimer()
 	for n := 0; n < job.Ops; n++ {
 		r := &job.Records[i]
 		out.Reset()
@@ -41,5 +41,5 @@ func main() {
 			i = 0
 		}
 	}
-	job.ReportSer(timer, &tally)
+	job.ReportSer(&tally)
 }

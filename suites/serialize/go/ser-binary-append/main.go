@@ -33,7 +33,7 @@ func main() {
 	var out []byte
 	tally := common.NewTally()
 	i := 0
-	timer := common.StartTimer()
+	job.StartTimer()
 	for n := 0; n < job.Ops; n++ {
 		out = appendRecord(out[:0], &job.Records[i])
 		tally.Consume(n, out)
@@ -42,5 +42,5 @@ func main() {
 			i = 0
 		}
 	}
-	job.ReportSer(timer, &tally)
+	job.ReportSer(&tally)
 }

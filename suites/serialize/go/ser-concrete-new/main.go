@@ -7,7 +7,7 @@ func main() {
 	job := common.ParseArgs()
 	tally := common.NewTally()
 	i := 0
-	timer := common.StartTimer()
+	job.StartTimer()
 	for n := 0; n < job.Ops; n++ {
 		out := common.AppendRecord(nil, &job.Records[i])
 		tally.Consume(n, out)
@@ -16,5 +16,5 @@ func main() {
 			i = 0
 		}
 	}
-	job.ReportSer(timer, &tally)
+	job.ReportSer(&tally)
 }

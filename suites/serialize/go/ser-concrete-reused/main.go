@@ -8,7 +8,7 @@ func main() {
 	var out []byte
 	tally := common.NewTally()
 	i := 0
-	timer := common.StartTimer()
+	job.StartTimer()
 	for n := 0; n < job.Ops; n++ {
 		out = common.AppendRecord(out[:0], &job.Records[i])
 		tally.Consume(n, out)
@@ -17,5 +17,5 @@ func main() {
 			i = 0
 		}
 	}
-	job.ReportSer(timer, &tally)
+	job.ReportSer(&tally)
 }

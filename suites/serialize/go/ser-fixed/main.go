@@ -41,7 +41,7 @@ func main() {
 	out := make([]byte, header+math.MaxUint16)
 	tally := common.NewTally()
 	i := 0
-	timer := common.StartTimer()
+	job.StartTimer()
 	for n := 0; n < job.Ops; n++ {
 		tally.Consume(n, out[:encode(out, &job.Records[i])])
 		i++
@@ -49,5 +49,5 @@ func main() {
 			i = 0
 		}
 	}
-	job.ReportSer(timer, &tally)
+	job.ReportSer(&tally)
 }

@@ -12,7 +12,7 @@ func main() {
 	job := common.ParseArgs()
 	tally := common.NewTally()
 	i := 0
-	timer := common.StartTimer()
+	job.StartTimer()
 	for n := 0; n < job.Ops; n++ {
 		c := &cerealiser{} // escapes into the interface: a heap object per op
 		common.Cerealise(c, &job.Records[i])
@@ -22,5 +22,5 @@ func main() {
 			i = 0
 		}
 	}
-	job.ReportSer(timer, &tally)
+	job.ReportSer(&tally)
 }
