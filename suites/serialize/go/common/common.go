@@ -1,6 +1,8 @@
 // Package common is shared by every Go serialize program: the record, Cerealed's wire format
 // (through an interface and on concrete types: each program picks one, that is its design),
-// the timed loops, the allocation figure and the result line.
+// the checksum (Fold) and tally (Consume) of the timed loops, the timer, the allocation figure and the
+// result line. Each ser and deser program writes its own timed loop (see ReportSer); the peers' round
+// trip loop is here (TimeRoundtrip).
 package common
 
 import (
