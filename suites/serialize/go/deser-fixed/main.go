@@ -42,5 +42,20 @@ func decode(data []byte, r *common.Record) (int, error) {
 
 func main() {
 	job := common.ParseArgs()
-	job.TimeDeser(decode)
+	var checksum uint64
+	var r common.Record
+	pos := 0
+	job.StartTimer()
+	for n := 0; n < job.Ops; n++ {
+		used, err := decode(job.Data[pos:], &r)
+		if err != nil {
+			job.FailAt(pos, err)
+		}
+		checksum = common.Fold(checksum, &r)
+		pos += used
+		if pos == len(job.Data) {
+			pos = 0
+		}
+	}
+	job.ReportDeser(checksum)
 }

@@ -24,13 +24,22 @@ type fixed struct {
 func main() {
 	job := common.ParseArgs()
 	var out bytes.Buffer
-	job.TimeSer(func(r *common.Record, n int, t *common.Tally) {
+	tally := common.NewTally()
+	i := 0
+	job.StartTimer()
+	for n := 0; n < job.Ops; n++ {
+		r := &job.Records[i]
 		out.Reset()
 		head := fixed{r.ID, r.Kind, r.Delta, r.Stamp, r.Active, r.Ratio, r.Value, r.Dims, uint16(len(r.Name))}
 		if err := binary.Write(&out, binary.BigEndian, &head); err != nil {
 			common.Fail(1, "binary.Write: %v", err)
 		}
 		out.Write(r.Name)
-		t.Consume(n, out.Bytes())
-	})
+		tally.Consume(n, out.Bytes())
+		i++
+		if i == len(job.Records) {
+			i = 0
+		}
+	}
+	job.ReportSer(&tally)
 }

@@ -31,8 +31,16 @@ func appendRecord(b []byte, r *common.Record) []byte {
 func main() {
 	job := common.ParseArgs()
 	var out []byte
-	job.TimeSer(func(r *common.Record, n int, t *common.Tally) {
-		out = appendRecord(out[:0], r)
-		t.Consume(n, out)
-	})
+	tally := common.NewTally()
+	i := 0
+	job.StartTimer()
+	for n := 0; n < job.Ops; n++ {
+		out = appendRecord(out[:0], &job.Records[i])
+		tally.Consume(n, out)
+		i++
+		if i == len(job.Records) {
+			i = 0
+		}
+	}
+	job.ReportSer(&tally)
 }

@@ -5,8 +5,16 @@ import "iorace/serialize/common"
 
 func main() {
 	job := common.ParseArgs()
-	job.TimeSer(func(r *common.Record, n int, t *common.Tally) {
-		out := common.AppendRecord(nil, r)
-		t.Consume(n, out)
-	})
+	tally := common.NewTally()
+	i := 0
+	job.StartTimer()
+	for n := 0; n < job.Ops; n++ {
+		out := common.AppendRecord(nil, &job.Records[i])
+		tally.Consume(n, out)
+		i++
+		if i == len(job.Records) {
+			i = 0
+		}
+	}
+	job.ReportSer(&tally)
 }

@@ -5,9 +5,17 @@ import "iorace/serialize/common"
 
 func main() {
 	job := common.ParseArgs()
-	job.TimeSer(func(r *common.Record, n int, t *common.Tally) {
+	tally := common.NewTally()
+	i := 0
+	job.StartTimer()
+	for n := 0; n < job.Ops; n++ {
 		var stack [32]byte // does not escape: stays on the stack
-		out := common.AppendRecord(stack[:0], r)
-		t.Consume(n, out)
-	})
+		out := common.AppendRecord(stack[:0], &job.Records[i])
+		tally.Consume(n, out)
+		i++
+		if i == len(job.Records) {
+			i = 0
+		}
+	}
+	job.ReportSer(&tally)
 }

@@ -39,7 +39,15 @@ func encode(out []byte, r *common.Record) int {
 func main() {
 	job := common.ParseArgs()
 	out := make([]byte, header+math.MaxUint16)
-	job.TimeSer(func(r *common.Record, n int, t *common.Tally) {
-		t.Consume(n, out[:encode(out, r)])
-	})
+	tally := common.NewTally()
+	i := 0
+	job.StartTimer()
+	for n := 0; n < job.Ops; n++ {
+		tally.Consume(n, out[:encode(out, &job.Records[i])])
+		i++
+		if i == len(job.Records) {
+			i = 0
+		}
+	}
+	job.ReportSer(&tally)
 }

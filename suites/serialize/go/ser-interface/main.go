@@ -10,9 +10,17 @@ func (c *cerealiser) PutByte(b byte) { c.bytes = append(c.bytes, b) }
 
 func main() {
 	job := common.ParseArgs()
-	job.TimeSer(func(r *common.Record, n int, t *common.Tally) {
+	tally := common.NewTally()
+	i := 0
+	job.StartTimer()
+	for n := 0; n < job.Ops; n++ {
 		c := &cerealiser{} // escapes into the interface: a heap object per op
-		common.Cerealise(c, r)
-		t.Consume(n, c.bytes)
-	})
+		common.Cerealise(c, &job.Records[i])
+		tally.Consume(n, c.bytes)
+		i++
+		if i == len(job.Records) {
+			i = 0
+		}
+	}
+	job.ReportSer(&tally)
 }
