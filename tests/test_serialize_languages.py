@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import math
 import shlex
+import shutil
 import struct
 import subprocess
 
 import pytest
+
+from conftest import REPO
 
 # End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
 pytestmark = pytest.mark.slow
@@ -174,3 +177,16 @@ def test_tiny_odd_records_and_bad_files(iorace, tmp_path, language):
             assert len(lines) == 1 and lines[0].startswith("serialize: "), what
             for trace in ("Traceback", "Exception in thread", "panicked at", "goroutine ", "backtrace"):
                 assert trace not in proc.stderr, what
+
+
+def test_go_common_package_tests_pass():
+    """go/common's own tests (common_test.go): Fold, which sums the name a word at a time, against the
+    spec's byte-at-a-time sum for every name length up to 70."""
+    go = shutil.which("go")
+    if go is None:
+        pytest.skip("go not installed")
+    p = subprocess.run(
+        [go, "test", "-v", "./common/"], cwd=REPO / "suites" / "serialize" / "go", capture_output=True, text=True, timeout=600
+    )
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    assert "--- PASS: TestFold" in p.stdout, p.stdout[-2000:]  # the test ran, not just compiled
