@@ -75,9 +75,13 @@ func init() {
 		n int
 	}{{&shift1, crcLane}, {&shift2, 2 * crcLane}} {
 		for j := 0; j < 8; j++ {
+			var bit [8]uint64 // the map of each single bit: 8 CRCs over the zeros, not one per entry (255)
+			for b := range bit {
+				bit[b] = crc64Serial(uint64(1)<<(8*j+b), zeros[:sh.n])
+			}
 			for v := 1; v < 256; v++ {
 				low := v & -v // the lowest bit: the map of the rest is known already
-				sh.t[j][v] = sh.t[j][v^low] ^ crc64Serial(uint64(low)<<(8*j), zeros[:sh.n])
+				sh.t[j][v] = sh.t[j][v^low] ^ bit[bits.TrailingZeros8(uint8(low))]
 			}
 		}
 	}
