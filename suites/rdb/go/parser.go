@@ -909,11 +909,13 @@ func (w *walker) num(v int64) {
 	w.idx++
 }
 
-func (w *walker) need(i, n int) {
-	if n < 0 || i+n > len(w.blob) {
-		fail(w.at, "corrupt %s (entry past its end)", w.what)
-	}
-}
+// fits: n bytes at i are within the blob. A test to inline at each call site (`if !w.fits(i, n) { w.past() }`):
+// one function that also failed would not inline (fail's arguments put it over the inliner's budget), and
+// its call, 2.5 M times on the seed dump, cost ~10 instructions each.
+func (w *walker) fits(i, n int) bool { return n >= 0 && i+n <= len(w.blob) }
+
+// past fails on an entry past the blob's end.
+func (w *walker) past() { fail(w.at, "corrupt %s (entry past its end)", w.what) }
 
 func leInt(b []byte, w int) int64 {
 	var v uint64
@@ -936,14 +938,18 @@ func (w *walker) ziplist(b []byte) {
 		if n > 0 {
 			last, prev = start, i-start
 		}
-		w.need(i, 1)
+		if !w.fits(i, 1) {
+			w.past()
+		}
 		if b[i] == 0xFF {
 			break
 		}
 		start = i
 		var plen int
 		if b[i] == 0xFE {
-			w.need(i, 5)
+			if !w.fits(i, 5) {
+				w.past()
+			}
 			plen = int(binary.LittleEndian.Uint32(b[i+1:]))
 			i += 5
 		} else {
@@ -953,7 +959,9 @@ func (w *walker) ziplist(b []byte) {
 		if plen != prev {
 			fail(w.at, "corrupt ziplist (prevlen %d, previous entry has %d bytes)", plen, prev)
 		}
-		w.need(i, 1)
+		if !w.fits(i, 1) {
+			w.past()
+		}
 		enc := b[i]
 		if enc>>6 < 3 {
 			var ln int
@@ -962,17 +970,23 @@ func (w *walker) ziplist(b []byte) {
 				ln = int(enc & 0x3F)
 				i++
 			case enc>>6 == 1:
-				w.need(i, 2)
+				if !w.fits(i, 2) {
+					w.past()
+				}
 				ln = int(enc&0x3F)<<8 | int(b[i+1])
 				i += 2
 			case enc == 0x80:
-				w.need(i, 5)
+				if !w.fits(i, 5) {
+					w.past()
+				}
 				ln = int(binary.BigEndian.Uint32(b[i+1:]))
 				i += 5
 			default:
 				fail(w.at, "corrupt ziplist (encoding 0x%02x)", enc)
 			}
-			w.need(i, ln)
+			if !w.fits(i, ln) {
+				w.past()
+			}
 			w.str(b[i : i+ln])
 			i += ln
 			continue
@@ -996,7 +1010,9 @@ func (w *walker) ziplist(b []byte) {
 		default:
 			fail(w.at, "corrupt ziplist (encoding 0x%02x)", enc)
 		}
-		w.need(i, wd)
+		if !w.fits(i, wd) {
+			w.past()
+		}
 		w.num(leInt(b[i:], wd))
 		i += wd
 	}
@@ -1049,7 +1065,9 @@ func (w *walker) listpack(b []byte) {
 	numele := int(binary.LittleEndian.Uint16(b[4:]))
 	i, n := 6, 0
 	for ; ; n++ {
-		w.need(i, 1)
+		if !w.fits(i, 1) {
+			w.past()
+		}
 		c := b[i]
 		if c == 0xFF {
 			break
@@ -1061,23 +1079,35 @@ func (w *walker) listpack(b []byte) {
 			elen = 1
 		case c < 0xC0:
 			ln := int(c & 0x3F)
-			w.need(i, 1+ln)
+			if !w.fits(i, 1+ln) {
+				w.past()
+			}
 			w.str(b[i+1 : i+1+ln])
 			elen = 1 + ln
 		case c < 0xE0:
-			w.need(i, 2)
+			if !w.fits(i, 2) {
+				w.past()
+			}
 			w.num(sext(uint64(c&0x1F)<<8|uint64(b[i+1]), 13))
 			elen = 2
 		case c < 0xF0:
-			w.need(i, 2)
+			if !w.fits(i, 2) {
+				w.past()
+			}
 			ln := int(c&0x0F)<<8 | int(b[i+1])
-			w.need(i, 2+ln)
+			if !w.fits(i, 2+ln) {
+				w.past()
+			}
 			w.str(b[i+2 : i+2+ln])
 			elen = 2 + ln
 		case c == 0xF0:
-			w.need(i, 5)
+			if !w.fits(i, 5) {
+				w.past()
+			}
 			ln := int(binary.LittleEndian.Uint32(b[i+1:]))
-			w.need(i, 5+ln)
+			if !w.fits(i, 5+ln) {
+				w.past()
+			}
 			w.str(b[i+5 : i+5+ln])
 			elen = 5 + ln
 		default:
@@ -1094,12 +1124,16 @@ func (w *walker) listpack(b []byte) {
 			default:
 				fail(w.at, "corrupt listpack (encoding 0x%02x)", c)
 			}
-			w.need(i, 1+wd)
+			if !w.fits(i, 1+wd) {
+				w.past()
+			}
 			w.num(leInt(b[i+1:], wd))
 			elen = 1 + wd
 		}
 		bl := backlenSize(elen)
-		w.need(i+elen, bl)
+		if !w.fits(i+elen, bl) {
+			w.past()
+		}
 		if !backlenOK(b, i+elen, elen, bl) {
 			fail(w.at, "corrupt listpack (back length does not match an entry of %d bytes)", elen)
 		}
@@ -1116,22 +1150,30 @@ func (w *walker) listpack(b []byte) {
 // zipmap walks a zipmap's keys and values; its count byte (when below 254) is checked against the walk.
 func (w *walker) zipmap(b []byte) {
 	w.blob, w.what = b, "zipmap"
-	w.need(0, 1)
+	if !w.fits(0, 1) {
+		w.past()
+	}
 	i, pairs := 1, 0
 	for ; ; pairs++ {
-		w.need(i, 1)
+		if !w.fits(i, 1) {
+			w.past()
+		}
 		if b[i] == 0xFF {
 			break
 		}
 		for part := 0; part < 2; part++ {
-			w.need(i, 1)
+			if !w.fits(i, 1) {
+				w.past()
+			}
 			var ln int
 			switch {
 			case b[i] < 254:
 				ln = int(b[i])
 				i++
 			case b[i] == 254:
-				w.need(i, 5)
+				if !w.fits(i, 5) {
+					w.past()
+				}
 				ln = int(binary.LittleEndian.Uint32(b[i+1:]))
 				i += 5
 			default:
@@ -1139,11 +1181,15 @@ func (w *walker) zipmap(b []byte) {
 			}
 			free := 0
 			if part == 1 {
-				w.need(i, 1)
+				if !w.fits(i, 1) {
+					w.past()
+				}
 				free = int(b[i])
 				i++
 			}
-			w.need(i, ln+free)
+			if !w.fits(i, ln+free) {
+				w.past()
+			}
 			w.str(b[i : i+ln])
 			i += ln + free
 		}
