@@ -352,8 +352,57 @@ func (s *summary) flush() {
 	s.staged = 0
 }
 
-func (s *summary) intField(v int64)   { s.field(strconv.AppendInt(s.num[:0], v, 10)) }
-func (s *summary) uintField(v uint64) { s.field(strconv.AppendUint(s.num[:0], v, 10)) }
+func (s *summary) intField(v int64)   { s.field(s.num[:putInt(s.num[:], v)]) }
+func (s *summary) uintField(v uint64) { s.field(s.num[:putUint(s.num[:], v)]) }
+
+// putUint writes v in decimal at the start of b (20 bytes or more) and returns its length: the digit count
+// first (from the bit length), then two digits at a time from the end out of a table. The digest's many
+// small integers cost strconv.AppendUint ~95 instructions each (its own buffer, then appended), this ~20.
+func putUint(b []byte, v uint64) int {
+	_ = b[19]
+	if v < 10 {
+		b[0] = '0' + byte(v)
+		return 1
+	}
+	n := bits.Len64(v) * 1233 >> 12 // floor(log10(2^len)): v has n or n+1 digits
+	if v >= pow10[n] {
+		n++
+	}
+	i := n
+	for v >= 100 {
+		q := v / 100
+		r := v - q*100
+		i -= 2
+		b[i], b[i+1] = digitPairs[2*r], digitPairs[2*r+1]
+		v = q
+	}
+	if v >= 10 {
+		b[0], b[1] = digitPairs[2*v], digitPairs[2*v+1]
+	} else {
+		b[0] = '0' + byte(v)
+	}
+	return n
+}
+
+// putInt: putUint with a sign (b: 21 bytes or more).
+func putInt(b []byte, v int64) int {
+	if v < 0 {
+		b[0] = '-'
+		return 1 + putUint(b[1:], -uint64(v)) // -uint64: MinInt64's magnitude too
+	}
+	return putUint(b, uint64(v))
+}
+
+var pow10 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	1e16, 1e17, 1e18, 1e19}
+
+// digitPairs: "00" to "99".
+var digitPairs = func() (t [200]byte) {
+	for i := 0; i < 100; i++ {
+		t[2*i], t[2*i+1] = '0'+byte(i/10), '0'+byte(i%10)
+	}
+	return
+}()
 
 func (s *summary) scoreField(x float64) {
 	bits := math.Float64bits(x)
@@ -811,7 +860,10 @@ func (p *parser) decode(v, at uint64, out []byte) []byte {
 	default:
 		fail(at, "unknown string encoding %d", v)
 	}
-	return strconv.AppendInt(out[:0], num, 10)
+	if cap(out) < 21 {
+		out = make([]byte, 0, 32)
+	}
+	return out[:putInt(out[:21], num)]
 }
 
 func lzfDecompress(src []byte, ulen int, out []byte, at uint64) []byte {
