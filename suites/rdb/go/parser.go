@@ -36,7 +36,7 @@ func fail(offset uint64, format string, a ...any) {
 	panic(rdbError{offset, fmt.Sprintf(format, a...)})
 }
 
-// ---- CRC-64/Jones, reflected, slicing-by-8 ----
+// ---- CRC-64/Jones, reflected: PCLMULQDQ folding (package crc64clmul), slicing-by-8 tables ----
 
 var crcTab [8][256]uint64
 
@@ -129,9 +129,10 @@ func crcOf16(lo, hi uint64) uint64 {
 		t[3][(c>>32)&0xFF] ^ t[2][(c>>40)&0xFF] ^ t[1][(c>>48)&0xFF] ^ t[0][c>>56]
 }
 
-// crc64Lanes: crc64 by tables, for CPUs without PCLMULQDQ and short inputs. Blocks of three lanes are hashed as three independent slicing-by-8 chains in one
-// loop (one chain waits on its table loads; three keep the loads busy), then joined: the CRC has no init
-// or xorout, so crc(A B) is crc(A) advanced over len(B) zero bytes, xor crc(B) from 0.
+// crc64Lanes: crc64 by tables, for CPUs without PCLMULQDQ and inputs under clmulMin. Blocks of three lanes
+// are hashed as three independent slicing-by-8 chains in one loop (one chain waits on its table loads; three
+// keep the loads busy), then joined: the CRC has no init or xorout, so crc(A B) is crc(A) advanced over
+// len(B) zero bytes, xor crc(B) from 0.
 func crc64Lanes(crc uint64, p []byte) uint64 {
 	t := crcTabP // through a variable: a register base the loads index, not a new LEAQ of the symbol each
 	for len(p) >= 3*crcLane {
