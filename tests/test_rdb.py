@@ -501,6 +501,24 @@ def test_rust_parser_unit_tests_pass():
     assert passed >= 2, p.stdout[-2000:]  # both test files ran
 
 
+def test_go_crc64_folding_and_number_formatting():
+    """Go's CRC-64 (go/crc64_test.go): the PCLMULQDQ folding (go/crc64clmul) against the slicing-by-8 tables
+    on random lengths and inits, and CRC-64/Jones's check value; the digest's number formatting
+    (go/format_test.go) against strconv and fmt."""
+    go = shutil.which("go")
+    if go is None:
+        pytest.skip("go not installed")
+    p = subprocess.run(
+        [go, "test", "-v", "-run", "CRC64|PutInt|Hex8", "parser.go", "crc64_test.go", "format_test.go"],
+        cwd=SUITE / "go",
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    assert p.stdout.count("--- PASS: Test") == 4, p.stdout[-2000:]  # every test ran
+
+
 # --- fuzz ------------------------------------------------------------------------------
 # The quick slice that make test runs: a plain binary (rust/src/bin/fuzz.rs), a deterministic
 # mutation loop over real and generated dumps, parsing each mutant in memory, failing on any panic

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/bits"
 	"os"
+	"rdbrace/crc64clmul"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,7 +36,7 @@ func fail(offset uint64, format string, a ...any) {
 	panic(rdbError{offset, fmt.Sprintf(format, a...)})
 }
 
-// ---- CRC-64/Jones, reflected, slicing-by-8 ----
+// ---- CRC-64/Jones, reflected: PCLMULQDQ folding (package crc64clmul), slicing-by-8 tables ----
 
 var crcTab [8][256]uint64
 
@@ -74,9 +75,13 @@ func init() {
 		n int
 	}{{&shift1, crcLane}, {&shift2, 2 * crcLane}} {
 		for j := 0; j < 8; j++ {
+			var bit [8]uint64 // the map of each single bit: 8 CRCs over the zeros, not one per entry (255)
+			for b := range bit {
+				bit[b] = crc64Serial(uint64(1)<<(8*j+b), zeros[:sh.n])
+			}
 			for v := 1; v < 256; v++ {
 				low := v & -v // the lowest bit: the map of the rest is known already
-				sh.t[j][v] = sh.t[j][v^low] ^ crc64Serial(uint64(low)<<(8*j), zeros[:sh.n])
+				sh.t[j][v] = sh.t[j][v^low] ^ bit[bits.TrailingZeros8(uint8(low))]
 			}
 		}
 	}
@@ -87,10 +92,48 @@ func shiftBy(t *[8][256]uint64, c uint64) uint64 {
 		t[4][(c>>32)&0xFF] ^ t[5][(c>>40)&0xFF] ^ t[6][(c>>48)&0xFF] ^ t[7][c>>56]
 }
 
-// crc64 of p after crc. Blocks of three lanes are hashed as three independent slicing-by-8 chains in one
-// loop (one chain waits on its table loads; three keep the loads busy), then joined: the CRC has no init
-// or xorout, so crc(A B) is crc(A) advanced over len(B) zero bytes, xor crc(B) from 0.
+// crcBlock: the piece crc64 hashes whole. Callers hashing a stream in pieces (catchUp, flushBlocks) cut
+// them at whole blocks and leave the rest to the next piece, so that crc64's serial tail seldom runs:
+// 16 bytes with carry-less multiplication (crc64clmul), else three lanes.
+var crcBlock = 3 * crcLane
+
+// clmulMin: crc64 folds with carry-less multiplication from 64 bytes (crc64clmul.Fold's minimum: one block
+// for each of its four chains), where one call, a few multiplies and two slicing-by-8 steps to finish
+// already beat eight slicing-by-8 steps.
+const clmulMin = 64
+
+func init() {
+	if crc64clmul.Available {
+		crcBlock = 16
+	}
+}
+
+// crc64 of p after crc: by PCLMULQDQ folding (crc64clmul) where the CPU has it and p is long enough, else by
+// tables (crc64Lanes).
 func crc64(crc uint64, p []byte) uint64 {
+	if crc64clmul.Available && len(p) >= clmulMin {
+		n := len(p) &^ 15
+		return crc64Serial(crcOf16(crc64clmul.Fold(crc, p[:n])), p[n:])
+	}
+	return crc64Lanes(crc, p)
+}
+
+// crcOf16: the CRC-64 from 0 of the 16 bytes lo, hi (little-endian) that crc64clmul.Fold leaves: two
+// slicing-by-8 steps (with no xorout, the CRC of the folded value is the CRC so far).
+func crcOf16(lo, hi uint64) uint64 {
+	t := crcTabP
+	c := t[7][lo&0xFF] ^ t[6][(lo>>8)&0xFF] ^ t[5][(lo>>16)&0xFF] ^ t[4][(lo>>24)&0xFF] ^
+		t[3][(lo>>32)&0xFF] ^ t[2][(lo>>40)&0xFF] ^ t[1][(lo>>48)&0xFF] ^ t[0][lo>>56]
+	c ^= hi
+	return t[7][c&0xFF] ^ t[6][(c>>8)&0xFF] ^ t[5][(c>>16)&0xFF] ^ t[4][(c>>24)&0xFF] ^
+		t[3][(c>>32)&0xFF] ^ t[2][(c>>40)&0xFF] ^ t[1][(c>>48)&0xFF] ^ t[0][c>>56]
+}
+
+// crc64Lanes: crc64 by tables, for CPUs without PCLMULQDQ and inputs under clmulMin. Blocks of three lanes
+// are hashed as three independent slicing-by-8 chains in one loop (one chain waits on its table loads; three
+// keep the loads busy), then joined: the CRC has no init or xorout, so crc(A B) is crc(A) advanced over
+// len(B) zero bytes, xor crc(B) from 0.
+func crc64Lanes(crc uint64, p []byte) uint64 {
 	t := crcTabP // through a variable: a register base the loads index, not a new LEAQ of the symbol each
 	for len(p) >= 3*crcLane {
 		a, b, c := (*[crcLane]byte)(p), (*[crcLane]byte)(p[crcLane:]), (*[crcLane]byte)(p[2*crcLane:])
@@ -255,13 +298,12 @@ func (s *summary) field(b []byte) {
 	if i := s.staged; len(b) <= 32 && cap(b) >= 32 && i <= stageSize-36 { // inlined: one fixed 32-byte copy
 		st := (*[36]byte)(s.stage[i:])
 		*(*[4]byte)(st[:4]) = [4]byte{byte(len(b))} // the length, little-endian: below 256
-		// whatever the length (branches on it would mispredict); four words (an array copy calls memmove)
-		src, dst, le := (*[32]byte)(b[:32]), (*[32]byte)(st[4:]), binary.LittleEndian
-		w0, w1, w2, w3 := le.Uint64(src[:8]), le.Uint64(src[8:16]), le.Uint64(src[16:24]), le.Uint64(src[24:])
-		le.PutUint64(dst[:8], w0)
-		le.PutUint64(dst[8:16], w1)
-		le.PutUint64(dst[16:24], w2)
-		le.PutUint64(dst[24:], w3)
+		// whatever the length (branches on it would mispredict); two 16-byte moves (one SSE load and store
+		// each: a 32-byte array copy calls memmove, and four binary.LittleEndian words leave 11 inline-mark
+		// NOPs besides their 8 moves)
+		src, dst := (*[32]byte)(b[:32]), (*[32]byte)(st[4:])
+		*(*[16]byte)(dst[:16]) = *(*[16]byte)(src[:16])
+		*(*[16]byte)(dst[16:]) = *(*[16]byte)(src[16:])
 		s.staged = i + 4 + len(b)
 		return
 	}
@@ -296,10 +338,10 @@ func (s *summary) fieldSlow(b []byte) {
 	s.staged += 4 + n
 }
 
-// flushBlocks hashes the whole three-lane blocks of crc64 staged and keeps the rest (less than a block, copied
-// to the front): hashed later in a block, not by crc64's serial tail.
+// flushBlocks hashes the whole blocks (crcBlock) staged and keeps the rest (less than a block, copied to the
+// front): hashed later in a block, not by crc64's serial tail.
 func (s *summary) flushBlocks() {
-	n := s.staged - s.staged%(3*crcLane)
+	n := s.staged - s.staged%crcBlock
 	s.digest = crc64(s.digest, s.stage[:n])
 	s.staged = copy(s.stage[:], s.stage[n:s.staged])
 }
@@ -310,8 +352,54 @@ func (s *summary) flush() {
 	s.staged = 0
 }
 
-func (s *summary) intField(v int64)   { s.field(strconv.AppendInt(s.num[:0], v, 10)) }
-func (s *summary) uintField(v uint64) { s.field(strconv.AppendUint(s.num[:0], v, 10)) }
+func (s *summary) intField(v int64)   { s.field(s.num[:putInt(s.num[:], v)]) }
+func (s *summary) uintField(v uint64) { s.field(s.num[:putUint(s.num[:], v)]) }
+
+// putUint writes v in decimal at the start of b (20 bytes or more) and returns its length: the digit count
+// first (from the bit length), then two digits at a time from the end out of a table. The digest's many
+// small integers cost strconv.AppendUint ~95 instructions each (its own buffer, then appended), this ~20.
+func putUint(b []byte, v uint64) int {
+	_ = b[19]
+	if v < 10 {
+		b[0] = '0' + byte(v)
+		return 1
+	}
+	n := bits.Len64(v) * 1233 >> 12 // floor(log10(2^len)): v has n or n+1 digits
+	if v >= pow10u[n] {
+		n++
+	}
+	i := n
+	for v >= 100 {
+		q := v / 100
+		r := v - q*100
+		i -= 2
+		b[i], b[i+1] = digitPairs[2*r], digitPairs[2*r+1]
+		v = q
+	}
+	if v >= 10 {
+		b[0], b[1] = digitPairs[2*v], digitPairs[2*v+1]
+	} else {
+		b[0] = '0' + byte(v)
+	}
+	return n
+}
+
+// putInt: putUint with a sign (b: 21 bytes or more).
+func putInt(b []byte, v int64) int {
+	if v < 0 {
+		b[0] = '-'
+		return 1 + putUint(b[1:], -uint64(v)) // -uint64: MinInt64's magnitude too
+	}
+	return putUint(b, uint64(v))
+}
+
+// digitPairs: "00" to "99".
+var digitPairs = func() (t [200]byte) {
+	for i := 0; i < 100; i++ {
+		t[2*i], t[2*i+1] = '0'+byte(i/10), '0'+byte(i%10)
+	}
+	return
+}()
 
 func (s *summary) scoreField(x float64) {
 	bits := math.Float64bits(x)
@@ -319,20 +407,23 @@ func (s *summary) scoreField(x float64) {
 		bits = 0x7ff8000000000000
 	}
 	var h [32]byte // 16 used: 32, so that field copies them in one step
-	for i := 0; i < 8; i++ {
-		pair := &hexPairs[byte(bits>>(56-8*i))]
-		h[2*i], h[2*i+1] = pair[0], pair[1]
-	}
+	binary.LittleEndian.PutUint64(h[:8], hex8(uint32(bits>>32)))
+	binary.LittleEndian.PutUint64(h[8:16], hex8(uint32(bits)))
 	s.field(h[:16])
 }
 
-// hexPairs: a byte's two lowercase hex digits.
-var hexPairs = func() (t [256][2]byte) {
-	for i := range t {
-		t[i] = [2]byte{"0123456789abcdef"[i>>4], "0123456789abcdef"[i&15]}
-	}
-	return
-}()
+// hex8: the 8 lowercase hex digits of v, most significant first, as a little-endian word; in a few
+// register operations (SWAR) instead of 8 table lookups and 16 byte stores: each nibble is spread to a byte
+// of its own, the bytes reversed (text order), then '0' added to each, and 'a'-'0'-10 more where the
+// nibble is 10 or more (nibble+6 carries into bit 4 of its byte exactly then; no byte overflows).
+func hex8(v uint32) uint64 {
+	x := uint64(v)
+	x = (x | x<<16) & 0x0000FFFF0000FFFF
+	x = (x | x<<8) & 0x00FF00FF00FF00FF
+	x = (x | x<<4) & 0x0F0F0F0F0F0F0F0F // nibble k (from the least significant) in byte k
+	x = bits.ReverseBytes64(x)
+	return x + 0x3030303030303030 + (x+0x0606060606060606)>>4&0x0101010101010101*('a'-'0'-10)
+}
 
 // fieldTTL: a hash field's absolute expiry in ms (0 = none, an empty field), counted.
 func (s *summary) fieldTTL(expireAt uint64) {
@@ -597,7 +688,7 @@ type parser struct {
 // catchUp computes the file's CRC-64 up to here, once 64 KiB behind (in place: the bytes are still cached).
 func (p *parser) catchUp() {
 	if p.pos-p.crcAt >= 64<<10 {
-		end := p.pos - (p.pos-p.crcAt)%(3*crcLane) // whole blocks of crc64's lanes: the rest goes with the next
+		end := p.pos - (p.pos-p.crcAt)%uint64(crcBlock) // whole blocks (crcBlock): the rest goes with the next
 		p.crc = crc64(p.crc, p.data[p.crcAt:end])
 		p.crcAt = end
 	}
@@ -745,6 +836,28 @@ func (p *parser) stringInto(out []byte) []byte {
 	return p.decode(v, at, out)
 }
 
+// stringField reads a string into p.s and adds it to the digest (stringInto, then field), with their common
+// case in one call: in place, a 6-bit length of up to 32 bytes, room in the stage. The elements of lists,
+// sets, zsets and hashes are mostly that: two calls each (neither fits the inliner's budget) cost ~25
+// instructions more.
+func (p *parser) stringField() {
+	d, s := p.data, &p.sum
+	if pos, i := p.pos, s.staged; pos+33 <= uint64(len(d)) && i <= stageSize-36 {
+		if n := uint64(d[pos]); n <= 32 { // the top two bits 0: a 6-bit length
+			src, st := (*[32]byte)(d[pos+1:pos+33]), (*[36]byte)(s.stage[i:])
+			*(*[4]byte)(st[:4]) = [4]byte{byte(n)} // field's staging: the length, then 32 bytes whatever n
+			*(*[16]byte)(st[4:20]) = *(*[16]byte)(src[:16])
+			*(*[16]byte)(st[20:]) = *(*[16]byte)(src[16:])
+			s.staged = i + 4 + int(n)
+			p.pos = pos + 1 + n
+			p.s = d[pos+1 : p.pos]
+			return
+		}
+	}
+	p.s = p.stringInto(p.s)
+	p.sum.field(p.s)
+}
+
 // decode reads an encoded string (int or LZF) after its length byte into out's storage.
 func (p *parser) decode(v, at uint64, out []byte) []byte {
 	var num int64
@@ -766,7 +879,10 @@ func (p *parser) decode(v, at uint64, out []byte) []byte {
 	default:
 		fail(at, "unknown string encoding %d", v)
 	}
-	return strconv.AppendInt(out[:0], num, 10)
+	if cap(out) < 21 {
+		out = make([]byte, 0, 32)
+	}
+	return out[:putInt(out[:21], num)]
 }
 
 func lzfDecompress(src []byte, ulen int, out []byte, at uint64) []byte {
@@ -864,11 +980,13 @@ func (w *walker) num(v int64) {
 	w.idx++
 }
 
-func (w *walker) need(i, n int) {
-	if n < 0 || i+n > len(w.blob) {
-		fail(w.at, "corrupt %s (entry past its end)", w.what)
-	}
-}
+// fits: n bytes at i are within the blob. A test to inline at each call site (`if !w.fits(i, n) { w.past() }`):
+// one function that also failed would not inline (fail's arguments put it over the inliner's budget), and
+// its call, 2.5 M times on the seed dump, cost ~10 instructions each.
+func (w *walker) fits(i, n int) bool { return n >= 0 && i+n <= len(w.blob) }
+
+// past fails on an entry past the blob's end.
+func (w *walker) past() { fail(w.at, "corrupt %s (entry past its end)", w.what) }
 
 func leInt(b []byte, w int) int64 {
 	var v uint64
@@ -891,14 +1009,18 @@ func (w *walker) ziplist(b []byte) {
 		if n > 0 {
 			last, prev = start, i-start
 		}
-		w.need(i, 1)
+		if !w.fits(i, 1) {
+			w.past()
+		}
 		if b[i] == 0xFF {
 			break
 		}
 		start = i
 		var plen int
 		if b[i] == 0xFE {
-			w.need(i, 5)
+			if !w.fits(i, 5) {
+				w.past()
+			}
 			plen = int(binary.LittleEndian.Uint32(b[i+1:]))
 			i += 5
 		} else {
@@ -908,7 +1030,9 @@ func (w *walker) ziplist(b []byte) {
 		if plen != prev {
 			fail(w.at, "corrupt ziplist (prevlen %d, previous entry has %d bytes)", plen, prev)
 		}
-		w.need(i, 1)
+		if !w.fits(i, 1) {
+			w.past()
+		}
 		enc := b[i]
 		if enc>>6 < 3 {
 			var ln int
@@ -917,17 +1041,23 @@ func (w *walker) ziplist(b []byte) {
 				ln = int(enc & 0x3F)
 				i++
 			case enc>>6 == 1:
-				w.need(i, 2)
+				if !w.fits(i, 2) {
+					w.past()
+				}
 				ln = int(enc&0x3F)<<8 | int(b[i+1])
 				i += 2
 			case enc == 0x80:
-				w.need(i, 5)
+				if !w.fits(i, 5) {
+					w.past()
+				}
 				ln = int(binary.BigEndian.Uint32(b[i+1:]))
 				i += 5
 			default:
 				fail(w.at, "corrupt ziplist (encoding 0x%02x)", enc)
 			}
-			w.need(i, ln)
+			if !w.fits(i, ln) {
+				w.past()
+			}
 			w.str(b[i : i+ln])
 			i += ln
 			continue
@@ -951,7 +1081,9 @@ func (w *walker) ziplist(b []byte) {
 		default:
 			fail(w.at, "corrupt ziplist (encoding 0x%02x)", enc)
 		}
-		w.need(i, wd)
+		if !w.fits(i, wd) {
+			w.past()
+		}
 		w.num(leInt(b[i:], wd))
 		i += wd
 	}
@@ -1004,7 +1136,9 @@ func (w *walker) listpack(b []byte) {
 	numele := int(binary.LittleEndian.Uint16(b[4:]))
 	i, n := 6, 0
 	for ; ; n++ {
-		w.need(i, 1)
+		if !w.fits(i, 1) {
+			w.past()
+		}
 		c := b[i]
 		if c == 0xFF {
 			break
@@ -1016,23 +1150,35 @@ func (w *walker) listpack(b []byte) {
 			elen = 1
 		case c < 0xC0:
 			ln := int(c & 0x3F)
-			w.need(i, 1+ln)
+			if !w.fits(i, 1+ln) {
+				w.past()
+			}
 			w.str(b[i+1 : i+1+ln])
 			elen = 1 + ln
 		case c < 0xE0:
-			w.need(i, 2)
+			if !w.fits(i, 2) {
+				w.past()
+			}
 			w.num(sext(uint64(c&0x1F)<<8|uint64(b[i+1]), 13))
 			elen = 2
 		case c < 0xF0:
-			w.need(i, 2)
+			if !w.fits(i, 2) {
+				w.past()
+			}
 			ln := int(c&0x0F)<<8 | int(b[i+1])
-			w.need(i, 2+ln)
+			if !w.fits(i, 2+ln) {
+				w.past()
+			}
 			w.str(b[i+2 : i+2+ln])
 			elen = 2 + ln
 		case c == 0xF0:
-			w.need(i, 5)
+			if !w.fits(i, 5) {
+				w.past()
+			}
 			ln := int(binary.LittleEndian.Uint32(b[i+1:]))
-			w.need(i, 5+ln)
+			if !w.fits(i, 5+ln) {
+				w.past()
+			}
 			w.str(b[i+5 : i+5+ln])
 			elen = 5 + ln
 		default:
@@ -1049,12 +1195,16 @@ func (w *walker) listpack(b []byte) {
 			default:
 				fail(w.at, "corrupt listpack (encoding 0x%02x)", c)
 			}
-			w.need(i, 1+wd)
+			if !w.fits(i, 1+wd) {
+				w.past()
+			}
 			w.num(leInt(b[i+1:], wd))
 			elen = 1 + wd
 		}
 		bl := backlenSize(elen)
-		w.need(i+elen, bl)
+		if !w.fits(i+elen, bl) {
+			w.past()
+		}
 		if !backlenOK(b, i+elen, elen, bl) {
 			fail(w.at, "corrupt listpack (back length does not match an entry of %d bytes)", elen)
 		}
@@ -1071,22 +1221,30 @@ func (w *walker) listpack(b []byte) {
 // zipmap walks a zipmap's keys and values; its count byte (when below 254) is checked against the walk.
 func (w *walker) zipmap(b []byte) {
 	w.blob, w.what = b, "zipmap"
-	w.need(0, 1)
+	if !w.fits(0, 1) {
+		w.past()
+	}
 	i, pairs := 1, 0
 	for ; ; pairs++ {
-		w.need(i, 1)
+		if !w.fits(i, 1) {
+			w.past()
+		}
 		if b[i] == 0xFF {
 			break
 		}
 		for part := 0; part < 2; part++ {
-			w.need(i, 1)
+			if !w.fits(i, 1) {
+				w.past()
+			}
 			var ln int
 			switch {
 			case b[i] < 254:
 				ln = int(b[i])
 				i++
 			case b[i] == 254:
-				w.need(i, 5)
+				if !w.fits(i, 5) {
+					w.past()
+				}
 				ln = int(binary.LittleEndian.Uint32(b[i+1:]))
 				i += 5
 			default:
@@ -1094,11 +1252,15 @@ func (w *walker) zipmap(b []byte) {
 			}
 			free := 0
 			if part == 1 {
-				w.need(i, 1)
+				if !w.fits(i, 1) {
+					w.past()
+				}
 				free = int(b[i])
 				i++
 			}
-			w.need(i, ln+free)
+			if !w.fits(i, ln+free) {
+				w.past()
+			}
 			w.str(b[i : i+ln])
 			i += ln + free
 		}
@@ -1137,8 +1299,7 @@ func (p *parser) value(t byte, at, db uint64, hasExp bool, exp int64) {
 	var n uint64
 	switch t {
 	case RDB_TYPE_STRING:
-		p.s = p.stringInto(p.s)
-		p.sum.field(p.s)
+		p.stringField()
 		n = 1
 	case RDB_TYPE_LIST, RDB_TYPE_SET:
 		what := "list"
@@ -1147,14 +1308,12 @@ func (p *parser) value(t byte, at, db uint64, hasExp bool, exp int64) {
 		}
 		n = p.count(what)
 		for k := uint64(0); k < n; k++ {
-			p.s = p.stringInto(p.s)
-			p.sum.field(p.s)
+			p.stringField()
 		}
 	case RDB_TYPE_ZSET, RDB_TYPE_ZSET_2:
 		n = p.count("zset")
 		for k := uint64(0); k < n; k++ {
-			p.s = p.stringInto(p.s)
-			p.sum.field(p.s)
+			p.stringField()
 			sat := p.pos
 			var x float64
 			if t == RDB_TYPE_ZSET_2 {
@@ -1180,8 +1339,7 @@ func (p *parser) value(t byte, at, db uint64, hasExp bool, exp int64) {
 	case RDB_TYPE_HASH:
 		n = p.count("hash")
 		for k := uint64(0); k < 2*n; k++ {
-			p.s = p.stringInto(p.s)
-			p.sum.field(p.s)
+			p.stringField()
 		}
 	case RDB_TYPE_HASH_ZIPMAP, RDB_TYPE_LIST_ZIPLIST, RDB_TYPE_SET_INTSET, RDB_TYPE_ZSET_ZIPLIST,
 		RDB_TYPE_HASH_ZIPLIST, RDB_TYPE_HASH_LISTPACK, RDB_TYPE_ZSET_LISTPACK, RDB_TYPE_SET_LISTPACK:
@@ -1284,10 +1442,8 @@ func (p *parser) hashMetadata(t byte) uint64 {
 		if expireAt > EB_EXPIRE_TIME_MAX {
 			fail(tat, "hash field expiry %d out of range", expireAt)
 		}
-		p.s = p.stringInto(p.s)
-		p.sum.field(p.s)
-		p.s = p.stringInto(p.s)
-		p.sum.field(p.s)
+		p.stringField()
+		p.stringField()
 		p.sum.fieldTTL(expireAt)
 	}
 	return n
