@@ -27,9 +27,13 @@ import java.util.regex.Pattern;
  *      DIGEST), its iorace-result inner_ns taken: rust/inplace, c/inplace, the limit row, the C CRC probe.</li>
  *  </ul>
  *  Every round runs every row once, the order rotated each round; per round it prints each measure in ms (Java:
- *  wall, and the parsing thread's CPU time in brackets), then the medians. */
+ *  wall, and the parsing thread's CPU time in brackets; a program: its inner time, and with -Dprobe.perf=true
+ *  its task-clock in brackets), then the medians. */
 public final class WarmProbe {
     static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
+    /** -Dprobe.perf=true: run each program under `perf stat -e task-clock`, its CPU time shown in brackets (the
+     *  whole process, startup included: ~1 ms for these). */
+    static final boolean PERF = Boolean.getBoolean("probe.perf");
 
     interface Row {
         String label();
@@ -108,12 +112,16 @@ public final class WarmProbe {
                     }
 
                     public List<double[]> round() throws Exception {
-                        Process p = new ProcessBuilder(prog, input).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                        List<String> cmd = PERF ? List.of("perf", "stat", "-x,", "-e", "task-clock", prog, input) : List.of(prog, input);
+                        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
                         String err = new String(p.getErrorStream().readAllBytes());
                         if (p.waitFor() != 0) throw new IllegalStateException(label + ": exit " + p.exitValue() + ": " + err);
                         Matcher m = Pattern.compile("\"inner_ns\": ([0-9]+)").matcher(err);
                         if (!m.find()) throw new IllegalStateException(label + ": no inner_ns in " + err);
-                        return List.of(new double[] {Long.parseLong(m.group(1)) / 1e6, Double.NaN});
+                        double cpu = Double.NaN;
+                        Matcher t = Pattern.compile("(?m)^([0-9.]+),msec,task-clock").matcher(err);
+                        if (PERF && t.find()) cpu = Double.parseDouble(t.group(1));
+                        return List.of(new double[] {Long.parseLong(m.group(1)) / 1e6, cpu});
                     }
                 });
             } else throw new IllegalArgumentException("unknown spec " + args[a]);
@@ -137,7 +145,7 @@ public final class WarmProbe {
             }
             System.out.println(line);
         }
-        System.out.printf("medians over %d rounds (ms; Java: wall [parsing thread's CPU]):%n", rounds);
+        System.out.printf("medians over %d rounds (ms; Java: wall [parsing thread's CPU]; programs: inner [task-clock]):%n", rounds);
         for (int i = 0; i < n; i++) {
             Row row = rows.get(i);
             for (int q = 0; q < row.names().size(); q++) {

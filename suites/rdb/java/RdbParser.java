@@ -128,6 +128,7 @@ public final class RdbParser {
 
     /** 8 bytes of a byte[] as one little-endian long: one load once compiled, not eight. */
     static final VarHandle LE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    static final VarHandle LE32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** One slicing-by-8 step: the CRC of the 8 bytes x (the data xored with the CRC so far). */
     static long step8(long x) {
@@ -187,19 +188,21 @@ public final class RdbParser {
      *  16 KiB buffer and hashed 8 bytes at a time when it fills, instead of a table step per byte, a chain of
      *  dependent loads that JFR showed as the parser's hottest method. value() equals crc64 over them all. */
     static final class Crc64Stream {
-        private final byte[] stage = new byte[16 << 10];
+        /** STAGE bytes are hashed at a time; the array has 32 more, so a field's fixed 32-byte copy always fits. */
+        static final int STAGE = 16 << 10;
+        private final byte[] stage = new byte[STAGE + 32];
         private int n;
         private long crc;
 
         void update(byte[] b, int off, int len) {
-            if (len <= stage.length - n) {
+            if (len <= STAGE - n) {
                 System.arraycopy(b, off, stage, n, len);
                 n += len;
                 return;
             }
             crc = crc64(crc, stage, 0, n);
             n = 0;
-            if (len >= stage.length) {
+            if (len >= STAGE) {
                 crc = crc64(crc, b, off, len);
             } else {
                 System.arraycopy(b, off, stage, 0, len);
@@ -211,15 +214,23 @@ public final class RdbParser {
             return crc64(crc, stage, 0, n);
         }
 
-        /** One field of the digest: its length (4 bytes, little-endian), then its bytes. */
+        /** One field of the digest: its length (4 bytes, little-endian), then its bytes. A field of up to 32
+         *  bytes whose array has 32 from off on enters with one fixed 32-byte copy (four 8-byte moves; the bytes
+         *  past the field are overwritten by the next one or never hashed), not a call of the arraycopy stub
+         *  for a length that changes every field. */
         void field(byte[] b, int off, int len) {
             int k = n;
-            if (len <= stage.length - 4 - k) {
-                stage[k] = (byte) len;
-                stage[k + 1] = (byte) (len >>> 8);
-                stage[k + 2] = (byte) (len >>> 16);
-                stage[k + 3] = (byte) (len >>> 24);
-                System.arraycopy(b, off, stage, k + 4, len);
+            if (len <= STAGE - 4 - k) {
+                byte[] st = stage;
+                LE32.set(st, k, len);
+                if (len <= 32 && off <= b.length - 32) {
+                    LE64.set(st, k + 4, (long) LE64.get(b, off));
+                    LE64.set(st, k + 12, (long) LE64.get(b, off + 8));
+                    LE64.set(st, k + 20, (long) LE64.get(b, off + 16));
+                    LE64.set(st, k + 28, (long) LE64.get(b, off + 24));
+                } else {
+                    System.arraycopy(b, off, st, k + 4, len);
+                }
                 n = k + 4 + len;
                 return;
             }
@@ -264,24 +275,50 @@ public final class RdbParser {
         for (int t = 0; t < 7; t++) TYPE_BYTES[t] = TYPE_NAMES[t].getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** Decimal text of v written at the end of dec, without a String: returns where it starts. */
-    private final byte[] dec = new byte[24];
+    /** Decimal text of v written in dec, ending at DEC_END, without a String: decimal returns where it starts.
+     *  dec has 32 bytes past DEC_END, so the text (at most 20 bytes) enters the digest with the fixed copy. */
+    static final int DEC_END = 24;
+    private final byte[] dec = new byte[DEC_END + 32];
+    /** "00" to "99": two digits per division. */
+    static final byte[] PAIRS = new byte[200];
+
+    static {
+        for (int i = 0; i < 100; i++) {
+            PAIRS[2 * i] = (byte) ('0' + i / 10);
+            PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
+        }
+    }
 
     int decimal(long v) {
-        int i = dec.length;
+        byte[] d = dec;
+        int i = DEC_END;
         boolean neg = v < 0;
         if (!neg) v = -v; // negative: Long.MIN_VALUE has no positive
-        do {
-            dec[--i] = (byte) ('0' - (v % 10));
-            v /= 10;
-        } while (v != 0);
-        if (neg) dec[--i] = '-';
+        while (v < Integer.MIN_VALUE) { // 64-bit divisions only while 32 bits do not hold it
+            long q = v / 100;
+            int r = (int) (q * 100 - v);
+            v = q;
+            d[--i] = PAIRS[2 * r + 1];
+            d[--i] = PAIRS[2 * r];
+        }
+        int w = (int) v;
+        while (w <= -100) {
+            int q = w / 100, r = q * 100 - w;
+            w = q;
+            d[--i] = PAIRS[2 * r + 1];
+            d[--i] = PAIRS[2 * r];
+        }
+        if (w <= -10) {
+            d[--i] = PAIRS[-2 * w + 1];
+            d[--i] = PAIRS[-2 * w];
+        } else d[--i] = (byte) ('0' - w);
+        if (neg) d[--i] = '-';
         return i;
     }
 
     void longField(long v) {
         int i = decimal(v);
-        field(dec, i, dec.length - i);
+        field(dec, i, DEC_END - i);
     }
 
     void ulongField(long v) {
@@ -297,11 +334,15 @@ public final class RdbParser {
         field(s.getBytes(StandardCharsets.US_ASCII));
     }
 
+    static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    /** A score's 16 hex digits, and 32 bytes of room for the digest's fixed copy. */
+    private final byte[] hex = new byte[48];
+
     void scoreField(double x) {
         long bits = Double.isNaN(x) ? 0x7ff8000000000000L : Double.doubleToRawLongBits(x);
-        byte[] h = new byte[16];
-        for (int i = 0; i < 16; i++) h[i] = (byte) "0123456789abcdef".charAt((int) ((bits >>> (60 - 4 * i)) & 0xF));
-        field(h);
+        byte[] h = hex;
+        for (int i = 0; i < 16; i++) h[i] = HEX[(int) ((bits >>> (60 - 4 * i)) & 0xF)];
+        field(h, 0, 16);
     }
 
     /** A hash field's absolute expiry in ms (0 = none, an empty field), counted. */
@@ -648,7 +689,7 @@ public final class RdbParser {
             lzfDecompress(lzf.p, lzf.off, lzf.len, (int) ulen, out, at);
             return;
         } else throw fail(at, "unknown string encoding " + v);
-        int i = decimal(num), len = dec.length - i;
+        int i = decimal(num), len = DEC_END - i;
         out.reserve(len);
         System.arraycopy(dec, i, out.p, 0, len);
         out.len = len;
