@@ -432,7 +432,19 @@ public final class RdbParser {
         return mant * Double.longBitsToDouble((long) (1023 + drop - s) << 52); // exact: 2^(drop - s) times an integer
     }
 
-    static Double parseScore(byte[] b, int off, int n) {
+    /** A score text that is not a whole number for strtod (parseScore throws it; one instance, no stack trace:
+     *  a score is returned as a double, not a boxed Double that null could mark bad). */
+    static final class BadScore extends Exception {
+        BadScore() {
+            super(null, null, false, false);
+        }
+    }
+
+    static final BadScore BAD_SCORE = new BadScore();
+
+    /** The score a text holds. Small enough for C2 to inline where it is hot (the rest is otherScore): a
+     *  Double it returned was allocated for every score, the method being too big to inline. */
+    static double parseScore(byte[] b, int off, int n) throws BadScore {
         // The common text, [-]digits[.digits] with no exponent, skips the regex (JFR: a Matcher per score was
         // a fifth of the parse). Up to 15 digits it is exact (Clinger: an integer below 2^53 over an exact
         // power of ten is one correctly rounded division), longer ones go to parseDouble, already validated.
@@ -452,20 +464,24 @@ public final class RdbParser {
                 plain = false;
             }
         }
-        if (plain && digits > 0) {
+        if (plain && digits > 0 && digits <= 18) {
             if (digits <= 15) {
                 double x = mant / POW10[frac];
                 return minus ? -x : x;
             }
-            if (digits <= 18) { // mant holds them all (18 digits < 2^63): the 128-bit quotient, no parseDouble
-                double x = frac == 0 ? (double) mant : nearestQuotient(mant, POW10_LONG[frac]);
-                return minus ? -x : x;
-            }
-            return Double.parseDouble(new String(b, off, n, StandardCharsets.ISO_8859_1));
+            // mant holds them all (18 digits < 2^63): the 128-bit quotient, no parseDouble
+            double x = frac == 0 ? (double) mant : nearestQuotient(mant, POW10_LONG[frac]);
+            return minus ? -x : x;
         }
+        return otherScore(b, off, n, plain && digits > 0);
+    }
+
+    /** parseScore's rare texts: plain with more than 18 digits (validated already), or anything else. */
+    static double otherScore(byte[] b, int off, int n, boolean plain) throws BadScore {
+        if (plain) return Double.parseDouble(new String(b, off, n, StandardCharsets.ISO_8859_1));
         String s = new String(b, off, n, StandardCharsets.ISO_8859_1);
         Matcher m = SCORE.matcher(s);
-        if (!m.matches()) return null;
+        if (!m.matches()) throw BAD_SCORE;
         boolean neg = m.group(1).equals("-");
         if (m.group(2) != null) return neg ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
         if (m.group(3) != null) return Double.NaN;
@@ -742,9 +758,12 @@ public final class RdbParser {
     void wStr(byte[] b, int off, int n) {
         if (wTtls && wIdx % 3 == 2) throw fail(wAt, "hash listpack with field TTLs: a TTL is not an integer");
         if (wZset && (wIdx & 1) == 1) {
-            Double x = parseScore(b, off, n);
-            if (x == null)
+            double x;
+            try {
+                x = parseScore(b, off, n);
+            } catch (BadScore e) {
                 throw fail(wAt, "bad zset score \"" + esc(b, off, n) + "\"");
+            }
             scoreField(x);
         } else {
             field(b, off, n);
@@ -1001,10 +1020,11 @@ public final class RdbParser {
                         else if (ln == 255) x = Double.NEGATIVE_INFINITY;
                         else {
                             readInto(ln, s);
-                            Double d = parseScore(s.p, s.off, s.len);
-                            if (d == null)
+                            try {
+                                x = parseScore(s.p, s.off, s.len);
+                            } catch (BadScore e) {
                                 throw fail(sat, "bad zset score \"" + esc(s.p, s.off, s.len) + "\"");
-                            x = d;
+                            }
                         }
                     }
                     scoreField(x);
