@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
  *  </ul>
  *  Every round runs every row once, the order rotated each round; per round it prints each measure in ms (Java:
  *  wall, and the parsing thread's CPU time in brackets; a program: its inner time, and with -Dprobe.perf=true
- *  its task-clock in brackets), then the medians. */
+ *  its task-clock in brackets), then the medians, then the first row's first measure over every other row's first
+ *  measure, paired per round. */
 public final class WarmProbe {
     static final ThreadMXBean MX = ManagementFactory.getThreadMXBean();
     /** -Dprobe.perf=true: run each program under `perf stat -e task-clock`, its CPU time shown in brackets (the
@@ -158,6 +159,28 @@ public final class WarmProbe {
                 if (!Double.isNaN(c[0])) System.out.printf(" [%.1f]", median(c));
                 System.out.println();
             }
+        }
+        ratios(rows, all, rounds);
+    }
+
+    /** Each row's first measure over the first row's, round by round (CPU where both have it, else wall): the
+     *  geometric mean and the range over the rounds. */
+    static void ratios(List<Row> rows, List<List<List<double[]>>> all, int rounds) {
+        System.out.printf("%s %s over each row's first measure, paired per round (CPU where both have it, else wall):%n",
+                rows.get(0).label(), rows.get(0).names().get(0));
+        for (int i = 1; i < rows.size(); i++) {
+            double logSum = 0, lo = Double.MAX_VALUE, hi = 0;
+            boolean cpu = true;
+            for (int r = 0; r < rounds; r++) cpu &= !Double.isNaN(all.get(0).get(r).get(0)[1]) && !Double.isNaN(all.get(i).get(r).get(0)[1]);
+            for (int r = 0; r < rounds; r++) {
+                double[] a = all.get(0).get(r).get(0), b = all.get(i).get(r).get(0);
+                double x = cpu ? a[1] / b[1] : a[0] / b[0];
+                logSum += Math.log(x);
+                lo = Math.min(lo, x);
+                hi = Math.max(hi, x);
+            }
+            System.out.printf("  / %-22s %-14s %5.2fx [%.2f-%.2f]%s%n", rows.get(i).label(), rows.get(i).names().get(0),
+                    Math.exp(logSum / rounds), lo, hi, cpu ? "" : " (wall)");
         }
     }
 
