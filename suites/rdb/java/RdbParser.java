@@ -110,82 +110,76 @@ public final class RdbParser {
     }
 
     // ---- CRC-64/Jones, reflected, slicing-by-8 ----
-    static final long[][] T = new long[8][256];
+    /** The slicing tables, flat: TAB[256 * j + b] is byte b's CRC advanced over j more zero bytes. One static
+     *  final array, so C2 knows its length (a constant) and that an index 256 * j + (x & 0xFF) is in range: no
+     *  bounds check per lookup. (As long[8][256], each row is loaded from the outer array, its length unknown,
+     *  and each of the 8 lookups per 8 bytes kept its cmp/jae: the CRC ran ~1.4x slower.) */
+    static final long[] TAB = new long[8 * 256];
 
     static {
         for (int i = 0; i < 256; i++) {
             long c = i;
             for (int k = 0; k < 8; k++) c = (c & 1) != 0 ? (c >>> 1) ^ 0x95AC9329AC4BC9B5L : c >>> 1;
-            T[0][i] = c;
+            TAB[i] = c;
         }
         for (int j = 1; j < 8; j++)
-            for (int i = 0; i < 256; i++) T[j][i] = (T[j - 1][i] >>> 8) ^ T[0][(int) (T[j - 1][i] & 0xFF)];
+            for (int i = 0; i < 256; i++) TAB[256 * j + i] = (TAB[256 * (j - 1) + i] >>> 8) ^ TAB[(int) (TAB[256 * (j - 1) + i] & 0xFF)];
     }
 
     /** 8 bytes of a byte[] as one little-endian long: one load once compiled, not eight. */
     static final VarHandle LE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    static final VarHandle LE32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
-    /** The lane of crc64's three-way interleaving; SHIFT1 and SHIFT2 advance a CRC over LANE and 2 * LANE zero
-     *  bytes (a linear map, applied a byte of the CRC at a time like the slicing tables). */
+    /** One slicing-by-8 step: the CRC of the 8 bytes x (the data xored with the CRC so far). */
+    static long step8(long x) {
+        return TAB[7 * 256 + (int) (x & 0xFF)] ^ TAB[6 * 256 + (int) ((x >>> 8) & 0xFF)] ^ TAB[5 * 256 + (int) ((x >>> 16) & 0xFF)]
+                ^ TAB[4 * 256 + (int) ((x >>> 24) & 0xFF)] ^ TAB[3 * 256 + (int) ((x >>> 32) & 0xFF)]
+                ^ TAB[2 * 256 + (int) ((x >>> 40) & 0xFF)] ^ TAB[256 + (int) ((x >>> 48) & 0xFF)] ^ TAB[(int) (x >>> 56)];
+    }
+
+    /** The lane of crc64's two-way interleaving; SHIFT1 advances a CRC over LANE zero bytes (a linear map,
+     *  applied a byte of the CRC at a time like the slicing tables; flat as TAB). */
     static final int LANE = 1024;
-    static final long[][] SHIFT1 = new long[8][256], SHIFT2 = new long[8][256];
+    static final long[] SHIFT1 = new long[8 * 256];
 
     static {
-        byte[] zeros = new byte[2 * LANE];
+        byte[] zeros = new byte[LANE];
         for (int j = 0; j < 8; j++)
             for (int v = 1; v < 256; v++) {
                 int low = v & -v; // the lowest bit: the map of the rest is known already
-                SHIFT1[j][v] = SHIFT1[j][v ^ low] ^ crc64Serial((long) low << (8 * j), zeros, 0, LANE);
-                SHIFT2[j][v] = SHIFT2[j][v ^ low] ^ crc64Serial((long) low << (8 * j), zeros, 0, 2 * LANE);
+                SHIFT1[256 * j + v] = SHIFT1[256 * j + (v ^ low)] ^ crc64Serial((long) low << (8 * j), zeros, 0, LANE);
             }
     }
 
-    static long shiftBy(long[][] t, long c) {
-        return t[0][(int) (c & 0xFF)] ^ t[1][(int) ((c >>> 8) & 0xFF)] ^ t[2][(int) ((c >>> 16) & 0xFF)]
-                ^ t[3][(int) ((c >>> 24) & 0xFF)] ^ t[4][(int) ((c >>> 32) & 0xFF)] ^ t[5][(int) ((c >>> 40) & 0xFF)]
-                ^ t[6][(int) ((c >>> 48) & 0xFF)] ^ t[7][(int) (c >>> 56)];
+    static long shiftBy(long[] t, long c) {
+        return t[(int) (c & 0xFF)] ^ t[256 + (int) ((c >>> 8) & 0xFF)] ^ t[2 * 256 + (int) ((c >>> 16) & 0xFF)]
+                ^ t[3 * 256 + (int) ((c >>> 24) & 0xFF)] ^ t[4 * 256 + (int) ((c >>> 32) & 0xFF)]
+                ^ t[5 * 256 + (int) ((c >>> 40) & 0xFF)] ^ t[6 * 256 + (int) ((c >>> 48) & 0xFF)] ^ t[7 * 256 + (int) (c >>> 56)];
     }
 
-    /** crc64 of p[off..off+n) after crc. Blocks of three lanes are hashed as three independent slicing-by-8
-     *  chains in one loop (one chain waits on its table loads; three keep the loads busy), then joined: the CRC
-     *  has no init or xorout, so crc(A B) is crc(A) advanced over len(B) zero bytes, xor crc(B) from 0. */
+    /** crc64 of p[off..off+n) after crc. Blocks of two lanes are hashed as two independent slicing-by-8 chains
+     *  in one loop (one chain waits on its table loads; two keep the loads busy: measured 0.87-0.91x three lanes,
+     *  scripts/rdb-java-warmup), then joined: the CRC has no init or xorout, so crc(A B) is crc(A) advanced over
+     *  len(B) zero bytes, xor crc(B) from 0. */
     static long crc64(long crc, byte[] p, int off, int n) {
-        long[] t0 = T[0], t1 = T[1], t2 = T[2], t3 = T[3], t4 = T[4], t5 = T[5], t6 = T[6], t7 = T[7];
-        while (n >= 3 * LANE) {
-            long a = crc, b = 0, c = 0;
+        while (n >= 2 * LANE) {
+            long a = crc, b = 0;
             for (int i = off, end = off + LANE; i < end; i += 8) {
-                a ^= (long) LE64.get(p, i);
-                b ^= (long) LE64.get(p, i + LANE);
-                c ^= (long) LE64.get(p, i + 2 * LANE);
-                a = t7[(int) (a & 0xFF)] ^ t6[(int) ((a >>> 8) & 0xFF)] ^ t5[(int) ((a >>> 16) & 0xFF)]
-                        ^ t4[(int) ((a >>> 24) & 0xFF)] ^ t3[(int) ((a >>> 32) & 0xFF)] ^ t2[(int) ((a >>> 40) & 0xFF)]
-                        ^ t1[(int) ((a >>> 48) & 0xFF)] ^ t0[(int) (a >>> 56)];
-                b = t7[(int) (b & 0xFF)] ^ t6[(int) ((b >>> 8) & 0xFF)] ^ t5[(int) ((b >>> 16) & 0xFF)]
-                        ^ t4[(int) ((b >>> 24) & 0xFF)] ^ t3[(int) ((b >>> 32) & 0xFF)] ^ t2[(int) ((b >>> 40) & 0xFF)]
-                        ^ t1[(int) ((b >>> 48) & 0xFF)] ^ t0[(int) (b >>> 56)];
-                c = t7[(int) (c & 0xFF)] ^ t6[(int) ((c >>> 8) & 0xFF)] ^ t5[(int) ((c >>> 16) & 0xFF)]
-                        ^ t4[(int) ((c >>> 24) & 0xFF)] ^ t3[(int) ((c >>> 32) & 0xFF)] ^ t2[(int) ((c >>> 40) & 0xFF)]
-                        ^ t1[(int) ((c >>> 48) & 0xFF)] ^ t0[(int) (c >>> 56)];
+                a = step8(a ^ (long) LE64.get(p, i));
+                b = step8(b ^ (long) LE64.get(p, i + LANE));
             }
-            crc = shiftBy(SHIFT2, a) ^ shiftBy(SHIFT1, b) ^ c;
-            off += 3 * LANE;
-            n -= 3 * LANE;
+            crc = shiftBy(SHIFT1, a) ^ b;
+            off += 2 * LANE;
+            n -= 2 * LANE;
         }
         return crc64Serial(crc, p, off, n);
     }
 
     /** Slicing-by-8, one chain. */
     static long crc64Serial(long crc, byte[] p, int off, int n) {
-        long[] t0 = T[0], t1 = T[1], t2 = T[2], t3 = T[3], t4 = T[4], t5 = T[5], t6 = T[6], t7 = T[7];
         int i = off, end = off + n;
-        while (end - i >= 8) {
-            crc ^= (long) LE64.get(p, i);
-            crc = t7[(int) (crc & 0xFF)] ^ t6[(int) ((crc >>> 8) & 0xFF)] ^ t5[(int) ((crc >>> 16) & 0xFF)]
-                    ^ t4[(int) ((crc >>> 24) & 0xFF)] ^ t3[(int) ((crc >>> 32) & 0xFF)] ^ t2[(int) ((crc >>> 40) & 0xFF)]
-                    ^ t1[(int) ((crc >>> 48) & 0xFF)] ^ t0[(int) (crc >>> 56)];
-            i += 8;
-        }
-        for (; i < end; i++) crc = t0[(int) ((crc ^ p[i]) & 0xFF)] ^ (crc >>> 8);
+        for (; end - i >= 8; i += 8) crc = step8(crc ^ (long) LE64.get(p, i));
+        for (; i < end; i++) crc = TAB[(int) ((crc ^ p[i]) & 0xFF)] ^ (crc >>> 8);
         return crc;
     }
 
@@ -193,19 +187,21 @@ public final class RdbParser {
      *  16 KiB buffer and hashed 8 bytes at a time when it fills, instead of a table step per byte, a chain of
      *  dependent loads that JFR showed as the parser's hottest method. value() equals crc64 over them all. */
     static final class Crc64Stream {
-        private final byte[] stage = new byte[16 << 10];
+        /** STAGE bytes are hashed at a time; the array has 32 more, so a field's fixed 32-byte copy always fits. */
+        static final int STAGE = 16 << 10;
+        private final byte[] stage = new byte[STAGE + 32];
         private int n;
         private long crc;
 
         void update(byte[] b, int off, int len) {
-            if (len <= stage.length - n) {
+            if (len <= STAGE - n) {
                 System.arraycopy(b, off, stage, n, len);
                 n += len;
                 return;
             }
             crc = crc64(crc, stage, 0, n);
             n = 0;
-            if (len >= stage.length) {
+            if (len >= STAGE) {
                 crc = crc64(crc, b, off, len);
             } else {
                 System.arraycopy(b, off, stage, 0, len);
@@ -217,15 +213,23 @@ public final class RdbParser {
             return crc64(crc, stage, 0, n);
         }
 
-        /** One field of the digest: its length (4 bytes, little-endian), then its bytes. */
+        /** One field of the digest: its length (4 bytes, little-endian), then its bytes. A field of up to 32
+         *  bytes whose array has 32 from off on enters with one fixed 32-byte copy (four 8-byte moves; the bytes
+         *  past the field are overwritten by the next one or never hashed), not a call of the arraycopy stub
+         *  for a length that changes every field. */
         void field(byte[] b, int off, int len) {
             int k = n;
-            if (len <= stage.length - 4 - k) {
-                stage[k] = (byte) len;
-                stage[k + 1] = (byte) (len >>> 8);
-                stage[k + 2] = (byte) (len >>> 16);
-                stage[k + 3] = (byte) (len >>> 24);
-                System.arraycopy(b, off, stage, k + 4, len);
+            if (len <= STAGE - 4 - k) {
+                byte[] st = stage;
+                LE32.set(st, k, len);
+                if (len <= 32 && off <= b.length - 32) {
+                    LE64.set(st, k + 4, (long) LE64.get(b, off));
+                    LE64.set(st, k + 12, (long) LE64.get(b, off + 8));
+                    LE64.set(st, k + 20, (long) LE64.get(b, off + 16));
+                    LE64.set(st, k + 28, (long) LE64.get(b, off + 24));
+                } else {
+                    System.arraycopy(b, off, st, k + 4, len);
+                }
                 n = k + 4 + len;
                 return;
             }
@@ -270,24 +274,50 @@ public final class RdbParser {
         for (int t = 0; t < 7; t++) TYPE_BYTES[t] = TYPE_NAMES[t].getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** Decimal text of v written at the end of dec, without a String: returns where it starts. */
-    private final byte[] dec = new byte[24];
+    /** Decimal text of v written in dec, ending at DEC_END, without a String: decimal returns where it starts.
+     *  dec has 32 bytes past DEC_END, so the text (at most 20 bytes) enters the digest with the fixed copy. */
+    static final int DEC_END = 24;
+    private final byte[] dec = new byte[DEC_END + 32];
+    /** "00" to "99": two digits per division. */
+    static final byte[] PAIRS = new byte[200];
+
+    static {
+        for (int i = 0; i < 100; i++) {
+            PAIRS[2 * i] = (byte) ('0' + i / 10);
+            PAIRS[2 * i + 1] = (byte) ('0' + i % 10);
+        }
+    }
 
     int decimal(long v) {
-        int i = dec.length;
+        byte[] d = dec;
+        int i = DEC_END;
         boolean neg = v < 0;
         if (!neg) v = -v; // negative: Long.MIN_VALUE has no positive
-        do {
-            dec[--i] = (byte) ('0' - (v % 10));
-            v /= 10;
-        } while (v != 0);
-        if (neg) dec[--i] = '-';
+        while (v < Integer.MIN_VALUE) { // 64-bit divisions only while 32 bits do not hold it
+            long q = v / 100;
+            int r = (int) (q * 100 - v);
+            v = q;
+            d[--i] = PAIRS[2 * r + 1];
+            d[--i] = PAIRS[2 * r];
+        }
+        int w = (int) v;
+        while (w <= -100) {
+            int q = w / 100, r = q * 100 - w;
+            w = q;
+            d[--i] = PAIRS[2 * r + 1];
+            d[--i] = PAIRS[2 * r];
+        }
+        if (w <= -10) {
+            d[--i] = PAIRS[-2 * w + 1];
+            d[--i] = PAIRS[-2 * w];
+        } else d[--i] = (byte) ('0' - w);
+        if (neg) d[--i] = '-';
         return i;
     }
 
     void longField(long v) {
         int i = decimal(v);
-        field(dec, i, dec.length - i);
+        field(dec, i, DEC_END - i);
     }
 
     void ulongField(long v) {
@@ -303,11 +333,15 @@ public final class RdbParser {
         field(s.getBytes(StandardCharsets.US_ASCII));
     }
 
+    static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    /** A score's 16 hex digits, and 32 bytes of room for the digest's fixed copy. */
+    private final byte[] hex = new byte[48];
+
     void scoreField(double x) {
         long bits = Double.isNaN(x) ? 0x7ff8000000000000L : Double.doubleToRawLongBits(x);
-        byte[] h = new byte[16];
-        for (int i = 0; i < 16; i++) h[i] = (byte) "0123456789abcdef".charAt((int) ((bits >>> (60 - 4 * i)) & 0xF));
-        field(h);
+        byte[] h = hex;
+        for (int i = 0; i < 16; i++) h[i] = HEX[(int) ((bits >>> (60 - 4 * i)) & 0xF)];
+        field(h, 0, 16);
     }
 
     /** A hash field's absolute expiry in ms (0 = none, an empty field), counted. */
@@ -397,7 +431,19 @@ public final class RdbParser {
         return mant * Double.longBitsToDouble((long) (1023 + drop - s) << 52); // exact: 2^(drop - s) times an integer
     }
 
-    static Double parseScore(byte[] b, int off, int n) {
+    /** A score text that is not a whole number for strtod (parseScore throws it; one instance, no stack trace:
+     *  a score is returned as a double, not a boxed Double that null could mark bad). */
+    static final class BadScore extends Exception {
+        BadScore() {
+            super(null, null, false, false);
+        }
+    }
+
+    static final BadScore BAD_SCORE = new BadScore();
+
+    /** The score a text holds. Small enough for C2 to inline where it is hot (the rest is otherScore): a
+     *  Double it returned was allocated for every score, the method being too big to inline. */
+    static double parseScore(byte[] b, int off, int n) throws BadScore {
         // The common text, [-]digits[.digits] with no exponent, skips the regex (JFR: a Matcher per score was
         // a fifth of the parse). Up to 15 digits it is exact (Clinger: an integer below 2^53 over an exact
         // power of ten is one correctly rounded division), longer ones go to parseDouble, already validated.
@@ -417,20 +463,24 @@ public final class RdbParser {
                 plain = false;
             }
         }
-        if (plain && digits > 0) {
+        if (plain && digits > 0 && digits <= 18) {
             if (digits <= 15) {
                 double x = mant / POW10[frac];
                 return minus ? -x : x;
             }
-            if (digits <= 18) { // mant holds them all (18 digits < 2^63): the 128-bit quotient, no parseDouble
-                double x = frac == 0 ? (double) mant : nearestQuotient(mant, POW10_LONG[frac]);
-                return minus ? -x : x;
-            }
-            return Double.parseDouble(new String(b, off, n, StandardCharsets.ISO_8859_1));
+            // mant holds them all (18 digits < 2^63): the 128-bit quotient, no parseDouble
+            double x = frac == 0 ? (double) mant : nearestQuotient(mant, POW10_LONG[frac]);
+            return minus ? -x : x;
         }
+        return otherScore(b, off, n, plain && digits > 0);
+    }
+
+    /** parseScore's rare texts: plain with more than 18 digits (validated already), or anything else. */
+    static double otherScore(byte[] b, int off, int n, boolean plain) throws BadScore {
+        if (plain) return Double.parseDouble(new String(b, off, n, StandardCharsets.ISO_8859_1));
         String s = new String(b, off, n, StandardCharsets.ISO_8859_1);
         Matcher m = SCORE.matcher(s);
-        if (!m.matches()) return null;
+        if (!m.matches()) throw BAD_SCORE;
         boolean neg = m.group(1).equals("-");
         if (m.group(2) != null) return neg ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
         if (m.group(3) != null) return Double.NaN;
@@ -654,7 +704,7 @@ public final class RdbParser {
             lzfDecompress(lzf.p, lzf.off, lzf.len, (int) ulen, out, at);
             return;
         } else throw fail(at, "unknown string encoding " + v);
-        int i = decimal(num), len = dec.length - i;
+        int i = decimal(num), len = DEC_END - i;
         out.reserve(len);
         System.arraycopy(dec, i, out.p, 0, len);
         out.len = len;
@@ -707,9 +757,12 @@ public final class RdbParser {
     void wStr(byte[] b, int off, int n) {
         if (wTtls && wIdx % 3 == 2) throw fail(wAt, "hash listpack with field TTLs: a TTL is not an integer");
         if (wZset && (wIdx & 1) == 1) {
-            Double x = parseScore(b, off, n);
-            if (x == null)
+            double x;
+            try {
+                x = parseScore(b, off, n);
+            } catch (BadScore e) {
                 throw fail(wAt, "bad zset score \"" + esc(b, off, n) + "\"");
+            }
             scoreField(x);
         } else {
             field(b, off, n);
@@ -966,10 +1019,11 @@ public final class RdbParser {
                         else if (ln == 255) x = Double.NEGATIVE_INFINITY;
                         else {
                             readInto(ln, s);
-                            Double d = parseScore(s.p, s.off, s.len);
-                            if (d == null)
+                            try {
+                                x = parseScore(s.p, s.off, s.len);
+                            } catch (BadScore e) {
                                 throw fail(sat, "bad zset score \"" + esc(s.p, s.off, s.len) + "\"");
-                            x = d;
+                            }
                         }
                     }
                     scoreField(x);
