@@ -53,9 +53,11 @@ JAVA = [
     "ser-final-new",
     "ser-final-reused",
     "ser-fixed",
+    "ser-fixed-static",
     "deser-interface",
     "deser-final",
     "deser-fixed",
+    "deser-fixed-local",
     "peer-data-output-stream",
     "peer-byte-buffer",
 ]
