@@ -334,14 +334,25 @@ public final class RdbParser {
         field(s.getBytes(StandardCharsets.US_ASCII));
     }
 
-    static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     /** A score's 16 hex digits, and 32 bytes of room for the digest's fixed copy. */
     private final byte[] hex = new byte[48];
+
+    /** The 8 lowercase hex digits of x's low 32 bits, as a little-endian long (the most significant digit
+     *  first in memory), without a table: each nibble spread into a byte, then '0' added, and 'a' - '0' - 10
+     *  more where the nibble is 10 or more (its byte + 6 carries into bit 4). */
+    static long hex8(long x) {
+        x = ((x & 0xFFFF0000L) << 16) | (x & 0xFFFFL);
+        x = ((x & 0x0000FF000000FF00L) << 8) | (x & 0x000000FF000000FFL);
+        x = ((x & 0x00F000F000F000F0L) << 4) | (x & 0x000F000F000F000FL);
+        long letters = ((x + 0x0606060606060606L) >>> 4) & 0x0101010101010101L;
+        return Long.reverseBytes(x + 0x3030303030303030L + letters * ('a' - '0' - 10));
+    }
 
     void scoreField(double x) {
         long bits = Double.isNaN(x) ? 0x7ff8000000000000L : Double.doubleToRawLongBits(x);
         byte[] h = hex;
-        for (int i = 0; i < 16; i++) h[i] = HEX[(int) ((bits >>> (60 - 4 * i)) & 0xF)];
+        LE64.set(h, 0, hex8(bits >>> 32));
+        LE64.set(h, 8, hex8(bits & 0xFFFFFFFFL));
         field(h, 0, 16);
     }
 
@@ -479,13 +490,7 @@ public final class RdbParser {
         int upper = (int) (hi >>> 63);
         long mant = hi >>> (upper + 9); // 54 bits: the 53 and the rounding bit
         int e2 = ((q * (152170 + 65536)) >> 16) + 63 + upper - lz + 1023; // the biased exponent
-        if (e2 <= 0) { // subnormal (not for the plain scores' exponents; kept for the algorithm's whole range)
-            if (-e2 + 1 >= 64) return 0;
-            mant >>>= -e2 + 1;
-            mant += mant & 1;
-            mant >>>= 1;
-            return (mant >= (1L << 52) ? 1L << 52 : 0) | mant;
-        }
+        if (e2 <= 0) return -1; // subnormal: never for q >= POW5_MIN (w * 10^q >= 10^-18); the exact path
         // exactly halfway (possible only where 5^q is exact in 64 bits: q in [-4, 23]): ties to even
         if ((lo == 0 || lo == 1) && q >= -4 && q <= 23 && (mant & 3) == 1 && (mant << (upper + 9)) == hi) mant &= ~1L;
         mant += mant & 1;
