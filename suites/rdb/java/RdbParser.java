@@ -2,6 +2,7 @@
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.math.BigInteger;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -333,14 +334,25 @@ public final class RdbParser {
         field(s.getBytes(StandardCharsets.US_ASCII));
     }
 
-    static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     /** A score's 16 hex digits, and 32 bytes of room for the digest's fixed copy. */
     private final byte[] hex = new byte[48];
+
+    /** The 8 lowercase hex digits of x's low 32 bits, as a little-endian long (the most significant digit
+     *  first in memory), without a table: each nibble spread into a byte, then '0' added, and 'a' - '0' - 10
+     *  more where the nibble is 10 or more (its byte + 6 carries into bit 4). */
+    static long hex8(long x) {
+        x = ((x & 0xFFFF0000L) << 16) | (x & 0xFFFFL);
+        x = ((x & 0x0000FF000000FF00L) << 8) | (x & 0x000000FF000000FFL);
+        x = ((x & 0x00F000F000F000F0L) << 4) | (x & 0x000F000F000F000FL);
+        long letters = ((x + 0x0606060606060606L) >>> 4) & 0x0101010101010101L;
+        return Long.reverseBytes(x + 0x3030303030303030L + letters * ('a' - '0' - 10));
+    }
 
     void scoreField(double x) {
         long bits = Double.isNaN(x) ? 0x7ff8000000000000L : Double.doubleToRawLongBits(x);
         byte[] h = hex;
-        for (int i = 0; i < 16; i++) h[i] = HEX[(int) ((bits >>> (60 - 4 * i)) & 0xF)];
+        LE64.set(h, 0, hex8(bits >>> 32));
+        LE64.set(h, 8, hex8(bits & 0xFFFFFFFFL));
         field(h, 0, 16);
     }
 
@@ -431,6 +443,66 @@ public final class RdbParser {
         return mant * Double.longBitsToDouble((long) (1023 + drop - s) << 52); // exact: 2^(drop - s) times an integer
     }
 
+    /** Eisel-Lemire's table (fast_float, Rust's core::num::dec2flt): 5^q in 128 bits, q in [POW5_MIN, POW5_MAX]
+     *  (the plain scores' exponents: 0 to 18 digits after the point), top bit set. For q >= 0, 5^q shifted left
+     *  (or truncated) to 128 bits; for q < 0, floor(2^b / 5^-q) + 1, b such that it has 128 bits (b = z + 127
+     *  for q >= -27, z the bit length of 5^-q; else 2z + 128, then truncated), as Rust's dec2flt_table.py
+     *  writes them. Computed exactly at class init with BigInteger. */
+    static final int POW5_MIN = -18, POW5_MAX = 0;
+    static final long[] POW5_HI = new long[POW5_MAX - POW5_MIN + 1], POW5_LO = new long[POW5_MAX - POW5_MIN + 1];
+
+    static {
+        for (int q = POW5_MIN; q <= POW5_MAX; q++) {
+            BigInteger p = BigInteger.valueOf(5).pow(Math.abs(q)), c;
+            if (q >= 0) {
+                int len = p.bitLength();
+                c = len <= 128 ? p.shiftLeft(128 - len) : p.shiftRight(len - 128);
+            } else {
+                int z = p.bitLength(); // 2^(z-1) < 5^-q < 2^z
+                c = BigInteger.ONE.shiftLeft(q >= -27 ? z + 127 : 2 * z + 128).divide(p).add(BigInteger.ONE);
+                while (c.bitLength() > 128) c = c.shiftRight(1);
+            }
+            POW5_HI[q - POW5_MIN] = c.shiftRight(64).longValue();
+            POW5_LO[q - POW5_MIN] = c.longValue();
+        }
+    }
+
+    /** The high 64 bits of the unsigned 128-bit product a * b (JDK 17 has only the signed Math.multiplyHigh:
+     *  a negative operand as signed is that value less 2^64, so the unsigned high word adds the other back). */
+    static long unsignedMultiplyHigh(long a, long b) {
+        return Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);
+    }
+
+    /** Eisel-Lemire (Lemire, "Number Parsing at a Gigabyte per Second", sections 5-6; Rust's dec2flt
+     *  compute_float): the bits of the double nearest to w * 10^q (ties to even), for w != 0 (unsigned) and q in
+     *  [POW5_MIN, POW5_MAX], or -1 when the 128-bit product cannot decide (then the caller's exact path). */
+    static long eiselLemire(long w, int q) {
+        int lz = Long.numberOfLeadingZeros(w);
+        w <<= lz;
+        long hi5 = POW5_HI[q - POW5_MIN], lo5 = POW5_LO[q - POW5_MIN];
+        long lo = w * hi5, hi = unsignedMultiplyHigh(w, hi5);
+        if ((hi & 0x1FF) == 0x1FF) { // the bits below the 55 that matter all ones: the second product decides
+            long second = unsignedMultiplyHigh(w, lo5);
+            lo += second;
+            if (Long.compareUnsigned(second, lo) > 0) hi++;
+        }
+        if (lo == -1L && (q < -27 || q > 55)) return -1; // not exact there: cannot say which way it rounds
+        int upper = (int) (hi >>> 63);
+        long mant = hi >>> (upper + 9); // 54 bits: the 53 and the rounding bit
+        int e2 = ((q * (152170 + 65536)) >> 16) + 63 + upper - lz + 1023; // the biased exponent
+        if (e2 <= 0) return -1; // subnormal: never for q >= POW5_MIN (w * 10^q >= 10^-18); the exact path
+        // exactly halfway (possible only where 5^q is exact in 64 bits: q in [-4, 23]): ties to even
+        if ((lo == 0 || lo == 1) && q >= -4 && q <= 23 && (mant & 3) == 1 && (mant << (upper + 9)) == hi) mant &= ~1L;
+        mant += mant & 1;
+        mant >>>= 1;
+        if (mant >= (2L << 52)) {
+            mant = 1L << 52;
+            e2++;
+        }
+        if (e2 >= 0x7FF) return 0x7FFL << 52; // infinity
+        return ((long) e2 << 52) | (mant & ((1L << 52) - 1));
+    }
+
     /** A score text that is not a whole number for strtod (parseScore throws it; one instance, no stack trace:
      *  a score is returned as a double, not a boxed Double that null could mark bad). */
     static final class BadScore extends Exception {
@@ -446,7 +518,7 @@ public final class RdbParser {
     static double parseScore(byte[] b, int off, int n) throws BadScore {
         // The common text, [-]digits[.digits] with no exponent, skips the regex (JFR: a Matcher per score was
         // a fifth of the parse). Up to 15 digits it is exact (Clinger: an integer below 2^53 over an exact
-        // power of ten is one correctly rounded division), longer ones go to parseDouble, already validated.
+        // power of ten is one correctly rounded division), 16 to 19 Eisel-Lemire, longer ones parseDouble.
         int i = off, end = off + n, digits = 0, frac = 0;
         boolean minus = n > 0 && b[i] == '-', dot = false, plain = n > 0;
         if (minus) i++;
@@ -454,7 +526,7 @@ public final class RdbParser {
         for (int k = i; k < end && plain; k++) {
             int c = b[k];
             if (c >= '0' && c <= '9') {
-                if (digits < 18) mant = mant * 10 + (c - '0');
+                if (digits < 19) mant = mant * 10 + (c - '0'); // 19 digits < 2^64: unsigned
                 digits++;
                 if (dot) frac++;
             } else if (c == '.' && !dot && k > i && k + 1 < end) {
@@ -463,16 +535,24 @@ public final class RdbParser {
                 plain = false;
             }
         }
-        if (plain && digits > 0 && digits <= 18) {
+        if (plain && digits > 0 && digits <= 19) {
             if (digits <= 15) {
                 double x = mant / POW10[frac];
                 return minus ? -x : x;
             }
-            // mant holds them all (18 digits < 2^63): the 128-bit quotient, no parseDouble
-            double x = frac == 0 ? (double) mant : nearestQuotient(mant, POW10_LONG[frac]);
-            return minus ? -x : x;
+            // mant holds them all (unsigned): Eisel-Lemire (frac <= 18: a digit precedes the point)
+            long bits = mant == 0 ? 0 : eiselLemire(mant, -frac);
+            if (bits != -1) return Double.longBitsToDouble(minus ? bits | Long.MIN_VALUE : bits);
+            return exactScore(b, off, n, mant, frac, minus);
         }
         return otherScore(b, off, n, plain && digits > 0);
+    }
+
+    /** Where Eisel-Lemire cannot decide: the 128-bit quotient below 2^63, else parseDouble. */
+    static double exactScore(byte[] b, int off, int n, long mant, int frac, boolean minus) throws BadScore {
+        if (mant < 0) return otherScore(b, off, n, true);
+        double x = frac == 0 ? (double) mant : nearestQuotient(mant, POW10_LONG[frac]);
+        return minus ? -x : x;
     }
 
     /** parseScore's rare texts: plain with more than 18 digits (validated already), or anything else. */
