@@ -445,9 +445,8 @@ public final class RdbParser {
 
     /** Eisel-Lemire's table (fast_float, Rust's core::num::dec2flt): 5^q in 128 bits, q in [POW5_MIN, POW5_MAX]
      *  (the plain scores' exponents: 0 to 18 digits after the point), top bit set. For q >= 0, 5^q shifted left
-     *  (or truncated) to 128 bits; for q < 0, floor(2^b / 5^-q) + 1, b such that it has 128 bits (b = z + 127
-     *  for q >= -27, z the bit length of 5^-q; else 2z + 128, then truncated), as Rust's dec2flt_table.py
-     *  writes them. Computed exactly at class init with BigInteger. */
+     *  (or truncated) to 128 bits; for q < 0, floor(2^(z + 127) / 5^-q) + 1, z the bit length of 5^-q, as Rust's
+     *  dec2flt_table.py writes them for q >= -27 (every q here). Computed exactly at class init with BigInteger. */
     static final int POW5_MIN = -18, POW5_MAX = 0;
     static final long[] POW5_HI = new long[POW5_MAX - POW5_MIN + 1], POW5_LO = new long[POW5_MAX - POW5_MIN + 1];
 
@@ -459,7 +458,7 @@ public final class RdbParser {
                 c = len <= 128 ? p.shiftLeft(128 - len) : p.shiftRight(len - 128);
             } else {
                 int z = p.bitLength(); // 2^(z-1) < 5^-q < 2^z
-                c = BigInteger.ONE.shiftLeft(q >= -27 ? z + 127 : 2 * z + 128).divide(p).add(BigInteger.ONE);
+                c = BigInteger.ONE.shiftLeft(z + 127).divide(p).add(BigInteger.ONE);
                 while (c.bitLength() > 128) c = c.shiftRight(1);
             }
             POW5_HI[q - POW5_MIN] = c.shiftRight(64).longValue();
@@ -486,20 +485,20 @@ public final class RdbParser {
             lo += second;
             if (Long.compareUnsigned(second, lo) > 0) hi++;
         }
-        if (lo == -1L && (q < -27 || q > 55)) return -1; // not exact there: cannot say which way it rounds
+        // (Rust's compute_float gives up here when lo is all ones and q is outside [-27, 55]: q never is)
         int upper = (int) (hi >>> 63);
         long mant = hi >>> (upper + 9); // 54 bits: the 53 and the rounding bit
         int e2 = ((q * (152170 + 65536)) >> 16) + 63 + upper - lz + 1023; // the biased exponent
         if (e2 <= 0) return -1; // subnormal: never for q >= POW5_MIN (w * 10^q >= 10^-18); the exact path
-        // exactly halfway (possible only where 5^q is exact in 64 bits: q in [-4, 23]): ties to even
-        if ((lo == 0 || lo == 1) && q >= -4 && q <= 23 && (mant & 3) == 1 && (mant << (upper + 9)) == hi) mant &= ~1L;
+        // exactly halfway (possible only where 5^q is exact in 64 bits: q in [-4, 23], here [-4, 0]): ties to even
+        if ((lo == 0 || lo == 1) && q >= -4 && (mant & 3) == 1 && (mant << (upper + 9)) == hi) mant &= ~1L;
         mant += mant & 1;
         mant >>>= 1;
         if (mant >= (2L << 52)) {
             mant = 1L << 52;
             e2++;
         }
-        if (e2 >= 0x7FF) return 0x7FFL << 52; // infinity
+        // no infinity: w < 2^64 and q <= 0
         return ((long) e2 << 52) | (mant & ((1L << 52) - 1));
     }
 
@@ -555,7 +554,7 @@ public final class RdbParser {
         return minus ? -x : x;
     }
 
-    /** parseScore's rare texts: plain with more than 18 digits (validated already), or anything else. */
+    /** parseScore's rare texts: plain with more than 19 digits (validated already), or anything else. */
     static double otherScore(byte[] b, int off, int n, boolean plain) throws BadScore {
         if (plain) return Double.parseDouble(new String(b, off, n, StandardCharsets.ISO_8859_1));
         String s = new String(b, off, n, StandardCharsets.ISO_8859_1);
