@@ -19,7 +19,7 @@ FUZZ_SECONDS ?= 60
 # profiles: each suite's [seed] block), its published table beside today's first; SEEDS=readexact for one.
 SEEDS ?=
 
-.PHONY: setup bench seeds test test-quick lint doctor fuzz
+.PHONY: setup bench seeds test test-quick lint doctor fuzz lock
 
 setup:
 	scripts/setup
@@ -50,3 +50,11 @@ doctor: setup
 
 fuzz: setup
 	.venv/bin/python suites/rdb/fuzz/rdbfuzz.py all $(FUZZ_SECONDS)
+
+# Resolve pyproject.toml's dependencies and extras again into requirements.lock (every platform and Python
+# that pyproject allows, with hashes), with uv, which setup does not need; commit the result on purpose.
+lock: setup
+	.venv/bin/pip install -q uv
+	.venv/bin/uv pip compile pyproject.toml --extra test --extra suites --extra pg --universal --python-version 3.11 \
+		--generate-hashes --no-header -q -o requirements.lock
+	@sed -i '1i # Every Python package scripts/setup installs, pinned with hashes: `make lock` writes it (uv pip compile).' requirements.lock

@@ -26,12 +26,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from iorace import compare  # noqa: E402  (the checkout's iorace, whatever is installed)
-from iorace.document import build  # noqa: E402
-from iorace.kind import Kind  # noqa: E402
-from iorace.stats import paired_ratio  # noqa: E402
-from iorace.status import Status  # noqa: E402
-from iorace.store import Store  # noqa: E402
+from iorace.analyse.stats import paired_ratio  # noqa: E402
+from iorace.compare import judge as compare  # noqa: E402  (the checkout's iorace, whatever is installed)
+from iorace.core.kind import Kind  # noqa: E402
+from iorace.core.status import Status  # noqa: E402
+from iorace.report.document import build  # noqa: E402
+from iorace.store.db import Store  # noqa: E402
 
 DEFAULT = ["readbytes", "--size", "seed", "--variant", "cpp/*", "--variant", "c/*"]
 

@@ -32,8 +32,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from iorace.runner import RESULT_PREFIX  # noqa: E402  (the checkout's iorace)
-from iorace.stats import Ratio, paired_ratio  # noqa: E402
+from iorace.analyse.stats import Ratio, paired_ratio  # noqa: E402
+from iorace.run.launcher import RESULT_PREFIX  # noqa: E402  (the checkout's iorace)
 
 CPU_BOUND = "cpu"  # a pair whose cells spend their time in calls and branches, not waiting on memory
 MEMORY_BOUND = "memory"

@@ -23,10 +23,11 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from iorace import fleet, machine  # noqa: E402  (the checkout's iorace, whatever is installed)
-from iorace.history import history, history_table  # noqa: E402
-from iorace.runner import Run  # noqa: E402
-from iorace.store import CellData, SessionData, Store  # noqa: E402
+from iorace.compare import fleet  # noqa: E402  (the checkout's iorace, whatever is installed)
+from iorace.compare.history import history, history_table  # noqa: E402
+from iorace.core import machine  # noqa: E402
+from iorace.run.launcher import Run  # noqa: E402
+from iorace.store.db import CellData, SessionData, Store  # noqa: E402
 
 VARIANTS = [
     "c/mmap",

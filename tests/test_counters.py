@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import TEST_SUITES
-from iorace import counters
-from iorace.store import Store
+from iorace.run import counters
+from iorace.store.db import Store
 
 # End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop; the parsers'
 # tests are in tests/unit/test_counters_unit.py).

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, TEST_SUITES, run_iorace
-from iorace import machine
-from iorace.document import build
+from iorace.core import machine
+from iorace.report.document import build
 
 # End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
 pytestmark = pytest.mark.slow
@@ -239,8 +239,8 @@ def test_a_real_session_reads_in_a_terminal_of_80_and_120_columns(tmp_path, widt
 
     from rich.console import Console
 
-    from iorace.report import print_session
-    from iorace.store import Store
+    from iorace.report.terminal import print_session
+    from iorace.store.db import Store
 
     result = run_iorace(
         [

@@ -7,21 +7,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from iorace.document import Report
 from iorace.export.benchfmt import write_benchfmt
 from iorace.export.bmf import write_bmf
 from iorace.export.html import write_html
 from iorace.export.hyperfine2 import write_hyperfine2
 from iorace.export.json_export import write_json
-from iorace.export.markdown import write_markdown
 from iorace.export.tsv import write_tsv
+from iorace.report.document import Report
+from iorace.report.markdown import write_markdown
 
 
 @dataclass(frozen=True)
 class Exporter:
     name: str  # the option is --export-NAME
     help: str
-    write: Callable[[Report, Path], None]  # draws the report document (iorace.document) into a file
+    write: Callable[[Report, Path], None]  # draws the report document (iorace.report.document) into a file
 
     @property
     def option(self) -> str:

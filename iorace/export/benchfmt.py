@@ -26,9 +26,9 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from iorace.analysis import Row
-from iorace.document import Report
+from iorace.analyse.analysis import Row
 from iorace.export.json_export import measured
+from iorace.report.document import Report
 
 RESERVED = re.compile(r"[\s/=%]")
 GOMAXPROCS = re.compile(r"-(\d+)$")

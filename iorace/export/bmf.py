@@ -16,10 +16,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from iorace.document import Report
+from iorace.analyse.stats import median_interval
 from iorace.export.hyperfine2 import cell_name
 from iorace.export.json_export import measured
-from iorace.stats import median_interval
+from iorace.report.document import Report
 
 MEASURE = "latency"  # Bencher's built-in Latency measure: nanoseconds
 

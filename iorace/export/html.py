@@ -6,7 +6,7 @@ distribution of each cell's runs, the best strategy per language and toolchain, 
 the machine, the toolchains, the command that reproduces the session and each cell's exact command. Given
 several sessions, a history chart of each cell's median across them.
 
-The tables are the report's own (iorace.tables), drawn here as the terminal and Markdown draw them. Charts
+The tables are the report's own (iorace.report.tables), drawn here as the terminal and Markdown draw them. Charts
 are static SVG rendered by vl-convert from Altair (Vega-Lite) specs (iorace/charts.py, imported only when a
 page is written: Altair is not needed to start the CLI); the only script is the few lines below that sort
 and filter the tables.
@@ -20,16 +20,16 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from iorace import tables
-from iorace.analysis import GridTable, Group, SeedTableData, ThenNowTable
-from iorace.document import Report, Section
-from iorace.kind import Kind
-from iorace.leaders import EXPLAINED, LeaderTable
-from iorace.status import Status
-from iorace.store import SessionData
+from iorace.analyse.analysis import GridTable, Group, SeedTableData, ThenNowTable
+from iorace.analyse.leaders import EXPLAINED, LeaderTable
+from iorace.core.kind import Kind
+from iorace.core.status import Status
+from iorace.report import tables
+from iorace.report.document import Report, Section
+from iorace.store.db import SessionData
 
 if TYPE_CHECKING:
-    import altair as alt  # iorace.charts (and Altair) are imported only when a page is written
+    import altair as alt  # iorace.report.charts (and Altair) are imported only when a page is written
 
 CSS = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; max-width: 1500px;
@@ -128,7 +128,7 @@ def esc(text: object) -> str:
 
 
 def _table(table: tables.Table, cls: str = "", row_attrs: list[str] | None = None) -> str:
-    """Draw a format-neutral table (iorace.tables) as HTML; the status cell gets its colour class."""
+    """Draw a format-neutral table (iorace.report.tables) as HTML; the status cell gets its colour class."""
     out = [f'<table class="{cls}"><thead><tr>' + "".join(f"<th>{esc(c.header)}</th>" for c in table.columns) + "</tr></thead><tbody>"]
     for i, row in enumerate(table.rows):
         attrs = row_attrs[i] if row_attrs else ""
@@ -159,7 +159,7 @@ def _row_attrs(g: Group) -> list[str]:
 
 
 def _figure(chart: alt.Chart | None) -> str:
-    from iorace import charts
+    from iorace.report import charts
 
     return "" if chart is None else f"<figure>{charts.to_svg(chart)}</figure>"
 
@@ -167,7 +167,7 @@ def _figure(chart: alt.Chart | None) -> str:
 def _group_section(section: Section, index: int, languages: list[str]) -> str:
     """One table of the detail, folded: its summary line names the table and its fastest cell; opened, its
     charts, every column the terminal report has, the best strategy per toolchain and each exact command."""
-    from iorace import charts
+    from iorace.report import charts
 
     g = section.source
     assert isinstance(g, Group)
@@ -199,7 +199,7 @@ def _group_section(section: Section, index: int, languages: list[str]) -> str:
 
 def _leaders(sections: list[Section], languages: list[str]) -> str:
     """Each suite's best cell per language and toolchain: one chart for every suite, then a table each."""
-    from iorace import charts
+    from iorace.report import charts
 
     if not sections:
         return ""
@@ -218,7 +218,7 @@ def _leaders(sections: list[Section], languages: list[str]) -> str:
 def _chart_of(section: Section) -> alt.Chart | None:
     """The chart of a grid (the seed's own view: configurations x implementations) or of a seed table (the
     seed's tests in its order, ours beside the seed's ratios); other sections are drawn as tables only."""
-    from iorace import charts
+    from iorace.report import charts
 
     if isinstance(section.source, GridTable):
         return charts.grid_chart(section.source)
@@ -284,13 +284,13 @@ def _meta(report: Report) -> str:
 def _history(sessions: list[SessionData], languages: list[str]) -> str:
     """Each cell's median across the sessions, one chart per suite x dataset x parameters; a point that
     differs significantly from the cell's previous session (as `iorace compare` judges it) is flagged."""
-    from iorace import charts
-    from iorace.history import cell_series
+    from iorace.compare.history import cell_series
+    from iorace.report import charts
 
     labels = {s.id: f"#{s.id} {s.started[:10]} {s.git_revision[:7]}" for s in sessions}
     charts_data: dict[tuple, list[dict]] = {}
     for ser in cell_series(sessions):
-        suite, dataset, params = ser.ident[:3]
+        suite, dataset, params = ser.ident.suite, ser.ident.dataset, ser.ident.params
         for p in ser.points:
             if p.median is not None:
                 charts_data.setdefault((suite, dataset, params), []).append(

@@ -23,12 +23,12 @@ import shlex
 from datetime import UTC, datetime
 from pathlib import Path
 
-from iorace.analysis import NS, Row
-from iorace.document import Report
+from iorace.analyse.analysis import NS, Row
+from iorace.analyse.stats import Summary, summarize
 from iorace.export.json_export import measured, session_fields
-from iorace.runner import Run
-from iorace.stats import Summary, summarize
-from iorace.store import CellData
+from iorace.report.document import Report
+from iorace.run.launcher import Run
+from iorace.store.db import CellData
 
 SCHEMA_VERSION = 2
 PRIMARY_METRIC = "time_wall_clock"  # hyperfine's: what its scripts analyse unless told --metric

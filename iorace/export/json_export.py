@@ -15,10 +15,10 @@ import shlex
 from collections.abc import Callable
 from pathlib import Path
 
-from iorace.analysis import NS, Row, ThenNowTable
-from iorace.document import Report
-from iorace.leaders import LeaderTable
-from iorace.store import SessionData
+from iorace.analyse.analysis import NS, Row, ThenNowTable
+from iorace.analyse.leaders import LeaderTable
+from iorace.report.document import Report
+from iorace.store.db import SessionData
 
 
 def _stat(values: list[float], fn: Callable[[list[float]], float]) -> float | None:

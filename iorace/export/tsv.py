@@ -7,8 +7,8 @@ import csv
 from collections.abc import Iterator
 from pathlib import Path
 
-from iorace.document import Report
-from iorace.store import SessionData
+from iorace.report.document import Report
+from iorace.store.db import SessionData
 
 HEADER = ["test", "elapsed", "user", "system", "cpu_pct", "mem"]
 

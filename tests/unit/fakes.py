@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from iorace.cells import OK, Cell, dataset_refs, expand
-from iorace.runner import Job, Run
-from iorace.suites import load_suite
+from iorace.manifest.cells import OK, Cell, dataset_refs, expand
+from iorace.manifest.suites import load_suite
+from iorace.run.launcher import Job
+from iorace.store.run import Run
 
 MS = 1_000_000  # ns
 ANSWER = 1000  # every toy cell's expected answer

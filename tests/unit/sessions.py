@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from iorace import machine
-from iorace.runner import Run
-from iorace.store import CellData, SessionData, Store
+from iorace.core import machine
+from iorace.store.db import CellData, SessionData, Store
+from iorace.store.run import Run
 
 MS = 1_000_000  # ns
 

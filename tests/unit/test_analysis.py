@@ -5,7 +5,7 @@ import math
 import pytest
 from sessions import cell, session, toy_session
 
-from iorace.analysis import analyse
+from iorace.analyse.analysis import analyse
 
 
 def geomean(values: list[float]) -> float:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from iorace.compare import CellSample, Side
+from iorace.compare.judge import CellSample, Side
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_repro.py"
 
@@ -47,7 +47,7 @@ def test_disjoint_pairs_are_calibrated_where_a_shared_reference_is_not() -> None
     assert len(pair_zs) == 150  # every cell in one pair, none twice
     assert 0.85 < statistics.stdev(pair_zs) < 1.15
 
-    from iorace.stats import paired_ratio
+    from iorace.analyse.stats import paired_ratio
 
     ref_a, ref_b = a.cells[0].rounds, b.cells[0].rounds
     shared = []

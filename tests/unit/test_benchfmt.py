@@ -19,8 +19,8 @@ import sessions
 from consumers import BENCHSTAT_MISSING, benchstat
 from sessions import session
 
-from iorace.document import build
 from iorace.export.benchfmt import benchmark_name, lines, write_benchfmt
+from iorace.report.document import build
 
 needs_benchstat = pytest.mark.skipif(benchstat() is None, reason=BENCHSTAT_MISSING)
 

@@ -23,8 +23,8 @@ import sessions
 from scipy import stats as sps
 from sessions import session, toy_session
 
-from iorace.document import build
 from iorace.export.bmf import metrics, write_bmf
+from iorace.report.document import build
 
 # Bencher's published BMF JSON schema (https://bencher.dev/bmf.json, shown on its reference page)
 BMF_SCHEMA = {

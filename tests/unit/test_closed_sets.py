@@ -1,4 +1,4 @@
-"""Statuses and variant kinds are closed sets that every module asks (iorace.status, iorace.kind): each
+"""Statuses and variant kinds are closed sets that every module asks (iorace.core.status, iorace.core.kind): each
 member drives every place that depends on it, so adding a member is one edit."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import html
 import pytest
 from sessions import cell, session
 
-from iorace.document import build
+from iorace.core.kind import Kind
+from iorace.core.status import BAD_STATES, Status
 from iorace.export.html import CSS, render
-from iorace.kind import Kind
-from iorace.manifest import Variant
-from iorace.status import BAD_STATES, Status
+from iorace.manifest.schema import Variant
+from iorace.report.document import build
 
 
 @pytest.mark.parametrize("kind", list(Kind))
@@ -25,7 +25,7 @@ def test_every_kind_is_accepted_noted_drawn_and_styled(kind):
     assert (f"tr.{kind.value} td" in CSS) == kind.marked
     if kind.note:
         assert html.escape(kind.note) in page
-    from iorace.analysis import analyse
+    from iorace.analyse.analysis import analyse
 
     (g,) = analyse(s)
     assert (g.fastest.cell.variant == "v") == kind.compared  # 5 ms beats 10 ms only where it is compared

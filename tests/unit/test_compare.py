@@ -7,8 +7,8 @@ import pytest
 import sessions
 from sessions import save, session
 
-from iorace.document import build
 from iorace.export.json_export import write_json
+from iorace.report.document import build
 
 BASE = [0.0100, 0.0101, 0.0099, 0.0102, 0.0098, 0.0100, 0.0101, 0.0099]
 
@@ -94,7 +94,7 @@ def test_markdown_for_a_pull_request(iorace_inprocess, db):
 
 
 def test_json_exports_compare_like_the_sessions(iorace_inprocess, db, tmp_path):
-    from iorace.store import Store
+    from iorace.store.db import Store
 
     store = Store(db)
     write_json(build(store.load(1)), tmp_path / "a.json")
@@ -176,7 +176,7 @@ def synthetic(seed: int, machine: float = 1.0, injected: float = 1.0, sid: int =
 
 
 def test_an_injected_20_percent_change_is_flagged_and_seeded_noise_is_not():
-    from iorace.compare import compare, side_from_session
+    from iorace.compare.judge import compare, side_from_session
 
     false_alarms = 0
     for seed in range(20):
@@ -194,8 +194,8 @@ def test_an_injected_20_percent_change_is_flagged_and_seeded_noise_is_not():
 def test_holm_keeps_a_clear_change_and_drops_a_chance_one():
     """Ten cells judged at once: p = 0.03 is what one in thirty unchanged cells gives by chance (Holm: 0.3), p =
     0.001 is not (Holm: 0.01)."""
-    from iorace.compare import CellSample, Change, _holm
-    from iorace.stats import Ratio
+    from iorace.analyse.stats import Ratio
+    from iorace.compare.judge import CellSample, Change, _holm
 
     def change(p: float) -> Change:
         s = CellSample("demo", "tiny", {}, "c/x", "gcc", "release", "x", "ok", "inner", [0.01])

@@ -1,4 +1,4 @@
-"""Dimensioning (iorace.dimension, Kalibera & Jones): the variance at each level is recovered from pilot
+"""Dimensioning (iorace.analyse.dimension, Kalibera & Jones): the variance at each level is recovered from pilot
 sessions whose levels are known, and the counts follow the formulas."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from sessions import cell, save, session
 
-from iorace.dimension import levels, optimal_rounds, rounds_needed, sessions_needed
+from iorace.analyse.dimension import levels, optimal_rounds, rounds_needed, sessions_needed
 
 
 def pilots(k: int, rounds: int, sd_round: float, sd_session: float, seed: int = 1):

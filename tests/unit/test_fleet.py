@@ -9,8 +9,9 @@ import pytest
 from sessions import save, session
 from test_compare import BASE, cell, scaled, table_rows
 
-from iorace import fleet, machine
-from iorace.store import Store
+from iorace.compare import fleet
+from iorace.core import machine
+from iorace.store.db import Store
 
 
 @pytest.fixture
@@ -142,7 +143,7 @@ def test_compare_says_what_changed_besides_the_code(iorace_inprocess, tmp_path, 
 
 
 def test_compare_names_another_machine():
-    from iorace.compare import compare, side_from_session, what_else_changed
+    from iorace.compare.judge import compare, side_from_session, what_else_changed
 
     a = side_from_session(session([cell("a", BASE), cell("b", BASE)]))
     b = side_from_session(session([cell("a", BASE), cell("b", BASE)], machine_name="arm-1", facts={"cpu_model": "Neoverse"}))
@@ -263,8 +264,8 @@ def test_fleet_scale_fills_a_store_and_times_the_three_commands(monkeypatch, cap
 def test_the_html_report_lists_the_mitigations_one_by_one():
     from sessions import toy_session
 
-    from iorace.document import build
     from iorace.export.html import render
+    from iorace.report.document import build
 
     s = toy_session()
     s.machine = {

@@ -6,10 +6,10 @@ import re
 import sessions
 from sessions import session
 
-from iorace import tables
-from iorace.analysis import analyse
-from iorace.document import build
+from iorace.analyse.analysis import analyse
 from iorace.export.html import render
+from iorace.report import tables
+from iorace.report.document import build
 
 TIMES = [0.010, 0.011, 0.012, 0.0105, 0.0102]
 

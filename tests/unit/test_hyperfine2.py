@@ -21,9 +21,9 @@ from consumers import HYPERFINE2_MISSING, HYPERFINE_SCRIPTS_MISSING, hyperfine2,
 from sessions import demo_cell as cell
 from sessions import mixed_session, session, toy_session
 
-from iorace.document import build
 from iorace.export import json_export
 from iorace.export.hyperfine2 import document, write_hyperfine2
+from iorace.report.document import build
 
 # hyperfine 2.0's plot_utils.METRICS: what its scripts accept as --metric (and as primary_metric)
 SCRIPT_METRICS = ("time_wall_clock", "time_cpu", "time_user", "time_system", "memory_peak_resident")

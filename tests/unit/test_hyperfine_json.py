@@ -15,8 +15,8 @@ import numpy as np
 from sessions import demo_cell as cell
 from sessions import mixed_session, session
 
-from iorace.document import build
 from iorace.export.json_export import document, write_json
+from iorace.report.document import build
 
 NUMBERS = ("mean", "median", "min", "max", "user", "system")
 

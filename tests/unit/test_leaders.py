@@ -1,11 +1,11 @@
-"""The overview's best cell per language and toolchain (iorace.leaders), over hand-built tables."""
+"""The overview's best cell per language and toolchain (iorace.analyse.leaders), over hand-built tables."""
 
 import math
 
 from sessions import cell, session
 
-from iorace.analysis import analyse
-from iorace.leaders import leaders
+from iorace.analyse.analysis import analyse
+from iorace.analyse.leaders import leaders
 
 SLOW = [30, 30, 30, 30, 30]
 FAST = [10, 10, 10, 10, 10]

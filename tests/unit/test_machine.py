@@ -3,8 +3,8 @@ name and fingerprint stored with a session."""
 
 import pytest
 
-from iorace import machine
-from iorace.errors import UsageError
+from iorace.core import machine
+from iorace.core.errors import UsageError
 
 QUIET = {"load_per_core": 0.1, "others_pct": 5, "busiest": []}
 

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from iorace.cells import SKIPPED, dataset_refs, expand, sizes_for
-from iorace.errors import UsageError
-from iorace.suites import load_suite
+from iorace.core.errors import UsageError
+from iorace.manifest.cells import SKIPPED, dataset_refs, expand, sizes_for
+from iorace.manifest.suites import load_suite
 
 MANIFEST = """
 name = "toy"
@@ -152,8 +152,8 @@ def test_a_run_option_is_one_declaration(monkeypatch):
     """`iorace run`'s options and the session's stored options come from RunOptions' fields alone."""
     from dataclasses import fields
 
-    from iorace.cli import run
-    from iorace.options import RunOptions, flag, from_command
+    from iorace.cli.measure import run
+    from iorace.core.options import RunOptions, flag, from_command
 
     declared = {f.name for f in fields(RunOptions) if "click" in f.metadata}
     assert declared <= {p.name for p in run.params}

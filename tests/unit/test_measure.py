@@ -9,10 +9,11 @@ from itertools import groupby
 import pytest
 from fakes import ANSWER, COMMIT, FakeRunner, ListRecorder, record, toy_cells
 
-from iorace import measure as measure_module
-from iorace.cells import FAILED, OK, TIMEOUT, WRONG
-from iorace.measure import measure
-from iorace.runner import SINK_NULL, SINK_PIPE, timeout_text
+from iorace.manifest.cells import FAILED, OK, TIMEOUT, WRONG
+from iorace.run import measure as measure_module
+from iorace.run.launcher import SINK_NULL, SINK_PIPE
+from iorace.run.measure import measure
+from iorace.store.run import timeout_text
 
 
 @pytest.fixture(autouse=True)

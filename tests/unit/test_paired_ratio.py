@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from iorace.stats import paired_ratio
+from iorace.analyse.stats import paired_ratio
 
 
 def rounds(rng: np.random.Generator, n: int, true_ratio: float, drift: float, noise: float) -> tuple[dict, dict]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 from sessions import cell, save, session
 
-from iorace.analysis import analyse
-from iorace.pool import pool
+from iorace.analyse.analysis import analyse
+from iorace.analyse.pool import pool
 
 
 def one(seed: int, session_effect: float, sid: int):

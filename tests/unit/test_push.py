@@ -10,8 +10,8 @@ import socket
 import pytest
 from sessions import cell, save, session, toy_session
 
-from iorace.errors import UsageError
-from iorace.store import Store
+from iorace.core.errors import UsageError
+from iorace.store.db import Store
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ import time
 import numpy as np
 from fakes import FakeRunner, ListRecorder, record, toy_cells
 
-from iorace.kind import Kind
-from iorace.measure import measure
-from iorace.race import RACE_MIN_ROUNDS, Plan, Race
+from iorace.core.kind import Kind
+from iorace.run.measure import measure
+from iorace.run.race import RACE_MIN_ROUNDS, Plan, Race
 
 
 def costs(race: Race, cell, values) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fakes import FakeRunner, ListRecorder, toy_cells
 
-from iorace.measure import ENV_PAD_MAX, Randomize, measure
+from iorace.run.measure import ENV_PAD_MAX, Randomize, measure
 
 
 def run(cells, randomize: Randomize, runs: int = 4) -> tuple[FakeRunner, ListRecorder]:

@@ -7,11 +7,11 @@ import pytest
 from rich.console import Console
 from sessions import toy_session
 
-from iorace import tables
-from iorace.analysis import analyse
-from iorace.document import build
-from iorace.export.markdown import render
-from iorace.report import print_session
+from iorace.analyse.analysis import analyse
+from iorace.report import tables
+from iorace.report.document import build
+from iorace.report.markdown import render
+from iorace.report.terminal import print_session
 
 
 def printed(width: int, wide: bool) -> str:
@@ -86,7 +86,7 @@ def test_markdown_is_the_wide_table():
 def test_a_manifest_grid_is_drawn_as_the_seed_drew_it():
     from sessions import cell, session
 
-    from iorace.analysis import grids
+    from iorace.analyse.analysis import grids
 
     cells = []
     for case in ("carsales", "eval"):
@@ -131,7 +131,7 @@ def seed_table_session():
 
 
 def test_a_seed_table_keeps_the_seeds_order_and_its_figures():
-    from iorace.analysis import seed_tables
+    from iorace.analyse.analysis import seed_tables
 
     got = seed_tables(seed_table_session())
     assert [t.setup for t in got] == ["gdc release · mode=count", "ldc2 release · mode=count"]  # dmd: nothing measured, no table
@@ -148,7 +148,7 @@ def test_a_seed_table_keeps_the_seeds_order_and_its_figures():
 def test_problems_fold_cells_that_fail_alike():
     from sessions import cell, session
 
-    from iorace.document import problems
+    from iorace.report.document import problems
 
     same = [
         cell(f"v{i}", status="failed", detail="exit code 1: ModuleNotFoundError: No module named 'capnp'", params={"config": str(i)})
@@ -162,7 +162,7 @@ def test_problems_fold_cells_that_fail_alike():
 
 def test_a_seed_table_takes_the_figures_of_its_own_compiler():
     """serialize: the seed timed gdc and dmd; gdc's table shows gdc's figures, ldc2's none."""
-    from iorace.analysis import seed_tables
+    from iorace.analyse.analysis import seed_tables
 
     s = seed_table_session()
     spec = s.suites["lines"]["seed_tables"][0]

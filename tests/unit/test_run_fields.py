@@ -13,11 +13,12 @@ import sqlite3
 import pytest
 from sessions import toy_session
 
-from iorace.analysis import analyse
+from iorace.analyse.analysis import analyse
 from iorace.export.json_export import result
-from iorace.records import column
-from iorace.runner import Run, parse_report
-from iorace.store import Store
+from iorace.run.launcher import parse_report
+from iorace.store.db import Store
+from iorace.store.records import column
+from iorace.store.run import Run
 
 # ru_inblock: blocks read from the file system, as spawn.c would print it with F(inblock, ru.ru_inblock)
 BlocksRun = dataclasses.make_dataclass(

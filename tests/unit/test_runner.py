@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from iorace.cells import BAD_STATES, Status
-from iorace.runner import SINK_DIGEST, SINK_PIPE, Job, Run, run_batch, run_once, timeout_text
-from iorace.verify import judge_run
+from iorace.manifest.cells import BAD_STATES, Status
+from iorace.run.launcher import SINK_DIGEST, SINK_PIPE, Job, run_batch, run_once
+from iorace.run.verify import judge_run
+from iorace.store.run import Run, timeout_text
 
 SH = "/bin/sh"
 

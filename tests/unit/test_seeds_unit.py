@@ -7,12 +7,13 @@ from pathlib import Path
 import pytest
 from sessions import cell, session
 
-from iorace import seeds, tables
-from iorace.analysis import then_and_now
-from iorace.document import build
-from iorace.errors import UsageError
-from iorace.paths import REPO_SUITES
-from iorace.suites import find_suite_dirs, load_suite, load_suites
+from iorace.analyse.analysis import then_and_now
+from iorace.core.errors import UsageError
+from iorace.core.paths import REPO_SUITES
+from iorace.manifest import seeds
+from iorace.manifest.suites import find_suite_dirs, load_suite, load_suites
+from iorace.report import tables
+from iorace.report.document import build
 
 SEEDS = ["readbytes", "lines", "serialize", "readexact", "capnp"]  # in the write-ups' order, 000 to 004
 
@@ -190,7 +191,7 @@ def test_no_overview_without_a_seed_row_in_the_session():
 
 
 def test_list_names_the_seed_and_the_rows_that_cannot_run():
-    from iorace.cli import _seed_lines
+    from iorace.cli.suites import _seed_lines
 
     capnp = next(s for s, cfg in seeds.select(load_suites([], []), ["capnp"]))
     lines = _seed_lines(capnp.manifest)
@@ -201,8 +202,8 @@ def test_list_names_the_seed_and_the_rows_that_cannot_run():
 
 
 def test_seeds_takes_runs_options_but_not_the_selection():
-    from iorace.cli import run as run_cmd
-    from iorace.cli import seeds_cmd
+    from iorace.cli.measure import run as run_cmd
+    from iorace.cli.measure import seeds_cmd
 
     run_names = {p.name for p in run_cmd.params}
     names = {p.name for p in seeds_cmd.params}

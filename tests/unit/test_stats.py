@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from iorace.stats import median_ratio, summarize
+from iorace.analyse.stats import median_ratio, summarize
 
 
 def test_summary_of_runs():

@@ -11,16 +11,18 @@ import uuid
 import pytest
 from sessions import toy_session
 
-from iorace import machine
-from iorace.document import build
+from iorace.core import machine
 from iorace.export import EXPORTERS
 from iorace.export.json_export import document
 from iorace.export.tsv import HEADER, rows
-from iorace.store import Store
+from iorace.report.document import build
+from iorace.run.recording import SessionRecorder
+from iorace.store.db import Store
 
 
 class FakeCell:
-    """What Store.save_cell reads from an iorace.cells.Cell, from a stored CellData."""
+    """What the pipeline's one mapping (iorace.run.recording.cell_record) reads from an iorace.manifest.cells.Cell,
+    made from a stored CellData: saving it and reading it back must give the CellData again."""
 
     def __init__(self, c, db_id=None):
         from types import SimpleNamespace as NS
@@ -47,6 +49,7 @@ class FakeCell:
         ):
             setattr(self, k, getattr(c, k))
         self.argv = c.command
+        self.counters, self.counter_notes = dict(c.counters), dict(c.counter_notes)
         self.db_id = db_id
 
 
@@ -69,11 +72,12 @@ def test_round_trip(store_db):
         original.iorace_version,
     )
     store.save_suite_settings(sid, "toy", original.suites["toy"])
+    recorder = SessionRecorder(store, sid)
     for c in original.cells:
         fake = FakeCell(c)
-        store.save_cell(sid, fake)
+        recorder.save(fake)  # what a live cell has, no more
         for r in c.runs:
-            store.add_run(fake, r.phase, r.round, r)
+            recorder.add_run(fake, r.phase, r.round, r)
     store.finish_session(sid, original.finished, "done")
     back = Store(store_db).load(sid)
     assert back.suites == original.suites
@@ -114,13 +118,13 @@ def test_a_cell_and_its_counters_are_updated_in_place(store_db):
     original = toy_session()
     store = Store(store_db)
     sid = store.begin_session("t", "iorace run toy", {}, {}, {}, "abc", "0.1")
-    fake = FakeCell(original.cells[0])
-    store.save_cell(sid, fake)
+    fake, recorder = FakeCell(original.cells[0]), SessionRecorder(store, sid)
+    recorder.save(fake)
     fake.status, fake.detail, fake.known_wrong = "wrong", "answered 1001", True
     fake.counters, fake.counter_notes = {"perf:cycles": 1.0}, {"perf:instructions": "not here"}
-    store.save_cell(sid, fake)
+    recorder.save(fake)
     fake.counters = {"perf:cycles": 2.0, "perf:instructions": 3.0}
-    store.save_cell(sid, fake)
+    recorder.save(fake)
     store.commit()
     (cell,) = Store(store_db).load(sid).cells
     assert (cell.id, cell.status, cell.detail, cell.known_wrong) == (fake.db_id, "wrong", "answered 1001", True)
@@ -137,7 +141,7 @@ CREATE TABLE IF NOT EXISTS sessions (
     status TEXT NOT NULL,            -- running | done | interrupted
     command_line TEXT NOT NULL,
     options TEXT NOT NULL,           -- JSON: size, runs, warmup, sink, ...
-    machine TEXT NOT NULL,           -- JSON from iorace.machine
+    machine TEXT NOT NULL,           -- JSON from iorace.core.machine
     toolchains TEXT NOT NULL,        -- JSON: name -> version line
     git_revision TEXT NOT NULL,
     iorace_version TEXT NOT NULL
@@ -219,7 +223,7 @@ def test_a_database_of_the_first_schema_gets_the_columns_it_lacks_and_its_sessio
 
 
 def test_unknown_session_is_a_usage_error(store_db):
-    from iorace.errors import UsageError
+    from iorace.core.errors import UsageError
 
     store = Store(store_db)
     with pytest.raises(UsageError, match="no session stored yet"):
@@ -229,7 +233,7 @@ def test_unknown_session_is_a_usage_error(store_db):
 
 
 def test_an_unopenable_database_is_a_usage_error(tmp_path):
-    from iorace.errors import UsageError
+    from iorace.core.errors import UsageError
 
     (tmp_path / "dir.sqlite").mkdir()
     with pytest.raises(UsageError, match="cannot open the database"):
@@ -276,7 +280,7 @@ def test_show_analyses_a_session_once_whatever_it_exports(iorace_inprocess, tmp_
     """The terminal, Markdown, HTML and JSON all draw one report document: one analysis, not one per format."""
     from sessions import save
 
-    from iorace import document
+    from iorace.report import document
 
     db = tmp_path / "s.sqlite"
     save(db, toy_session())

@@ -8,9 +8,10 @@ import hashlib
 import pytest
 from fakes import ANSWER, FakeRunner, ListRecorder, record, toy_cells
 
-from iorace.cells import FAILED, OK, PLANNED, TIMEOUT, WRONG
-from iorace.runner import SINK_DIGEST, SINK_NULL, timeout_text
-from iorace.verify import KNOWN, verify
+from iorace.manifest.cells import FAILED, OK, PLANNED, TIMEOUT, WRONG
+from iorace.run.launcher import SINK_DIGEST, SINK_NULL
+from iorace.run.verify import KNOWN, verify
+from iorace.store.run import timeout_text
 
 
 def toy(tmp_path, **kw):

@@ -1,0 +1,470 @@
+"""Turn a stored session into comparable rows: per cell statistics, ratios to the fastest and to the limit.
+
+The report, the Markdown export and the JSON export all read these rows, so
+they can never disagree about a ratio.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from iorace.analyse.stats import Ratio, Summary, paired_ratio, summarize
+from iorace.core.ids import TableId, variant_key_of
+from iorace.core.kind import Kind
+from iorace.core.status import Status
+from iorace.store.db import CellData, SessionData
+
+NS = 1e9
+AA_SUFFIX = "~aa"  # an A/A cell's variant is its original's name and this (measure.aa_twins)
+
+
+@dataclass
+class Row:
+    cell: CellData
+    metric: str  # "inner" or "wall": what `primary` measures for this row
+    primary: Summary | None  # seconds
+    wall: Summary | None
+    inner: Summary | None
+    user: Summary | None
+    system: Summary | None
+    cpu_pct: Summary | None  # (user + system) / wall, as the dcat seed's `time` reports it
+    max_rss_kb: int | None
+    vs_fastest: Ratio | None = None  # cost / the fastest comparable row's, with its 95% interval
+    vs_limit: float | None = None
+    instructions_ratio: float | None = None  # instructions / the fewest of the group's comparable rows
+    vs_language_ref: float | None = None  # primary / the same-language reference cell (same toolchain, profile)
+    vs_peer: float | None = None  # primary / the fastest peer of the group
+    vs_original: Ratio | None = None  # an A/A cell (kind control): its ratio to the cell it twins, round by round
+    rates: dict[str, float] = field(default_factory=dict)  # unit -> per second
+    scale: float = 1.0  # this cell's work / the group's (1 pass of 10: 0.1); comparisons use cost
+    instructions_per_unit: float | None = None  # instructions / the run's work in the group's first unit
+
+    @property
+    def cost(self) -> float:
+        """The primary median scaled to the group's amount of work: what every comparison uses (ok rows only)."""
+        assert self.primary is not None, "cost of a row that has no measured runs"
+        return self.primary.median / self.scale
+
+    @property
+    def ok(self) -> bool:
+        return self.cell.status == Status.OK and self.primary is not None
+
+    @property
+    def kind(self) -> Kind:
+        return Kind.of(self.cell.kind)
+
+    @property
+    def noisy(self) -> bool:
+        return bool(self.primary and self.primary.noisy)
+
+    def primary_values(self) -> list[float]:
+        runs = self.cell.measured()
+        if self.metric == "inner":
+            return [r.inner_ns / NS for r in runs if r.inner_ns is not None]
+        return [r.wall_ns / NS for r in runs]
+
+    def cost_values(self) -> list[float]:
+        return [v / self.scale for v in self.primary_values()]
+
+    def cost_by_round(self) -> dict[int, float]:
+        """Each measured round's cost (the primary metric scaled to the group's work): what paired ratios pair."""
+        out = {}
+        for r in self.cell.measured():
+            value = r.inner_ns if self.metric == "inner" else r.wall_ns
+            if value is not None:
+                out[r.round] = value / NS / self.scale
+        return out
+
+
+@dataclass
+class Group:
+    suite: str
+    title: str
+    dataset: str
+    dataset_sha256: str
+    params: dict
+    metric: str
+    rows: list[Row]
+    baseline_languages: list[str] = field(default_factory=list)
+    language_ref: dict | None = None  # {"label": ..., "variants": [...]} from the manifest
+    scale_params: list[str] = field(default_factory=list)  # params that only scale the work (passes)
+    scale_unit: str = ""  # the unit work is compared in ("bytes")
+
+    @property
+    def scaled(self) -> bool:
+        return any(r.scale != 1.0 for r in self.rows)
+
+    @property
+    def fastest_peer(self) -> Row | None:
+        peers = [r for r in self.rows if r.ok and r.kind is Kind.PEER]
+        return min(peers, key=lambda r: r.cost) if peers else None
+
+    @property
+    def baseline(self) -> Row | None:
+        """The fastest cell of the suite's baseline languages (e.g. C and C++), other than a limit row."""
+        rows = [r for r in self.rows if r.ok and r.kind.compared and r.cell.language in self.baseline_languages]
+        return min(rows, key=lambda r: r.cost) if rows else None
+
+    def vs_baseline(self, r: Row) -> float | None:
+        b = self.baseline
+        return r.cost / b.cost if b is not None and r.ok else None
+
+    @property
+    def fastest(self) -> Row | None:
+        candidates = [r for r in self.rows if r.ok and r.kind.compared]
+        return min(candidates, key=lambda r: r.cost) if candidates else None
+
+    @property
+    def work_unit(self) -> str:
+        """The unit work is counted in (bytes, lines, keys, ...): the first one the suite's units() gives."""
+        return next((u for r in self.rows for u in r.cell.units), "")
+
+    @property
+    def extra_names(self) -> list[str]:
+        """Figures some program of this group reports beside its answer (alloc_bytes_per_op, ...)."""
+        return list(dict.fromkeys(k for r in self.rows for k in r.cell.extra))
+
+    @property
+    def has_instructions(self) -> bool:
+        return any(r.cell.instructions is not None or r.cell.instructions_note for r in self.rows)
+
+    @property
+    def limit(self) -> Row | None:
+        limits = [r for r in self.rows if r.ok and r.kind is Kind.LIMIT]
+        return min(limits, key=lambda r: r.cost) if limits else None
+
+    def best_per_toolchain(self) -> list[Row]:
+        """The fastest strategy of each language x toolchain x profile: the seed's "which implementation
+        for which compiler" question."""
+        best: dict[tuple, Row] = {}
+        for r in self.rows:
+            if not r.ok or not r.kind.compared:
+                continue
+            k = (r.cell.language, r.cell.toolchain, r.cell.profile)
+            if k not in best or r.cost < best[k].cost:
+                best[k] = r
+        return sorted(best.values(), key=lambda r: r.cost)
+
+
+def _row(cell: CellData, suite_metric: str) -> Row:
+    runs = cell.measured()
+    inner = summarize([r.inner_ns / NS for r in runs if r.inner_ns is not None])
+    wall = summarize([r.wall_ns / NS for r in runs])
+    # A cell that does not time itself is compared on wall time, and the row says so.
+    metric = "inner" if suite_metric == "inner" and inner is not None and inner.n == len(runs) else "wall"
+    rss_runs = runs or cell.runs
+    return Row(
+        cell=cell,
+        metric=metric,
+        primary=inner if metric == "inner" else wall,
+        wall=wall,
+        inner=inner,
+        user=summarize([r.user_ns / NS for r in runs]),
+        system=summarize([r.sys_ns / NS for r in runs]),
+        cpu_pct=summarize([100 * (r.user_ns + r.sys_ns) / r.wall_ns for r in runs if r.wall_ns > 0]),
+        max_rss_kb=max((r.max_rss_kb for r in rss_runs), default=None),
+    )
+
+
+def _apply_scale(g: Group) -> None:
+    """Cells that differ only in scale parameters (passes) share a group; each is compared per unit of
+    work (per byte), scaled to the largest amount of work in the group."""
+    if not g.scale_params:
+        return
+    work = {id(r): r.cell.units.get(g.scale_unit, 0) for r in g.rows}
+    full = max(work.values(), default=0)
+    if not full:
+        return
+    for r in g.rows:
+        if work[id(r)]:
+            r.scale = work[id(r)] / full
+    biggest = max(g.rows, key=lambda r: work[id(r)])
+    g.params = dict(biggest.cell.params)
+
+
+def analyse(session: SessionData) -> list[Group]:
+    """The session's cells in groups (suite x dataset x the parameters that are not scale parameters), each
+    row with its statistics and its ratios to the group's fastest, limit, best peer and references."""
+    groups = _group(session)
+    for g in groups:
+        _apply_scale(g)
+        _compare_within(g)
+        g.rows.sort(key=lambda r: (Status.sort_key(r.cell.status) if not r.ok else -1, r.cost if r.ok else 0, r.cell.label))
+    return groups
+
+
+def _group(session: SessionData) -> list[Group]:
+    groups: dict[TableId, Group] = {}
+    for cell in session.cells:
+        scaling = session.suite_setting(cell.suite, "scale_params", [])
+        key = TableId.of(cell.suite, cell.dataset, cell.params, scaling)
+        if key not in groups:
+            groups[key] = Group(
+                cell.suite,
+                cell.title,
+                cell.dataset,
+                cell.dataset_sha256,
+                dict(cell.params),
+                cell.metric,
+                [],
+                session.suite_setting(cell.suite, "baseline_languages", []),
+                session.suite_setting(cell.suite, "same_language_reference", None),
+                scaling,
+                session.suite_setting(cell.suite, "throughput", ""),
+            )
+        groups[key].rows.append(_row(cell, cell.metric))
+    return list(groups.values())
+
+
+def _compare_within(g: Group) -> None:
+    """Each ok row's ratios to the group's fastest (with its interval), limit, best peer, same-language
+    reference and fewest instructions, its instructions per unit and its rates."""
+    fastest, limit, peer = g.fastest, g.limit, g.fastest_peer
+    refs = {}
+    if g.language_ref:
+        refs = {(r.cell.language, r.cell.toolchain, r.cell.profile): r for r in g.rows if r.ok and r.cell.key in g.language_ref["variants"]}
+    counted = [r.cell.instructions for r in g.rows if r.cell.instructions and r.kind.compared]
+    fewest = min(counted) if counted else None
+    by_label = {r.cell.label: r for r in g.rows if r.ok}
+    for r in g.rows:
+        if not r.ok:
+            continue
+        if r.kind is Kind.CONTROL and (original := by_label.get(r.cell.label.replace(AA_SUFFIX + "@", "@", 1))) is not None:
+            r.vs_original = paired_ratio(r.cost_by_round(), original.cost_by_round())
+        if fastest is not None:
+            r.vs_fastest = paired_ratio(r.cost_by_round(), fastest.cost_by_round())
+        r.vs_limit = r.cost / limit.cost if limit is not None else None
+        r.vs_peer = r.cost / peer.cost if peer is not None else None
+        if (ref := refs.get((r.cell.language, r.cell.toolchain, r.cell.profile))) is not None:
+            r.vs_language_ref = r.cost / ref.cost
+        if fewest and r.cell.instructions:
+            r.instructions_ratio = r.cell.instructions / fewest
+        if r.cell.instructions and r.cell.units.get(g.work_unit):
+            r.instructions_per_unit = r.cell.instructions / r.cell.units[g.work_unit]
+        if r.primary is not None and r.primary.median > 0:
+            r.rates = {unit: n / r.primary.median for unit, n in r.cell.units.items()}
+
+
+def params_text(params: dict) -> str:
+    return " ".join(f"{k}={v}" for k, v in params.items()) or "-"
+
+
+def answer_text(value: object, limit: int = 24) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value):
+        return f"sha256 {value[:10]}…"  # a digest of the output (stdout suites)
+    text = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else json.dumps(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass
+class GridTable:
+    """One table of a manifest's grid: rows are one parameter's values, columns are named cells, each entry
+    that cell's primary median in the group of that row; plus the ratio of two columns per row."""
+
+    title: str
+    suite: str
+    dataset: str
+    split_value: object
+    row_param: str
+    columns: list[str]
+    rows: list[tuple[object, list[Row | None], Ratio | None]]  # (row value, a Row per column, ratio)
+    ratio_label: str = ""
+
+
+def grids(session: SessionData, groups: list[Group] | None = None) -> list[GridTable]:
+    """The manifests' grids (e.g. capnp's configurations x implementations, per case), from the analysed
+    groups: entries are the very rows (and medians) of the per-group tables."""
+    groups = groups if groups is not None else analyse(session)
+    out: list[GridTable] = []
+    for suite in dict.fromkeys(g.suite for g in groups):
+        order = session.suite_setting(suite, "param_order", {}) or {}
+        for spec in session.suite_setting(suite, "grids", []) or []:
+            mine = [g for g in groups if g.suite == suite and spec["split"] in g.params and spec["rows"] in g.params]
+            for dataset in dict.fromkeys(g.dataset for g in mine):
+                in_dataset = [g for g in mine if g.dataset == dataset]
+                splits = _ordered({g.params[spec["split"]] for g in in_dataset}, order.get(spec["split"]))
+                for split in splits:
+                    table = GridTable(
+                        f"{spec['title']} · {suite} · {dataset} · {spec['split']}={split}",
+                        suite,
+                        dataset,
+                        split,
+                        spec["rows"],
+                        list(spec["columns"]),
+                        [],
+                        " / ".join(variant_key_of(c) for c in spec["ratio"]) if spec["ratio"] else "",
+                    )
+                    by_row = {g.params[spec["rows"]]: g for g in in_dataset if g.params[spec["split"]] == split}
+                    for value in _ordered(set(by_row), order.get(spec["rows"])):
+                        g = by_row[value]
+                        cells = {r.cell.label.split("[")[0]: r for r in g.rows if r.ok}
+                        entries = [cells.get(c) for c in spec["columns"]]
+                        ratio = None
+                        if spec["ratio"]:
+                            num, den = cells.get(spec["ratio"][0]), cells.get(spec["ratio"][1])
+                            if num is not None and den is not None:
+                                ratio = paired_ratio(num.cost_by_round(), den.cost_by_round())
+                        table.rows.append((value, entries, ratio))
+                    if table.rows:
+                        out.append(table)
+    return out
+
+
+def _ordered(values: set, manifest_order: list | None) -> list:
+    """Values in the manifest's order (the seed's), unknown ones after, sorted."""
+    known = [v for v in (manifest_order or []) if v in values]
+    return known + sorted((v for v in values if v not in known), key=str)
+
+
+@dataclass
+class SeedRow:
+    test: str  # language/variant
+    row: Row | None  # None: the cell was not run (or not in this toolchain/profile)
+    vs_baseline: Ratio | None  # our time over the baseline test's, with its 95% interval
+    seed_seconds: float | None  # the seed's own figure
+    seed_vs_baseline: float | None
+
+
+@dataclass
+class SeedTableData:
+    """One of a manifest's seed tables for one group (dataset x parameters) and one toolchain x profile."""
+
+    title: str
+    suite: str
+    dataset: str
+    setup: str  # "gdc release" (+ the group's parameters)
+    baseline: str
+    source: str
+    rows: list[SeedRow]
+
+
+def seed_tables(session: SessionData, groups: list[Group] | None = None) -> list[SeedTableData]:
+    """The manifests' seed tables (dcat's tests in its order; Cerealed's designs), from the analysed groups: one per group and
+    toolchain x profile that measured at least two of the tests."""
+    groups = groups if groups is not None else analyse(session)
+    out: list[SeedTableData] = []
+    for g in groups:
+        for spec in session.suite_setting(g.suite, "seed_tables", []) or []:
+            mine = [r for r in g.rows if r.cell.key in spec["rows"]]
+            for toolchain, profile in dict.fromkeys((r.cell.toolchain, r.cell.profile) for r in mine):
+                source = spec.get("seed_figures_source", "")
+                figures = (spec.get("seed_figures_by_toolchain") or {}).get(toolchain)
+                if figures:
+                    source += f" ({toolchain}'s)"
+                else:
+                    figures = spec.get("seed_figures") or {}
+                seed_base = figures.get(spec["baseline"])
+                by_key = {r.cell.key: r for r in mine if (r.cell.toolchain, r.cell.profile) == (toolchain, profile)}
+                if sum(r.ok for r in by_key.values()) < 2:  # e.g. a toolchain not installed: every cell skipped
+                    continue
+                base = by_key.get(spec["baseline"])
+                rows = []
+                for key in spec["rows"]:
+                    r = by_key.get(key)
+                    ratio = None
+                    if r is not None and r.ok and base is not None and base.ok:
+                        ratio = paired_ratio(r.cost_by_round(), base.cost_by_round())
+                    seconds = figures.get(key)
+                    rows.append(SeedRow(key, r, ratio, seconds, seconds / seed_base if seconds is not None and seed_base else None))
+                setup = f"{toolchain} {profile}" + (f" · {params_text(g.params)}" if g.params else "")
+                out.append(
+                    SeedTableData(
+                        f"{spec['title']} · {g.suite} · {g.dataset} · {setup}", g.suite, g.dataset, setup, spec["baseline"], source, rows
+                    )
+                )
+    return out
+
+
+@dataclass
+class ThenNowRow:
+    label: str  # the seed's own name of the row
+    cell: str  # language/variant@toolchain:profile, or "" where nothing runs it here
+    row: Row | None  # this session's cell (None: not run here, or not in this session)
+    baseline: str  # the row (label) the ratios divide by
+    now: Ratio | None  # this session's cost over its baseline row's, round by round, with its 95% interval
+    then_seconds: float | None  # the seed's published figure
+    then: float | None  # the seed's figure over its baseline row's
+    why: str  # why there is no time now: the manifest's reason, or the cell's status and its first line
+
+
+@dataclass
+class ThenNowTable:
+    """One seed's published table beside this session's cells (`iorace seeds`): per seed row, ours and
+    the seed's, each as a ratio to the same baseline row (machines differ; ratios travel)."""
+
+    seed: str
+    title: str
+    suite: str
+    dataset: str
+    metric: str
+    figures: str  # what the seed's figures are
+    rows: list[ThenNowRow]
+    left_out: int = 0  # seed rows without a cell in this session (not an `iorace seeds` session)
+
+    @property
+    def shared_baseline(self) -> str | None:
+        """The one baseline every row divides by, or None when rows name their own."""
+        found = {r.baseline for r in self.rows}
+        return found.pop() if len(found) == 1 else None
+
+
+def then_and_now(session: SessionData, groups: list[Group] | None = None) -> list[ThenNowTable]:
+    """Each seed of the session's suites (their [seed] blocks) beside this session, one table per dataset
+    the session ran that seed's cells on; a seed none of whose rows has a cell in the session is left out."""
+    groups = groups if groups is not None else analyse(session)
+    out: list[ThenNowTable] = []
+    for suite in dict.fromkeys(c.suite for c in session.cells):
+        spec = session.suite_setting(suite, "seed", None)
+        if not spec:
+            continue
+        rows_of = [r for g in groups if g.suite == suite for r in g.rows]
+        for dataset in dict.fromkeys(r.cell.dataset for r in rows_of):
+            here = [r for r in rows_of if r.cell.dataset == dataset]
+            found = {seed_row["label"]: _seed_cell(seed_row, here) for seed_row in spec["rows"]}
+            if not any(found.values()):
+                continue
+            figures = {s["label"]: s.get("seconds") for s in spec["rows"]}
+            # `iorace seeds` ran the seed whole: every row shows, with why where it has no time. Another
+            # session (`run readbytes --size seed`) shows the rows it has cells for, and how many it left out.
+            whole = spec["name"] in (session.options.get("seeds") or [])
+            shown = spec["rows"] if whole else [s for s in spec["rows"] if found[s["label"]] is not None]
+            rows = []
+            for s in shown:
+                r, base_label = found[s["label"]], s.get("baseline") or spec["baseline"]
+                base = found.get(base_label)
+                now = paired_ratio(r.cost_by_round(), base.cost_by_round()) if r and r.ok and base and base.ok else None
+                then, then_base = figures.get(s["label"]), figures.get(base_label)
+                if s.get("why"):
+                    why = s["why"]
+                elif r is None:
+                    why = "not in this session"
+                elif r.cell.status == Status.OK and r.primary is None:
+                    why = "answered right; not timed"
+                elif not r.ok:
+                    why = f"{r.cell.status}: {r.cell.detail.strip().splitlines()[0]}" if r.cell.detail.strip() else str(r.cell.status)
+                else:
+                    why = ""
+                then_ratio = then / then_base if then and then_base else None
+                rows.append(ThenNowRow(s["label"], s.get("cell", ""), r, base_label, now, then, then_ratio, why))
+            metric = here[0].cell.metric if here else ""  # the suite's (a row without runs says wall)
+            title = f"{spec['name']}: then and now · {suite} · {dataset}"
+            left_out = len(spec["rows"]) - len(shown)
+            out.append(ThenNowTable(spec["name"], title, suite, dataset, metric, spec.get("figures", ""), rows, left_out))
+    return out
+
+
+def _seed_cell(seed_row: dict, rows: list[Row]) -> Row | None:
+    """The session's row of the cell a seed row names (its variant, toolchain, profile and parameters)."""
+    if not seed_row.get("cell"):
+        return None
+    key, rest = seed_row["cell"].split("@", 1)
+    toolchain, profile = rest.split(":", 1)
+    params = seed_row.get("params") or {}
+    for r in rows:
+        c = r.cell
+        if (c.key, c.toolchain, c.profile) == (key, toolchain, profile) and all(c.params.get(k) == v for k, v in params.items()):
+            return r
+    return None

@@ -1,0 +1,124 @@
+"""What the commands share: the consoles, the options (--db, --export-NAME, --wide, --suite-dir), and the one
+path by which `run`, `seeds` and `show` print and export a stored session."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from iorace.core.errors import UsageError
+from iorace.core.options import CommandFunc, RunOptions
+from iorace.core.paths import default_db
+from iorace.export import EXPORTERS, export_all
+from iorace.report import document
+from iorace.report.terminal import print_session
+from iorace.run.session import plan, run_session
+from iorace.store import dialect
+from iorace.store.db import SessionData
+
+
+def _width(stream: TextIO) -> int | None:
+    """Full-width tables when output goes to a file or CI log (rich would wrap at 80 columns)."""
+    return None if stream.isatty() else int(os.environ.get("COLUMNS", "260"))
+
+
+console = Console(highlight=False, width=_width(sys.stdout))
+
+err_console = Console(stderr=True, highlight=False, width=_width(sys.stderr))
+
+SUITE_DIR_OPTION = click.option(
+    "--suite-dir",
+    "suite_dirs",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Another folder of suites (or one suite folder). Repeatable.",
+)
+
+
+def export_options(command: CommandFunc) -> CommandFunc:
+    """One --export-NAME FILE option per registered exporter (iorace.export.EXPORTERS)."""
+    for e in reversed(EXPORTERS):
+        command = click.option(e.option, e.dest, type=click.Path(path_type=Path), metavar="FILE", help=e.help)(command)
+    return command
+
+
+WIDE_OPTION = click.option(
+    "--wide",
+    is_flag=True,
+    help="Every column (user, sys, CPU, RSS, answer, spreads, ...). Default on a terminal: "
+    "the compact view; piped output always has every column.",
+)
+
+
+def wide_view(wide: bool) -> bool:
+    return wide or not sys.stdout.isatty()
+
+
+class Database(click.ParamType):
+    """--db, --to: a SQLite file, or a PostgreSQL server's postgresql:// URL."""
+
+    name = "FILE|URL"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path | str:
+        if isinstance(value, Path):
+            return value
+        try:
+            return dialect.parse_location(str(value))
+        except UsageError as e:
+            self.fail(str(e), param, ctx)
+
+
+def _default_db_text() -> str:
+    db = default_db()
+    return dialect.redact(db) if isinstance(db, str) else str(db)
+
+
+DB_OPTION = click.option(
+    "--db",
+    type=Database(),
+    default=None,
+    help=f"The sessions' database: a SQLite file, or a postgresql:// URL (`run` measures into a file) [default: {_default_db_text()}]",
+)
+
+
+def local_db(db: Path | str, what: str) -> Path:
+    """A command that measures writes to a local SQLite file: a URL is refused, with what to do instead."""
+    if isinstance(db, str):
+        raise UsageError(
+            f"{what} measures into a local SQLite file (no network between rounds), not {dialect.redact(db)}: "
+            "pass --db FILE (or unset IORACE_DB), then `iorace push --to URL`"
+        )
+    return db
+
+
+def check_exports(exports: dict[str, Path | None]) -> None:
+    """Each --export-NAME FILE's folder exists (checked before a session starts, not after it measured)."""
+    for e in EXPORTERS:
+        path = exports.get(e.dest)
+        if path is not None and not path.resolve().parent.is_dir():
+            raise UsageError(f"{e.option} {path}: folder {path.resolve().parent} does not exist")
+
+
+def show_session(session: SessionData, exports: dict[str, Path | None], wide: bool) -> None:
+    """The one way a stored session reaches the user, after `run` and `seeds` as in `show`: analysed once,
+    printed, then written to each export asked for."""
+    report = document.build(session)
+    print_session(report, console, wide=wide)
+    export_all(report, exports, lambda line: console.print(escape(line), highlight=False))
+
+
+def measure_and_show(opts: RunOptions) -> int:
+    """`run` and `seeds`: plan (every usage error before anything is built or stored), measure into the
+    store, show the stored session; returns the exit code."""
+    cells = plan(opts)
+    check_exports(opts.exports)
+    done = run_session(opts, cells, console, err_console)
+    show_session(done.store.load(done.session_id), opts.exports, opts.wide)
+    console.print(f"stored in {done.store.where} (iorace show {done.session_id})", highlight=False)
+    return done.exit_code

@@ -1,0 +1,75 @@
+"""The commands that judge change: compare (two sides), history (a suite's cells over sessions)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+from rich.markup import escape
+
+from iorace.cli.common import DB_OPTION, console, err_console
+from iorace.core.paths import default_db
+from iorace.report.terminal import rich_table
+from iorace.store.db import open_existing
+
+
+@click.command("compare")
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@DB_OPTION
+@click.option(
+    "--threshold", default="5%", show_default=True, metavar="PERCENT", help="A significant change smaller than this is not a regression."
+)
+@click.option("--markdown", "as_markdown", is_flag=True, help="Markdown for a pull-request comment.")
+def compare_cmd(a: str, b: str, db: Path | str | None, threshold: str, as_markdown: bool) -> None:
+    """Per cell of both A and B, the change of its ratio to its table's reference (the typical mover), with
+    its 95% interval and a z test; the reference's own times with a Mann-Whitney test. A and B: session
+    ids (several joined by commas: their pooled result), JSON exports, or git:REV (the latest stored session
+    at that revision). Exit code 1 when some cell regressed significantly beyond the threshold or broke."""
+    from iorace.compare import judge as compare
+
+    path = db or default_db()
+    limit = compare.parse_threshold(threshold)
+    side_a = compare.load_side(a, path) if not a.startswith("git:") else None
+    side_b = compare.load_side(b, path, side_a)
+    side_a = side_a or compare.load_side(a, path, side_b)
+    cmp = compare.compare(side_a, side_b, limit)
+    if as_markdown:
+        click.echo(compare.markdown(cmp), nl=False)
+    else:
+        console.print(escape(compare.sides_text(cmp)), highlight=False)
+        console.print(rich_table(compare.table(cmp)))
+        console.print(escape(compare.summary(cmp)), highlight=False)
+        for line in compare.what_else_changed(cmp) + compare.other_lines(cmp):
+            console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
+    for line in cmp.regressions:
+        err_console.print(f"regressed: {escape(line)}", highlight=False, soft_wrap=True)
+    sys.exit(1 if cmp.regressions else 0)
+
+
+@click.command("history")
+@click.argument("suite")
+@click.option("--variant", "variants", multiple=True, metavar="GLOB", help="Only these variants. Repeatable.")
+@click.option("--dataset", "datasets", multiple=True, metavar="NAME", help="Only this dataset. Repeatable.")
+@click.option("--last", type=click.IntRange(1), default=8, show_default=True, help="Show the last N sessions.")
+@click.option("--threshold", default="5%", show_default=True, metavar="PERCENT", help="Flag a significant change beyond this.")
+@DB_OPTION
+def history_cmd(suite: str, variants: tuple[str, ...], datasets: tuple[str, ...], last: int, threshold: str, db: Path | str | None) -> None:
+    """Each cell's primary metric (median) across the stored sessions of SUITE, by date and git revision;
+    a significant change from the cell's previous session is flagged (▲ slower, ▼ faster)."""
+    from iorace.compare import judge as compare
+    from iorace.compare.history import history, history_table
+
+    store = open_existing(db or default_db())
+    sessions, series, breaks = history(store, suite, list(variants), list(datasets), compare.parse_threshold(threshold), last)
+    console.print(rich_table(history_table(suite, sessions[-last:], series)))
+    for line in breaks:  # a changed machine or context under one name: its points are not compared across it
+        console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
+    flagged = sum(1 for ser in series for p in ser.points if p.flag)
+    console.print(
+        f"{len(series)} cells, {len(sessions)} sessions; {flagged} significant changes beyond {threshold} flagged", highlight=False
+    )
+
+
+COMMANDS = [compare_cmd, history_cmd]

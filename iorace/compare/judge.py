@@ -1,0 +1,549 @@
+"""`iorace compare A B`: did anything get slower between two sessions?
+
+Each side is a stored session (its id), a session's JSON export, or `git:REV` (the latest stored session
+made at that git revision). Per cell present on both sides: the change of its ratio to its table's
+reference (A's fastest cell that B measured too), each side's ratio paired round by round
+(stats.paired_ratio), tested by z = (ln r_B - ln r_A) / sqrt(se_A^2 + se_B^2 + 2 between^2): what moved the
+whole machine between two sessions does not move a ratio, and the test is that of a repeat (Cumming &
+Maillardet), not "is B inside A's interval". The reference itself, and a cell with no reference, is
+compared by its times (ratio of medians with a bootstrap interval, Mann-Whitney U, as asv and benchstat
+do). A cell regressed when the test is significant, the interval excludes 1 and the change is beyond the
+threshold; instruction counts, where both sides have them, are exact and compared without a test. Cells
+that changed status, appeared or disappeared are listed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from scipy import stats as sps
+
+from iorace.analyse.analysis import analyse
+from iorace.analyse.stats import Ratio, median_ratio, paired_ratio
+from iorace.core import machine
+from iorace.core.errors import UsageError
+from iorace.core.ids import CellId, TableId
+from iorace.core.kind import Kind
+from iorace.core.status import Status
+from iorace.core.verdict import Verdict
+from iorace.report.markdown import draw_table as draw_markdown
+from iorace.report.markdown import escape
+from iorace.report.tables import Column, Table
+from iorace.store.db import SessionData, Store, open_existing
+
+ALPHA = 0.05
+
+
+@dataclass
+class CellSample:
+    """One cell of one side: what a comparison needs, from a stored session or a JSON export."""
+
+    suite: str
+    dataset: str
+    params: dict[str, str]
+    key: str  # language/variant
+    toolchain: str
+    profile: str
+    label: str
+    status: str
+    metric: str  # inner | wall: what `values` measure
+    values: list[float]  # seconds, one per timed run
+    instructions: int | None = None
+    kind: str = "variant"
+    rounds: dict[int, float] = field(default_factory=dict)  # the cost of each measured round (paired ratios pair them)
+    table: TableId = field(default_factory=lambda: TableId("", "", "{}"))  # the table the cell is ranked in
+    toolchain_version: str = ""  # the version line of its toolchain ('' from a JSON export without it)
+
+    @property
+    def ident(self) -> CellId:
+        return CellId.of(self.suite, self.dataset, self.params, self.key, self.toolchain, self.profile)
+
+    @property
+    def name(self) -> str:
+        return f"{self.suite} {self.dataset} {self.label}"
+
+
+@dataclass
+class Side:
+    name: str  # "session 12", "old.json"
+    git_revision: str
+    started: str
+    cells: list[CellSample]
+    # What the side ran on besides the code (context_of): the machine, its context, the session's options.
+    context: dict = field(default_factory=dict)
+
+    @property
+    def suites(self) -> set[str]:
+        return {c.suite for c in self.cells}
+
+
+@dataclass
+class Change:
+    a: CellSample
+    b: CellSample
+    ratio: Ratio | None = None  # B / A, with its 95% interval: of the ratio to the table's reference, or of medians
+    p_value: float | None = None  # two-sided, Holm-adjusted over the comparison's cells: z test of the ratios, or Mann-Whitney
+    instructions_change: float | None = None  # B / A - 1, exact
+    verdict: Verdict = Verdict.SAME
+    reference: str = ""  # the cell whose ratio is compared against ("" : absolute times, drift between sessions included)
+
+    @property
+    def significant(self) -> bool:
+        return (
+            self.p_value is not None
+            and self.p_value < ALPHA
+            and self.ratio is not None
+            and self.ratio.low is not None
+            and not self.ratio.overlaps_one()
+        )
+
+
+@dataclass
+class Comparison:
+    a: Side
+    b: Side
+    threshold: float
+    changes: list[Change] = field(default_factory=list)
+    status_changes: list[tuple[CellSample, CellSample]] = field(default_factory=list)
+    appeared: list[CellSample] = field(default_factory=list)
+    disappeared: list[CellSample] = field(default_factory=list)
+
+    @property
+    def regressions(self) -> list[str]:
+        """One line per cell that got significantly slower beyond the threshold, or broke."""
+        out = [f"{c.a.name}: {describe(c)}" for c in self.changes if c.verdict is Verdict.REGRESSED]
+        out += [f"{a.name}: {a.status} -> {b.status}" for a, b in self.status_changes if a.status == Status.OK and _broken(b.status)]
+        return out
+
+    @property
+    def geomean(self) -> float | None:
+        ratios = [c.ratio.value for c in self.changes if c.ratio is not None and c.ratio.value > 0]
+        return statistics.geometric_mean(ratios) if ratios else None
+
+
+def _broken(status: str) -> bool:
+    """An ok cell that becomes a bad status (Status.bad) regressed."""
+    known = Status.of(status)
+    return known is not None and known.bad
+
+
+# --- loading the two sides ------------------------------------------------------------------------
+
+
+def _params(params: dict) -> dict[str, str]:
+    return {k: str(v) for k, v in params.items()}
+
+
+def side_from_session(s: SessionData, name: str | None = None) -> Side:
+    cells = []
+    for g in analyse(s):
+        for r in g.rows:
+            c = r.cell
+            cells.append(
+                CellSample(
+                    c.suite,
+                    c.dataset,
+                    _params(c.params),
+                    c.key,
+                    c.toolchain,
+                    c.profile,
+                    c.label,
+                    c.status,
+                    r.metric,
+                    r.primary_values(),
+                    c.instructions,
+                    c.kind,
+                    r.cost_by_round(),
+                    TableId.of(g.suite, g.dataset, g.params),
+                    c.toolchain_version,
+                )
+            )
+    return Side(name or f"session {s.id}", s.git_revision, s.started, cells, context_of(_meta(s)))
+
+
+def _meta(s: SessionData) -> dict:
+    names = ("machine", "machine_name", "machine_fingerprint", "machine_context", "toolchains", "options")
+    return {k: getattr(s, k) for k in names}
+
+
+def context_of(meta: dict) -> dict:
+    """A side's context from a session's fields (or a JSON export's `iorace` section, which has the same names)."""
+    facts = meta.get("machine") or {}
+    ctx = meta.get("machine_context") or machine.context(facts, meta.get("toolchains") or {})
+    return {
+        "machine": meta.get("machine_name") or facts.get("hostname") or "",
+        "fingerprint": meta.get("machine_fingerprint") or machine.fingerprint(facts),
+        "cpu_model": facts.get("cpu_model") or "",
+        "context": ctx,
+        "options": meta.get("options") or {},
+    }
+
+
+REQUIRED = ("suite", "dataset", "variant", "language", "toolchain", "profile", "status", "label")
+
+
+def side_from_json(path: Path) -> Side:
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"{path}: cannot read: {e}") from None
+    except json.JSONDecodeError as e:
+        raise UsageError(f"{path}: not JSON ({e})") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("iorace"), dict) or not isinstance(doc.get("results"), list):
+        raise UsageError(f"{path}: not an iorace JSON export (no 'iorace' section and 'results' list)")
+    cells = []
+    for r in doc["results"] + list(doc.get("iorace_unmeasured") or []):
+        if not isinstance(r, dict) or any(k not in r for k in REQUIRED):
+            raise UsageError(f"{path}: not an iorace JSON export (a result lacks {', '.join(REQUIRED)})")
+        metric = r.get("metric") or "wall"
+        values = r.get("inner_times") if metric == "inner" else r.get("times")
+        cells.append(
+            CellSample(
+                r["suite"],
+                r["dataset"],
+                _params(r.get("parameters") or {}),
+                f"{r['language']}/{r['variant']}",
+                r["toolchain"],
+                r["profile"],
+                r["label"],
+                r["status"],
+                metric,
+                [float(v) for v in values or []],
+                r.get("instructions"),
+                str(r.get("kind") or "variant"),
+                dict(enumerate(float(v) for v in values or [])),  # one run per round, in round order
+                TableId.of(r["suite"], r["dataset"], r.get("parameters") or {}),
+            )
+        )
+    meta = doc["iorace"]
+    return Side(path.name, str(meta.get("git_revision", "?")), str(meta.get("started", "?")), cells, context_of(meta))
+
+
+def _resolve_rev(rev: str) -> str:
+    """A git revision name (HEAD~1, a branch, a short hash) as the full hash, when this checkout knows it."""
+    from iorace.core.paths import REPO_SUITES
+
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(REPO_SUITES.parent), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return rev
+    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else rev
+
+
+def session_at_revision(store: Store, rev: str, suites: set[str] | None = None) -> int:
+    """The latest stored session made at git revision `rev` (preferring one with a suite in `suites`)."""
+    full = _resolve_rev(rev)
+    rows = store.revisions()
+    matching = [sid for sid, g in rows if g.split("+")[0].startswith(full.lower()) or g.split("+")[0] == full]
+    if not matching:
+        raise UsageError(f"git:{rev}: no stored session was made at that revision ({full[:12]})")
+    if suites:
+        for sid in matching:
+            have = store.suites_of_session(sid)
+            if have & suites:
+                return sid
+    return matching[0]
+
+
+def load_side(spec: str, db: Path | str, other: Side | None = None) -> Side:
+    """A session id, several joined by commas (pooled: pool.pool), git:REV, or a JSON export's path."""
+    if "," in spec and all(p.strip().isdigit() for p in spec.split(",")):
+        from iorace.analyse.pool import pool
+
+        store = _open(db, spec)
+        ids = [int(p) for p in spec.split(",")]
+        return side_from_session(pool([store.load(i) for i in ids]), f"sessions {', '.join(map(str, ids))} (pooled)")
+    if spec.startswith("git:"):
+        store = _open(db, spec)
+        sid = session_at_revision(store, spec[4:], other.suites if other else None)
+        return side_from_session(store.load(sid), f"session {sid} (git {spec[4:]})")
+    if spec.isdigit():
+        return side_from_session(_open(db, spec).load(int(spec)))
+    path = Path(spec)
+    if path.is_file():
+        return side_from_json(path)
+    raise UsageError(f"{spec}: not a session id, a git:REV or an existing JSON export")
+
+
+def _open(db: Path | str, spec: str) -> Store:
+    return open_existing(db, f"{spec}: ")
+
+
+# --- comparing ------------------------------------------------------------------------------------
+
+
+def compare(a: Side, b: Side, threshold: float = 0.05, between: float = 0.0) -> Comparison:
+    """Every cell of both sides: its change, judged against the noise of both sessions (and `between`, the
+    standard deviation of a log ratio from session to session, where history knows it)."""
+    if not a.suites & b.suites:
+        raise UsageError(
+            f"{a.name} and {b.name} have no suite in common ({', '.join(sorted(a.suites)) or 'none'}"
+            f" vs {', '.join(sorted(b.suites)) or 'none'}): nothing to compare"
+        )
+    result = Comparison(a, b, threshold)
+    bs = {c.ident: c for c in b.cells}
+    as_ = {c.ident: c for c in a.cells}
+    refs = references(a, b)
+    for i, ca in enumerate(a.cells):
+        cb = bs.get(ca.ident)
+        if cb is None:
+            result.disappeared.append(ca)
+            continue
+        if ca.status != cb.status:
+            result.status_changes.append((ca, cb))
+        if ca.status == cb.status == Status.OK:
+            ref = refs.get(ca.table)
+            result.changes.append(_change(ca, cb, threshold, seed=i, refs=ref, between=between))
+    result.appeared = [c for c in b.cells if c.ident not in as_]
+    _holm(result.changes, threshold)
+    return result
+
+
+def _holm(changes: list[Change], threshold: float) -> None:
+    """Holm's step-down correction over the cells of one comparison: each p becomes the family-wise one, and
+    verdicts are judged again with it. Forty cells tested at 5% each would flag two of unchanged code by
+    chance in most comparisons; a regression gate must not (measured: 5 false flags in 19 comparisons of
+    20 sessions of unchanged code before, docs/results/aa-readbytes-tiny.txt)."""
+    tested = sorted((c for c in changes if c.p_value is not None), key=lambda c: c.p_value or 0.0)
+    m, running = len(tested), 0.0
+    for i, c in enumerate(tested):
+        running = max(running, min(1.0, (m - i) * (c.p_value or 0.0)))
+        c.p_value = running
+        if c.verdict in (Verdict.REGRESSED, Verdict.IMPROVED, Verdict.SAME):  # the reference keeps its verdict
+            _judge(c, threshold)
+
+
+def references(a: Side, b: Side) -> dict[TableId, tuple[CellSample, CellSample]]:
+    """Each table's reference on both sides: of the compared cells ok on both (two at least), the one whose
+    change of median is the table's typical change (nearest the median of all cells' log changes; of two,
+    the smaller change).
+
+    Comparing each cell's ratio to it, round by round in each session, leaves out what moved the whole
+    machine between the sessions (another tenant, the host's clock), which a comparison of absolute times
+    calls a change of every cell; and the reference being the typical mover, one cell that really changed
+    is never taken for the machine (three cells or more)."""
+    bs = {c.ident: c for c in b.cells}
+    tables: dict[TableId, list[tuple[CellSample, CellSample]]] = {}
+    for ca in a.cells:
+        cb = bs.get(ca.ident)
+        if cb is None or ca.status != Status.OK or cb.status != Status.OK or not Kind.of(ca.kind).compared:
+            continue
+        if ca.rounds and cb.rounds and ca.metric == cb.metric:
+            tables.setdefault(ca.table, []).append((ca, cb))
+    out = {}
+    for table, pairs in tables.items():
+        if len(pairs) < 2:
+            continue
+        moves = [math.log(float(np.median(cb.values)) / float(np.median(ca.values))) for ca, cb in pairs]
+        typical = float(np.median(moves))
+        out[table] = min(zip(moves, pairs, strict=True), key=lambda mp: (round(abs(mp[0] - typical), 9), abs(mp[0])))[1]
+    return out
+
+
+def ratio_change(ra: Ratio, rb: Ratio, between: float = 0.0) -> tuple[Ratio, float]:
+    """rb / ra as a Ratio with its 95% interval, and the two-sided p of z = (ln rb - ln ra) / se, se the
+    standard errors of both combined with `between` twice (Cumming & Maillardet: the test of a repeat, not
+    "inside the first interval")."""
+    d = math.log(rb.value) - math.log(ra.value)
+    se = math.sqrt((ra.se_log or 0.0) ** 2 + (rb.se_log or 0.0) ** 2 + 2 * between**2)
+    if se == 0:
+        return Ratio(math.exp(d), math.exp(d), math.exp(d), 0.0), (0.0 if d else 1.0)
+    p = float(2 * sps.norm.sf(abs(d) / se))
+    z = float(sps.norm.ppf(1 - ALPHA / 2))
+    return Ratio(math.exp(d), math.exp(d - z * se), math.exp(d + z * se), se), p
+
+
+def _change(
+    a: CellSample,
+    b: CellSample,
+    threshold: float,
+    seed: int,
+    refs: tuple[CellSample, CellSample] | None = None,
+    between: float = 0.0,
+) -> Change:
+    ch = Change(a, b)
+    if a.instructions and b.instructions:
+        ch.instructions_change = b.instructions / a.instructions - 1
+    if a.values and b.values and a.metric == b.metric:
+        ra = rb = None
+        if refs is not None and refs[0].ident != a.ident:
+            ra, rb = paired_ratio(a.rounds, refs[0].rounds), paired_ratio(b.rounds, refs[1].rounds)
+        if ra is not None and rb is not None and ra.se_log is not None and rb.se_log is not None:
+            ch.ratio, ch.p_value = ratio_change(ra, rb, between)
+            ch.reference = refs[0].key if refs is not None else ""
+        elif refs is not None and refs[0].ident == a.ident:
+            # Its ratio is 1 on both sides by definition; its times are shown, and its exact instruction
+            # count still judged.
+            ch.ratio = median_ratio(b.values, a.values, seed=seed)
+            moved = ch.instructions_change or 0.0
+            ch.verdict = Verdict.REGRESSED if moved > threshold else Verdict.IMPROVED if moved < -threshold else Verdict.REFERENCE
+            return ch
+        else:
+            ch.ratio = median_ratio(b.values, a.values, seed=seed)
+            if len(set(a.values) | set(b.values)) > 1:
+                ch.p_value = float(sps.mannwhitneyu(np.asarray(b.values), np.asarray(a.values), alternative="two-sided").pvalue)
+    if ch.ratio is None and ch.instructions_change is None:
+        ch.verdict = Verdict.NOT_TIMED if not (a.values and b.values) else Verdict.OTHER_METRIC
+        return ch
+    _judge(ch, threshold)
+    return ch
+
+
+def _judge(ch: Change, threshold: float) -> None:
+    """regressed, improved or ~: a significant change beyond the threshold, or an exact instruction count's."""
+    r = ch.ratio
+    slower = r is not None and ch.significant and r.value > 1 + threshold
+    faster = r is not None and ch.significant and r.value < 1 - threshold
+    if ch.instructions_change is not None:  # exact counts: any change is real, the threshold decides
+        slower = slower or ch.instructions_change > threshold
+        faster = faster or ch.instructions_change < -threshold
+    ch.verdict = Verdict.REGRESSED if slower else Verdict.IMPROVED if faster else Verdict.SAME
+
+
+# --- output ---------------------------------------------------------------------------------------
+
+
+def _seconds(v: float | None) -> str:
+    from iorace.analyse.fmt import seconds
+
+    return seconds(v)
+
+
+def describe(c: Change) -> str:
+    parts = []
+    if c.ratio is not None:
+        parts.append(change_text(c.ratio))
+    if c.instructions_change is not None:
+        parts.append(f"instructions {c.instructions_change:+.2%}")
+    return ", ".join(parts) or c.verdict
+
+
+def change_text(r: Ratio | None) -> str:
+    if r is None:
+        return "-"
+    text = f"{r.value - 1:+.1%}"
+    return text + (f" [{r.low - 1:+.1%}, {r.high - 1:+.1%}]" if r.low is not None and r.high is not None else "")
+
+
+COLUMNS = [
+    Column("cell", "left"),
+    Column("metric", "left"),
+    Column("A median"),
+    Column("B median"),
+    Column("change [95% CI]"),
+    Column("p"),
+    Column("instructions"),
+    Column("verdict", "left"),
+]
+
+
+def table(cmp: Comparison) -> Table:
+    """Every compared cell, regressions first, in the report's table model (drawn by the terminal and the
+    Markdown drawers); the verdict is the status column."""
+    out = []
+    for c in sorted(cmp.changes, key=lambda c: (c.verdict is not Verdict.REGRESSED, c.verdict is not Verdict.IMPROVED, c.a.name)):
+        out.append(
+            [
+                c.a.name,
+                c.a.metric,
+                _seconds(float(np.median(c.a.values)) if c.a.values else None),
+                _seconds(float(np.median(c.b.values)) if c.b.values else None),
+                change_text(c.ratio),
+                "-" if c.p_value is None else f"{c.p_value:.3f}",
+                "-" if c.instructions_change is None else f"{c.instructions_change:+.2%}",
+                c.verdict,
+            ]
+        )
+    return Table("", "", COLUMNS, out, [row[-1] for row in out], len(COLUMNS) - 1)
+
+
+def summary(cmp: Comparison) -> str:
+    n = len(cmp.changes)
+    counts = {v: sum(c.verdict is v for c in cmp.changes) for v in (Verdict.REGRESSED, Verdict.IMPROVED)}
+    gm = cmp.geomean
+    text = (
+        f"{n} cells compared: {counts[Verdict.REGRESSED]} regressed, {counts[Verdict.IMPROVED]} improved beyond "
+        f"{cmp.threshold:.0%} (p < {ALPHA} and the 95% interval excluding 1; a change is that of the cell's ratio to "
+        "its table's reference, whose own change is its times')"
+    )
+    if gm is not None:
+        text += f"; geometric mean of B/A {gm:.3f}"
+    return text
+
+
+def other_lines(cmp: Comparison) -> list[str]:
+    out = [f"status changed: {a.name}: {a.status} -> {b.status}" for a, b in cmp.status_changes]
+    out += [f"appeared in B: {c.name} ({c.status})" for c in cmp.appeared]
+    out += [f"disappeared from A: {c.name} ({c.status})" for c in cmp.disappeared]
+    return out
+
+
+UNCOMPARED_OPTIONS = {"seed"}  # drawn anew each session: its change says nothing
+
+
+def what_else_changed(cmp: Comparison) -> list[str]:
+    """What changed between A and B besides the code, one line each: the machine (its name or fingerprint),
+    the kernel, mitigations and data filesystem, the version of each toolchain of the compared cells, and
+    the session's options (runs, flags, randomization, ...): a "regression" that came with a compiler
+    upgrade says so."""
+    a, b = cmp.a.context, cmp.b.context
+    if not a or not b:
+        return []
+    out = []
+    if (a["machine"], a["fingerprint"]) != (b["machine"], b["fingerprint"]):
+        cpu = f"; CPU {a['cpu_model'] or '?'} -> {b['cpu_model'] or '?'}" if a["cpu_model"] != b["cpu_model"] else ""
+        out.append(f"machine: {a['machine'] or '?'} ({a['fingerprint'] or '?'}) -> {b['machine'] or '?'} ({b['fingerprint'] or '?'}){cpu}")
+    versions: dict[str, tuple[set[str], set[str]]] = {}
+    for c in cmp.changes:
+        if c.a.toolchain_version or c.b.toolchain_version:
+            va, vb = versions.setdefault(c.a.toolchain, (set(), set()))
+            va.add(c.a.toolchain_version)
+            vb.add(c.b.toolchain_version)
+    toolchains_a = {**a["context"].get("toolchains", {}), **{t: " / ".join(sorted(v[0])) for t, v in versions.items()}}
+    toolchains_b = {**b["context"].get("toolchains", {}), **{t: " / ".join(sorted(v[1])) for t, v in versions.items()}}
+    ctx_a, ctx_b = {**a["context"], "toolchains": toolchains_a}, {**b["context"], "toolchains": toolchains_b}
+    out += machine.context_changes(ctx_a, ctx_b)
+    oa, ob = a["options"], b["options"]
+    for name in sorted((set(oa) | set(ob)) - UNCOMPARED_OPTIONS):
+        if oa.get(name) != ob.get(name):
+            out.append(f"option {name}: {json.dumps(oa.get(name))} -> {json.dumps(ob.get(name))}")
+    return [f"changed besides the code: {line}" for line in out]
+
+
+def sides_text(cmp: Comparison) -> str:
+    return (
+        f"A = {cmp.a.name} ({cmp.a.started}, git {cmp.a.git_revision[:12]}) · "
+        f"B = {cmp.b.name} ({cmp.b.started}, git {cmp.b.git_revision[:12]})"
+    )
+
+
+def markdown(cmp: Comparison) -> str:
+    """For a pull-request comment."""
+    verdict = "**regressed**" if cmp.regressions else "no regression"
+    lines = [f"### iorace compare: {verdict}", "", sides_text(cmp), "", summary(cmp) + ".", ""]
+    if cmp.changes:
+        lines += [draw_markdown(table(cmp)), ""]
+    lines += [f"- {escape(line)}" for line in what_else_changed(cmp) + other_lines(cmp)]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def parse_threshold(text: str) -> float:
+    t = text.strip()
+    try:
+        value = float(t[:-1]) / 100 if t.endswith("%") else float(t)
+    except ValueError:
+        raise UsageError(f"--threshold {text}: not a percentage (e.g. 5%)") from None
+    if not 0 <= value < 10:
+        raise UsageError(f"--threshold {text}: out of range")
+    return value

@@ -1,0 +1,361 @@
+"""The suite manifest (suite.toml) and the toolchain table, as validated models.
+
+Every model forbids unknown fields, so a typo in a manifest is an error that
+names the file and the field instead of a silently ignored setting.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError, field_validator, model_validator
+
+from iorace.core.errors import UsageError
+from iorace.core.kind import Kind
+
+ParamValue = str | int | float | bool
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Toolchain(Strict):
+    name: str = ""
+    language: str
+    command: str
+    version: str
+    install: str = ""
+    build: str = ""
+    run: list[str]
+    profiles: dict[str, dict[str, str]] = Field(default_factory=lambda: {"release": dict[str, str]()})
+    default_profiles: list[str] = Field(default_factory=lambda: ["release"])
+
+
+class Dataset(Strict):
+    description: str = ""
+    params: dict[str, ParamValue] = Field(default_factory=dict)
+    members: list[str] = Field(default_factory=list)
+
+
+class VariantFields(Strict):
+    """Fields a [defaults.<language>] table may preset for every variant of that language."""
+
+    args: list[str] | None = None
+    deps: list[str] | None = None
+    toolchains: list[str] | None = None
+    profiles: list[str] | None = None
+    flags: str | None = None
+    link: str | None = None
+    env: dict[str, str] | None = None
+    params: dict[str, ParamValue] | None = None
+    dir: str | None = None
+
+
+class Variant(Strict):
+    name: str
+    language: str
+    description: str
+    sources: list[str]
+    kind: Kind = Kind.VARIANT  # how the row takes part in its table (iorace.core.kind)
+    args: list[str] = Field(default_factory=list)
+    deps: list[str] = Field(default_factory=list)
+    toolchains: list[str] | None = None
+    profiles: list[str] | None = None
+    flags: str = ""
+    link: str = ""
+    bin: str | None = None
+    env: dict[str, str] = Field(default_factory=dict)
+    params: dict[str, ParamValue] = Field(default_factory=dict)
+    known_wrong: list[str] = Field(default_factory=list)
+    skip: dict[str, str] = Field(default_factory=dict)  # dataset -> why this variant is not run on it
+    dir: str | None = None
+
+    @field_validator("name")
+    @classmethod
+    def _plain_name(cls, v: str) -> str:
+        if not v or any(c in v for c in "/@ \t"):
+            raise ValueError("must be non-empty, without '/', '@' or spaces")
+        return v
+
+    @field_validator("sources")
+    @classmethod
+    def _some_sources(cls, v: list[str]) -> list[str]:
+        if not v:
+            raise ValueError("lists no source file")
+        return v
+
+    @property
+    def key(self) -> str:
+        return f"{self.language}/{self.name}"
+
+
+class SameLanguageReference(Strict):
+    """Compare each cell with the reference variant of its own language, toolchain and profile
+    (rdb: every read strategy against that language's in-memory cursor)."""
+
+    label: str
+    variants: list[str]  # language/name keys, at most one per language
+
+
+class Grid(Strict):
+    """The seed's own view of a suite whose cells vary by two parameters (capnp: case x configuration):
+    one table per value of `split`, a row per value of `rows`, a column per cell named in `columns`
+    (`language/variant@toolchain:profile`), and the ratio of two of those columns with its 95% interval."""
+
+    title: str
+    split: str  # a parameter: one table per value (e.g. case)
+    rows: str  # a parameter: one row per value, in the manifest's order (e.g. config)
+    columns: list[str]  # cells as language/variant@toolchain:profile
+    ratio: list[str] = Field(default_factory=list)  # [numerator, denominator] among `columns`
+
+    @field_validator("ratio")
+    @classmethod
+    def _two(cls, v: list[str]) -> list[str]:
+        if v and len(v) != 2:
+            raise ValueError("names two columns: [numerator, denominator]")
+        return v
+
+
+class SeedTable(Strict):
+    """The seed's own table of named tests (dcat: its ten tests, in its order, each column's median as its
+    tsv-summarize printed), per toolchain and profile, with each test's time over a baseline test's, ours
+    beside the seed's own published figures where it gave some (ratios travel between machines; seconds do
+    not)."""
+
+    title: str
+    rows: list[str]  # cells as language/variant, in the seed's order
+    baseline: str  # one of `rows`: the "x baseline" column divides by it
+    seed_figures: dict[str, float] = Field(default_factory=dict)  # language/variant -> the seed's seconds
+    # where the seed timed several compilers (serialize: dmd and gdc): toolchain -> its figures, used for
+    # that toolchain's table in place of seed_figures
+    seed_figures_by_toolchain: dict[str, dict[str, float]] = Field(default_factory=dict)
+    seed_figures_source: str = ""  # where those figures come from (machine, runs)
+
+    @model_validator(mode="after")
+    def _baseline_is_a_row(self) -> SeedTable:
+        if self.baseline not in self.rows:
+            raise ValueError(f"baseline {self.baseline!r} is not one of rows")
+        for figures in [self.seed_figures, *self.seed_figures_by_toolchain.values()]:
+            unknown = [k for k in figures if k not in self.rows]
+            if unknown:
+                raise ValueError(f"seed figures name {unknown[0]!r}, which is not one of rows")
+        return self
+
+
+class SeedRow(Strict):
+    """One row of a seed's published table, mapped to the cell that answers it here, or to why none can
+    (`iorace seeds`: a row never disappears silently; tests/unit/test_seeds_unit.py checks every manifest)."""
+
+    label: str  # the seed's own name of the row ("g++-1(count)", "carsales object-reuse C++")
+    cell: str = ""  # language/variant@toolchain:profile that runs it here
+    params: dict[str, ParamValue] = Field(default_factory=dict)  # the cell's parameters that pick it (mode = "count")
+    seconds: float | None = None  # the seed's published figure, in seconds
+    baseline: str = ""  # the row (label) its ratio divides by; default: the seed's baseline
+    why: str = ""  # why no cell answers it here (a compiler not packaged, a library gone)
+
+    @model_validator(mode="after")
+    def _cell_or_why(self) -> SeedRow:
+        if bool(self.cell) == bool(self.why):
+            raise ValueError(f"seed row {self.label!r}: give either `cell` (what runs it here) or `why` (why nothing can)")
+        if self.cell and not re.fullmatch(r"[^/@:\s]+/[^/@:\s]+@[^@:\s]+:[^@:\s]+", self.cell):
+            raise ValueError(f"seed row {self.label!r}: cell {self.cell!r} is not language/variant@toolchain:profile")
+        return self
+
+    @property
+    def variant_key(self) -> str:
+        return self.cell.split("@", 1)[0]
+
+    @property
+    def toolchain(self) -> str:
+        return self.cell.split("@", 1)[1].split(":", 1)[0]
+
+    @property
+    def profile(self) -> str:
+        return self.cell.split(":", 1)[1]
+
+
+class SeedConfig(Strict):
+    """The seed's own configuration (`iorace seeds NAME`): its data size, its rows (each a cell at its
+    parameters, toolchain and profile, or why it cannot run here) and its published figures. Rows of the
+    suite's [[seed_tables]] at the `from_tables` toolchain:profile pairs are rows too, with their figures."""
+
+    file: str  # the write-up it reproduces (as `seed = "..."` says where a suite has no [seed] block)
+    name: str  # what `iorace seeds NAME` takes
+    title: str  # the seed, in a few words
+    size: str = "seed"  # the dataset at the seed's own size
+    baseline: str = ""  # the row every ratio divides by (unless a row names its own)
+    figures: str = ""  # what the seed's figures are: what was timed, where, how often
+    from_tables: list[str] = Field(default_factory=list)  # toolchain:profile: [[seed_tables]] rows at these
+    rows: list[SeedRow] = Field(default_factory=list)
+
+
+class SuiteManifest(Strict):
+    name: str
+    title: str
+    # the write-up it reproduces, or [seed]: that and the seed's own configuration (an error names the block's field)
+    seed: Annotated[
+        Annotated[SeedConfig, Tag("block")] | Annotated[str, Tag("file")],
+        Discriminator(lambda v: "block" if isinstance(v, dict | SeedConfig) else "file"),
+    ] = ""
+    module: str = "suite.py"
+    answer: Literal["result", "stdout"] = "result"
+    metric: Literal["inner", "wall"] = "wall"
+    throughput: str = ""
+    baseline_languages: list[str] = Field(default_factory=list)  # "x best c/cpp" in the best-per-toolchain table
+    data_deps: list[str] = Field(default_factory=list)  # code outside this folder that generate()/expected() run (cache key)
+    # Parameters that only scale the amount of work (passes): cells that differ only in them are compared
+    # in one table per unit of `throughput` (per byte), e.g. a 1-pass Python loop against 10-pass C.
+    scale_params: list[str] = Field(default_factory=list)
+    same_language_reference: SameLanguageReference | None = None  # "x in-memory" (rdb)
+    grids: list[Grid] = Field(default_factory=list)  # the seed's own tables (capnp: configurations x implementations)
+    seed_tables: list[SeedTable] = Field(default_factory=list)  # the seed's own tables of named tests (dcat)
+    default_profiles: list[str] | None = None
+    params: dict[str, ParamValue | list[ParamValue]] = Field(default_factory=dict)
+    datasets: dict[str, Dataset]
+    defaults: dict[str, VariantFields] = Field(default_factory=dict)
+    toolchains: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    variants: list[Variant] = Field(default_factory=list)
+
+    def analysis_settings(self) -> dict:
+        """The settings the analysis of a stored session needs, stored with the session per suite."""
+        return {
+            "baseline_languages": self.baseline_languages,
+            "scale_params": self.scale_params,
+            "throughput": self.throughput,
+            "same_language_reference": self.same_language_reference.model_dump() if self.same_language_reference else None,
+            "grids": [g.model_dump() for g in self.grids],
+            "seed_tables": [t.model_dump() for t in self.seed_tables],
+            "seed": (
+                {**self.seed_config.model_dump(exclude={"rows", "from_tables"}), "rows": [r.model_dump() for r in self.seed_rows()]}
+                if self.seed_config
+                else None
+            ),
+            "param_order": {k: v for k, v in self.params.items() if isinstance(v, list)},
+        }
+
+    @model_validator(mode="before")
+    @classmethod
+    def _apply_language_defaults(cls, data: Any) -> Any:
+        """Fill each variant's missing fields from [defaults.<language>] (then [defaults.all])."""
+        if not isinstance(data, dict):
+            return data
+        defaults = data.get("defaults") or {}
+        variants = data.get("variants") or []
+        if isinstance(defaults, dict) and isinstance(variants, list):
+            merged = []
+            for v in variants:
+                if isinstance(v, dict):
+                    base = {**(defaults.get("all") or {}), **(defaults.get(v.get("language"), {}) or {})}
+                    v = {**base, **v}
+                merged.append(v)
+            data = {**data, "variants": merged}
+        return data
+
+    @model_validator(mode="after")
+    def _unique_variants(self) -> SuiteManifest:
+        seen = set()
+        for v in self.variants:
+            if v.key in seen:
+                raise ValueError(f"variant {v.key} is declared twice")
+            seen.add(v.key)
+        if not self.datasets:
+            raise ValueError("declares no dataset")
+        for t in self.seed_tables:
+            for key in t.rows:
+                if key not in seen:
+                    raise ValueError(f"seed_tables {t.title!r}: {key} is not a declared variant")
+        self._check_seed(seen)
+        return self
+
+    def _check_seed(self, variants: set[str]) -> None:
+        """The [seed] block names a dataset, declared variants, and rows it has, each row once."""
+        if (cfg := self.seed_config) is not None:
+            if cfg.size not in self.datasets:
+                raise ValueError(f"seed: size {cfg.size!r} is not a declared dataset")
+            rows = self.seed_rows()
+            labels = [r.label for r in rows]
+            if len(set(labels)) != len(labels):
+                raise ValueError(f"seed: row {next(x for x in labels if labels.count(x) > 1)!r} is declared twice")
+            for r in rows:
+                if r.cell and r.variant_key not in variants:
+                    raise ValueError(f"seed: row {r.label!r}: {r.variant_key} is not a declared variant")
+                if r.baseline and r.baseline not in labels:
+                    raise ValueError(f"seed: row {r.label!r}: baseline {r.baseline!r} is not a row")
+            if cfg.baseline not in labels:
+                raise ValueError(f"seed: baseline {cfg.baseline!r} is not a row")
+            if bad := [p for p in cfg.from_tables if p.count(":") != 1]:
+                raise ValueError(f"seed: from_tables {bad[0]!r} is not toolchain:profile")
+
+    @property
+    def seed_config(self) -> SeedConfig | None:
+        return self.seed if isinstance(self.seed, SeedConfig) else None
+
+    def seed_rows(self) -> list[SeedRow]:
+        """The seed's rows in its order: its own, then each [[seed_tables]] row at each `from_tables`
+        toolchain:profile, with that toolchain's figures and its table's baseline."""
+        cfg = self.seed_config
+        if cfg is None:
+            return []
+        rows = list(cfg.rows)
+        for spec in self.seed_tables:
+            for pair in cfg.from_tables:
+                toolchain = pair.split(":", 1)[0]
+                figures = spec.seed_figures_by_toolchain.get(toolchain) or spec.seed_figures
+                suffix = f" ({toolchain})" if len(cfg.from_tables) > 1 else ""
+                for key in spec.rows:
+                    rows.append(
+                        SeedRow(
+                            label=key.split("/", 1)[1] + suffix,
+                            cell=f"{key}@{pair}",
+                            seconds=figures.get(key),
+                            baseline=spec.baseline.split("/", 1)[1] + suffix,
+                        )
+                    )
+        return rows
+
+
+def _format_validation_error(path: Path, err: ValidationError) -> str:
+    first = err.errors()[0]
+    loc = ".".join(str(p) for p in first["loc"]) or "(top level)"
+    msg = first["msg"].removeprefix("Value error, ")
+    more = f" (and {err.error_count() - 1} more problems)" if err.error_count() > 1 else ""
+    return f"{path}: {loc}: {msg}{more}"
+
+
+def read_toml(path: Path) -> dict:
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except FileNotFoundError:
+        raise UsageError(f"{path}: file not found") from None
+    except tomllib.TOMLDecodeError as e:
+        raise UsageError(f"{path}: not valid TOML: {e}") from None
+
+
+def load_manifest(path: Path) -> SuiteManifest:
+    data = read_toml(path)
+    try:
+        manifest = SuiteManifest.model_validate(data)
+    except ValidationError as e:
+        raise UsageError(_format_validation_error(path, e)) from None
+    if manifest.name != path.parent.name:
+        raise UsageError(f"{path}: name: is {manifest.name!r} but the folder is {path.parent.name!r}")
+    for v in manifest.variants:
+        for src in v.sources:
+            if not (path.parent / src).exists():
+                raise UsageError(f"{path}: variants {v.key}: source {src} does not exist")
+    return manifest
+
+
+def parse_toolchains(path: Path, data: dict) -> dict[str, Toolchain]:
+    out = {}
+    for name, fields in data.items():
+        try:
+            out[name] = Toolchain.model_validate({**fields, "name": name})
+        except ValidationError as e:
+            raise UsageError(_format_validation_error(path, e).replace(": ", f": toolchains.{name}.", 1)) from None
+    return out

@@ -1,0 +1,1 @@
+"""A stored session as a document (sections of tables) and its renderings: the terminal, Markdown and HTML."""

@@ -1,0 +1,110 @@
+"""The terminal: draws the report document (iorace.report.document) with rich, fitted to the terminal's width."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from iorace.analyse.leaders import EXPLAINED
+from iorace.core.status import Status
+from iorace.core.verdict import Verdict
+from iorace.report import tables
+from iorace.report.document import Report
+
+WRAP_MIN = 12  # the narrowest a label or notes column becomes before the table drops a column
+
+
+def _min_width(table: tables.Table, i: int) -> int:
+    col = table.columns[i]
+    if col.wrap:
+        return WRAP_MIN
+    return max([len(row[i]) for row in table.rows] + [len(w) for w in col.header.split()])
+
+
+def fit(table: tables.Table, width: int | None) -> tables.Table:
+    """Drop the compact view's least needed columns (rate, then instructions per unit) until every number
+    fits whole in `width` columns: a cut ratio is worse than a missing rate."""
+    while width is not None:
+        need = sum(_min_width(table, i) + 3 for i in range(len(table.columns)))
+        droppable = [i for i, c in enumerate(table.columns) if c.header == "rate" or c.header.startswith("instr/")]
+        if need <= width or not droppable:
+            break
+        table = table.without(droppable[0])
+    return table
+
+
+def rich_table(table: tables.Table) -> Table:
+    """Draw a format-neutral table with rich. Program and manifest text is plain text, never markup
+    ("#[inline]", "[mode=sum]"); only the status gets a colour. Long labels and notes wrap; numbers never do."""
+    t = Table(
+        title=f"[bold]{escape(table.title)}[/]" if table.title else None,
+        title_justify="left",
+        header_style="bold",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+        padding=(0, 1, 0, 0),
+    )
+    for i, col in enumerate(table.columns):
+        # A number is never cut or wrapped (its column is at least as wide as its longest text); when the
+        # terminal is narrow, the label and notes columns wrap and headers break between words instead.
+        t.add_column(
+            col.header,
+            justify="left" if col.align == "left" else "right",
+            overflow="fold" if col.wrap else "ellipsis",
+            min_width=_min_width(table, i),
+        )
+    for i, row in enumerate(table.rows):
+        cells = [escape(c) for c in row]
+        if table.status_column is not None and i < len(table.statuses):
+            status = table.statuses[i]
+            known = Status.of(status) or Verdict.of(status)
+            if known is not None and known.style:
+                cells[table.status_column] = f"[{known.style}]{escape(status)}[/]"
+        t.add_row(*cells)
+    return t
+
+
+def _print_table(console: Console, table: tables.Table, wide: bool) -> None:
+    """A table in the wide view, or the compact one fitted to the terminal's width."""
+    view = table.view(wide)
+    console.print(rich_table(view if wide else fit(view, console.width)))
+
+
+def print_session(report: Report, console: Console, wide: bool = True) -> None:
+    """The report document's detail (a group's table, compact unless `wide`: the terminal's default, with its
+    best-per-toolchain table; the grids; the seed tables; the counters; the A/A check), then its overview
+    (each seed's then-and-now table, each suite's best cell per language and toolchain), the problems and the
+    session line: a terminal shows the end of a run, so the answer is printed last, where the reader is."""
+    for section in report.detail + report.overview:
+        if section is next(iter(report.of_kind("leaders")), None):  # what their ratios are, once
+            console.print(escape(EXPLAINED), style="dim", highlight=False)
+            console.print()
+        if section.kind == "grid":  # the seed's own view: every column, whatever the width
+            console.print(rich_table(section.table))
+        elif section.kind == "counters":
+            console.print(rich_table(section.table))
+            console.print()
+            continue
+        else:
+            _print_table(console, section.table, wide)
+        console.print(escape(section.table.caption), style="dim", highlight=False)
+        if section.best is not None:
+            _print_table(console, section.best, wide)
+        console.print()
+    for line in report.problem_lines:  # whole lines when piped or wide, wrapped to a terminal
+        console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=wide)
+    session = report.session
+    sink = session.options.get("sink")
+    extra = f"; timed stdout went to {'a pipe drained by iorace' if sink == 'pipe' else '/dev/null'}" if sink else ""
+    pooled = session.options.get("pooled")
+    name = f"sessions {', '.join(map(str, pooled))} pooled" if pooled else f"session {session.id}"
+    name += f" on {session.machine_name}" if session.machine_name and not pooled else ""
+    console.print(
+        escape(f"{name} ({session.status}, {session.started}): {report.summary}; runs per cell {session.options.get('runs', '-')}{extra}"),
+        highlight=False,
+    )
+    if session.status == "interrupted":
+        console.print("[bold yellow]interrupted: the table shows the runs measured before Ctrl-C[/]")

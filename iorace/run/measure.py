@@ -1,0 +1,242 @@
+"""Timed runs, interleaved: each round runs every cell once in a fresh random order.
+
+Interleaving spreads the machine's drift (other load, thermal state, page
+cache) over all cells alike instead of letting it land on whichever cell
+happened to run during a noisy minute.
+
+The rounds of a suite are handed to the launcher (iorace-spawn) as one list,
+in chunks of whole rounds lasting about CHUNK_S seconds (the first chunk is
+one round, which times the rest): the harness sleeps while a chunk runs, and only between chunks
+does Python store runs, judge them and update the progress bar.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from iorace.analyse.analysis import AA_SUFFIX
+from iorace.core.kind import Kind
+from iorace.manifest.cells import OK, Cell
+from iorace.run.launcher import SINK_NULL, Job, Run, Runner, page_replacer, run_batch
+from iorace.run.race import Plan, Race
+from iorace.run.verify import Recorder, env_for, judge_run
+
+CHUNK_S = 2.0  # aim: the harness wakes about this often while measuring (never within a round)
+ENV_PAD_MAX = 4096  # a padding of 0..4095 bytes moves the initial stack through every alignment within a page
+ENV_PADS = 16  # paddings drawn per cell and chunk: each run takes one of them at random
+
+
+@dataclass(frozen=True)
+class Randomize:
+    """What every round draws anew instead of holding it fixed for the whole session, so that the rounds
+    sample it and the interval over rounds covers it (Mytkowicz et al. 2009 for the environment's size,
+    Hocko & Kalibera 2010 for where a file's pages sit). ASLR, the kernel's own randomisation of the
+    process layout, stays on (machine.py warns when it is off)."""
+
+    pages: bool = False  # re-place each input file's cached pages before each round (iorace-replace-pages)
+    env: bool = False  # pad each run's environment (IORACE_PAD) by a random length
+
+
+def _jobs(
+    cells: list[Cell], timeout: float, sink: str, randomize: Randomize, rng: random.Random
+) -> tuple[list[Job], list[list[int]], list[int]]:
+    """The chunk's jobs: per cell, ENV_PADS copies with random paddings (or one, unpadded); then the page
+    re-placer over every input file. Returns the jobs, each cell's job numbers, and each job's padding."""
+    jobs: list[Job] = []
+    pads: list[int] = []
+    per_cell: list[list[int]] = []
+    for c in cells:
+        mine = []
+        for _ in range(ENV_PADS if randomize.env else 1):
+            pad = rng.randrange(ENV_PAD_MAX) if randomize.env else 0
+            env = env_for(c)
+            if randomize.env:
+                env["IORACE_PAD"] = "x" * pad
+            mine.append(len(jobs))
+            jobs.append(Job(c.argv, timeout, sink or SINK_NULL, env, str(c.build_dir)))
+            pads.append(pad)
+        per_cell.append(mine)
+    files = sorted({str(c.dataset.path) for c in cells if c.dataset.path is not None})
+    if randomize.pages and files:
+        jobs.append(Job([page_replacer(), *files], timeout, SINK_NULL))
+        pads.append(0)
+    return jobs, per_cell, pads
+
+
+def check_run(cell: Cell, run: Run) -> None:
+    """A timed run must still succeed and, where it reports one, give the verified answer."""
+    v = judge_run(run, expected=cell.expected, answer_kind=cell.suite.manifest.answer, timed=True)
+    if v.status != OK:
+        cell.status, cell.detail = v.status, v.detail
+
+
+def measure(
+    cells: list[Cell],
+    *,
+    runs: int,
+    warmup: int,
+    timeout: float,
+    sink: str,
+    recorder: Recorder,
+    seed: int,
+    advance: Callable[[str], None],
+    cell_changed: Callable[[Cell], None],
+    runner: Runner = run_batch,
+    randomize: Randomize = Randomize(),
+    aa: bool = False,
+    plan: Plan | None = None,
+) -> None:
+    """Warm-up rounds, then counted rounds (`runs`, or as `plan` decides: race.Plan), each chunk of rounds
+    made by runner (the launcher by default); the recorder (the session's store) gets every run made and
+    is committed after every chunk.
+
+    A cell whose timed run fails, times out or changes its answer drops out of the later rounds
+    (cell_changed is told), and the others go on. A round's order is a shuffle, drawn from the seed, of the
+    cells still timed when its chunk starts. With `randomize`, each round first re-places the input files'
+    cached pages, and each run gets a random padding of its environment (recorded with the run as
+    `env_pad`). With `aa`, the first round picks each table's fastest cell and adds its twin (the A/A cell:
+    the same program, a cell of its own, kind control) to every later round. With a plan that races, a cell
+    whose place is settled stops being timed; a cell's `timing_note` says why it stopped, or that it did not
+    reach the precision asked. cell_changed is told of every cell added or changed.
+    """
+    rng = random.Random(seed)
+    pad_rng = random.Random(f"{seed}:pads")  # its own stream: the rounds' order does not depend on randomize
+    race = Race(plan or Plan(min_rounds=runs))
+    round_s = 0.0  # seconds a round takes, from the last chunk; the first chunk is one round
+    index = {id(c): i for i, c in enumerate(cells)}
+    warmed = measured = 0
+    while True:
+        timed = [c for c in cells if c.status == OK and id(c) not in race.stopped]
+        phases = _next_rounds(_chunk_rounds(round_s), warmup - warmed, measured, race, timed)
+        if not timed or not phases:
+            break
+        chunk = []
+        for phase, number in phases:
+            order = list(timed)
+            rng.shuffle(order)
+            chunk.append((phase, warmed + number if phase == "warmup" else measured + number, order))
+        jobs, per_cell, pads = _jobs(cells, timeout, sink, randomize, pad_rng)
+        replacer = [len(jobs) - 1] if len(jobs) > sum(map(len, per_cell)) else []  # the page re-placer, when there is one
+        schedule = [j for _, _, order in chunk for j in replacer + [pad_rng.choice(per_cell[index[id(c)]]) for c in order]]
+        records, interrupted = runner(jobs, schedule)
+        _record_chunk(chunk, records, schedule, pads if randomize.env else None, len(replacer), recorder, race, advance, cell_changed)
+        recorder.commit()
+        walls = [r.wall_ns for r in records if r is not None]  # the page re-placer's time too: it is part of a round
+        round_s = sum(walls) / 1e9 / len(chunk) if walls else 0.0
+        if interrupted:
+            raise KeyboardInterrupt
+        if aa and warmed == measured == 0:
+            for twin in aa_twins([c for c in cells if c.status == OK], chunk_costs(chunk, records, len(replacer))):
+                cells.append(twin)
+                index[id(twin)] = len(cells) - 1
+                cell_changed(twin)
+        warmed += sum(phase == "warmup" for phase, _ in phases)
+        measured += sum(phase == "measure" for phase, _ in phases)
+        for cell in race.settle([c for c in cells if c.status == OK], measured):
+            cell.timing_note = race.stopped[id(cell)]
+            cell_changed(cell)
+    for cell, width in race.too_wide([c for c in cells if c.status == OK]):
+        cell.timing_note = f"precision {race.plan.precision:.1%} not reached: +-{width:.1%} after {measured} rounds"
+        cell_changed(cell)
+
+
+def _next_rounds(wanted: int, warmups_left: int, measured: int, race: Race, timed: list[Cell]) -> list[tuple[str, int]]:
+    """The rounds of the next chunk, as (phase, number within this chunk): warm-ups first, then counted
+    rounds up to the plan's minimum, then more only while the plan asks for them (checked between chunks)."""
+    out = [("warmup", i) for i in range(min(wanted, warmups_left))]
+    if len(out) == wanted:
+        return out
+    target = race.plan.min_rounds if measured < race.plan.min_rounds else race.plan.most_rounds
+    if measured >= race.plan.min_rounds and not race.more_rounds(timed, measured):
+        return out
+    return out + [("measure", i) for i in range(min(wanted - len(out), target - measured))]
+
+
+def _record_chunk(
+    chunk: list,
+    records: list[Run | None],
+    schedule: list[int],
+    pads: list[int] | None,
+    skip: int,
+    recorder: Recorder,
+    race: Race,
+    advance: Callable[[str], None],
+    cell_changed: Callable[[Cell], None],
+) -> None:
+    """Store, judge and count every run of a chunk (the page re-placer's, `skip` per round, are no cell's)."""
+    k = 0
+    for phase, round_no, order in chunk:
+        k += skip
+        for cell in order:
+            run = records[k]
+            if run is not None and pads is not None:
+                run.env_pad = pads[schedule[k]]
+            k += 1
+            advance(cell.label)
+            if run is None or cell.status != OK:  # skipped by the launcher after a failure, or interrupted
+                continue
+            recorder.add_run(cell, phase, round_no, run)
+            check_run(cell, run)
+            if cell.status != OK:
+                cell_changed(cell)
+            elif phase == "measure":
+                race.add(cell, round_no, _cost(cell, run))
+
+
+def _cost(cell: Cell, run: Run) -> float:
+    """What the analysis compares: the program's inner time where the suite compares it (else the wall
+    time), per unit of work in a suite whose cells differ in scale (1 pass against 10)."""
+    inner = run.inner_ns if cell.suite.manifest.metric == "inner" else None
+    cost = float(inner if inner is not None else run.wall_ns)
+    m = cell.suite.manifest
+    per = cell.units.get(m.throughput) if m.scale_params else None
+    return cost / per if per else cost
+
+
+def chunk_costs(chunk: list, records: list[Run | None], skip: int) -> dict[int, float]:
+    """Each cell's cost in a chunk's last round (id(cell) -> what the analysis compares: measure._cost)."""
+    costs: dict[int, float] = {}
+    k = 0
+    for _, _, order in chunk:
+        k += skip
+        for cell in order:
+            run = records[k]
+            k += 1
+            if run is not None and run.exit_code == 0:
+                costs[id(cell)] = _cost(cell, run)
+    return costs
+
+
+def aa_twins(cells: list[Cell], costs: dict[int, float]) -> list[Cell]:
+    """The A/A cell of each table: a twin of the table's fastest compared cell in `costs` (the first round).
+
+    A table is the cells of one dataset and one set of parameters, scale parameters aside (as the analysis
+    groups them). The twin runs the same program with the same arguments as a cell of its own (variant
+    NAME~aa, kind control): the ratio of the two over the rounds must cover 1.00, or the intervals claim more
+    than the session knows.
+    """
+    tables: dict[tuple, Cell] = {}
+    for c in cells:
+        if not Kind.of(c.variant.kind).compared or id(c) not in costs:
+            continue
+        scaling = set(c.suite.manifest.scale_params)
+        key = (c.suite.name, c.dataset.name, tuple(sorted((k, str(v)) for k, v in c.params.items() if k not in scaling)))
+        if key not in tables or costs[id(c)] < costs[id(tables[key])]:
+            tables[key] = c
+    twins = []
+    for ref in tables.values():
+        twin = copy.copy(ref)
+        twin.variant = ref.variant.model_copy(update={"name": f"{ref.variant.name}{AA_SUFFIX}", "kind": Kind.CONTROL})
+        twin.db_id = None
+        twins.append(twin)
+    return twins
+
+
+def _chunk_rounds(round_s: float) -> int:
+    """How many rounds the launcher runs before the harness looks at them (at least one)."""
+    if round_s <= 0:
+        return 1
+    return max(1, int(CHUNK_S / round_s))

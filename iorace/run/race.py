@@ -1,0 +1,144 @@
+"""How many rounds a suite gets, decided between chunks: precision on demand, a time budget, and racing.
+
+pyperf and criterion choose how many values to take; here the unit is a round of every cell (interleaved),
+and the question is each cell's ratio to its table's fastest (stats.paired_ratio). After the minimum number
+of rounds, measuring goes on until every cell still timed has an interval within the precision asked
+(`--precision 2%`), the budget is spent or the maximum number of rounds is reached.
+
+Racing (Maron & Moore's Hoeffding races, Birattari's F-race): a cell whose interval no longer overlaps
+any other cell's of its table has a settled place; it stops being timed, so the rounds go where the
+ranking is still open (a cell 30x behind the leader needs a few rounds, not as many as the leader's
+neighbours). Two slow cells close to each other never part that way (two Python peers, two debug
+builds), so, as F-race drops every candidate clearly worse than the best, a cell whose whole interval
+lies beyond FAR_BEHIND (2x) the fastest stops too, once it has had the minimum rounds (--runs): it decides
+nothing at the top of its table, and its place among the laggards (a seed's ratio of two slow cells) keeps
+the interval the minimum gives. The table's fastest cell and its A/A twin are never
+stopped: every ratio refers to the one, and the other checks the intervals.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from iorace.analyse.stats import Ratio, paired_ratio
+from iorace.core.ids import TableId
+from iorace.core.kind import Kind
+from iorace.manifest.cells import Cell
+
+RACE_MIN_ROUNDS = 5  # a place is judged settled on no fewer rounds (a t-interval on 2-4 is too wide to say)
+FAR_BEHIND = 2.0  # F-race's elimination: a cell whose whole interval lies beyond this many times the fastest
+
+
+@dataclass(frozen=True)
+class Plan:
+    """--runs (the minimum), --max-runs, --precision, --budget and --race of one `iorace run`."""
+
+    min_rounds: int
+    max_rounds: int | None = None  # None: min_rounds (a fixed count) unless a precision asks for more
+    precision: float | None = None  # a ratio's 95% half-width to reach, e.g. 0.02
+    budget_s: float | None = None  # seconds of measuring per suite, at most
+    race: bool = False
+
+    @property
+    def most_rounds(self) -> int:
+        if self.max_rounds is not None:
+            return max(self.max_rounds, self.min_rounds)
+        return self.min_rounds if self.precision is None else 3 * self.min_rounds
+
+
+@dataclass
+class Race:
+    """The state of one suite's rounds: each cell's cost per round, and the cells no longer timed (why)."""
+
+    plan: Plan
+    costs: dict[int, dict[int, float]] = field(default_factory=dict)  # id(cell) -> round -> cost
+    stopped: dict[int, str] = field(default_factory=dict)  # id(cell) -> why it is no longer timed
+    started: float = field(default_factory=time.monotonic)
+
+    def add(self, cell: Cell, round_no: int, cost: float) -> None:
+        self.costs.setdefault(id(cell), {})[round_no] = cost
+
+    def ratios(self, cells: list[Cell]) -> dict[int, Ratio]:
+        """Each cell's ratio to its table's fastest compared cell (by median cost), over the rounds so far."""
+        out: dict[int, Ratio] = {}
+        for table in _tables(cells).values():
+            measured = [c for c in table if self.costs.get(id(c))]
+            compared = [c for c in measured if Kind.of(c.variant.kind).compared]
+            if not compared:
+                continue
+            ref = min(compared, key=lambda c: _median(self.costs[id(c)]))
+            for c in measured:
+                if (r := paired_ratio(self.costs[id(c)], self.costs[id(ref)])) is not None:
+                    out[id(c)] = r
+        return out
+
+    def settle(self, cells: list[Cell], rounds_done: int) -> list[Cell]:
+        """Racing: the cells whose place in their table is settled now (and were still timed); marks them."""
+        if not self.plan.race or rounds_done < RACE_MIN_ROUNDS:
+            return []
+        ratios = self.ratios(cells)
+        settled = []
+        for table in _tables(cells).values():
+            live = [c for c in table if id(c) in ratios]
+            for c in live:
+                r = ratios[id(c)]
+                if id(c) in self.stopped or r.low is None or r.high is None or r.value <= 1.0:
+                    continue  # the fastest (and anything level with it) is always timed
+                if Kind.of(c.variant.kind) is Kind.CONTROL:
+                    continue
+                if all(_apart(r, ratios[id(o)]) for o in live if o is not c):
+                    self.stopped[id(c)] = f"stopped after {r.n} rounds: its place is settled (race)"
+                elif r.low > FAR_BEHIND and rounds_done >= self.plan.min_rounds:
+                    self.stopped[id(c)] = f"stopped after {r.n} rounds: over {FAR_BEHIND:g}x behind the fastest (race)"
+                else:
+                    continue
+                settled.append(c)
+        return settled
+
+    def more_rounds(self, cells: list[Cell], rounds_done: int) -> bool:
+        """Whether another round is needed: below the minimum; else, with a precision, while a cell still
+        timed is wider than it, within the budget and the maximum."""
+        if rounds_done < self.plan.min_rounds:
+            return True
+        if rounds_done >= self.plan.most_rounds or self.plan.precision is None:
+            return False
+        if self.plan.budget_s is not None and time.monotonic() - self.started >= self.plan.budget_s:
+            return False
+        return bool(self.too_wide(cells))
+
+    def too_wide(self, cells: list[Cell]) -> list[tuple[Cell, float]]:
+        """Cells still timed whose interval is wider than the precision asked, with their half-width."""
+        if self.plan.precision is None:
+            return []
+        ratios = self.ratios(cells)
+        out = []
+        for c in cells:
+            r = ratios.get(id(c))
+            if r is None or id(c) in self.stopped:
+                continue
+            width = r.half_width
+            is_reference = r.value == 1.0 and r.low == r.high  # it has no width to reach
+            if not is_reference and (width is None or width > self.plan.precision):
+                out.append((c, width if width is not None else float("inf")))
+        return out
+
+
+def _apart(a: Ratio, b: Ratio) -> bool:
+    """Two intervals that do not overlap (a cell without an interval is never apart from anything)."""
+    if a.low is None or a.high is None or b.low is None or b.high is None:
+        return False
+    return a.low > b.high or b.low > a.high
+
+
+def _tables(cells: list[Cell]) -> dict[TableId, list[Cell]]:
+    out: dict[TableId, list[Cell]] = {}
+    for c in cells:
+        out.setdefault(c.table, []).append(c)
+    return out
+
+
+def _median(values: dict[int, float]) -> float:
+    ordered = sorted(values.values())
+    n = len(ordered)
+    return ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2

@@ -1,0 +1,255 @@
+"""One `iorace run`: manifest -> build -> data -> verify -> measure -> store -> report/export."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import shlex
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+
+from iorace import __version__
+from iorace.core import machine
+from iorace.core.errors import UsageError
+from iorace.core.options import RunOptions
+from iorace.core.paths import REPO_SUITES, default_db
+from iorace.core.status import BAD_STATES, Status
+from iorace.manifest import seeds
+from iorace.manifest.cells import OK, PLANNED, SKIPPED, Cell, dataset_refs, expand
+from iorace.manifest.suites import load_suites
+from iorace.run import build, counters, datasets, reference
+from iorace.run.measure import Randomize, measure
+from iorace.run.race import Plan
+from iorace.run.recording import SessionRecorder
+from iorace.run.verify import verify
+from iorace.store.db import Store
+
+EXIT_OK, EXIT_CELLS_FAILED, EXIT_INTERRUPTED = 0, 1, 130
+
+
+def _now() -> str:
+    return dt.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+class _QuietProgress(Progress):
+    """Redrawn when it changes, never by rich's 10 Hz timer thread: nothing of the harness wakes up
+    while the launcher times a list of runs."""
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        super().update(*args, **kwargs)
+        self.refresh()
+
+    def advance(self, *args: Any, **kwargs: Any) -> None:
+        super().advance(*args, **kwargs)
+        self.refresh()
+
+
+def _progress(console: Console) -> Progress:
+    return _QuietProgress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[what]}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        auto_refresh=False,
+    )
+
+
+def plan(opts: RunOptions) -> list[Cell]:
+    if opts.seeds:
+        return _seed_cells(opts)
+    suites = load_suites(opts.suites, opts.suite_dirs)
+    named = {v.split("=", 1)[0] for v in opts.sizes if "=" in v}
+    if unknown := named - {s.name for s in suites}:
+        raise UsageError(f"--size {sorted(unknown)[0]}=...: that suite is not part of this run")
+    inputs = [datasets.check_user_file(p) for p in opts.inputs]
+    cells: list[Cell] = []
+    for suite in suites:
+        refs = dataset_refs(suite, opts.sizes, inputs)
+        cells += expand(suite, refs, opts.variants, opts.toolchains, opts.profiles, opts.params)
+    if not cells:
+        what = " ".join(
+            [
+                *(f"--variant {v}" for v in opts.variants),
+                *(f"--toolchain {t}" for t in opts.toolchains),
+                *(f"--profile {p}" for p in opts.profiles),
+            ]
+        )
+        raise UsageError(f"no cell matches {what or 'the selection'} (see `iorace list`)")
+    return cells
+
+
+def _seed_cells(opts: RunOptions) -> list[Cell]:
+    """`iorace seeds`: the cells each seed's rows name, at the seed's size unless --size says otherwise."""
+    chosen = seeds.select(load_suites([], opts.suite_dirs), opts.seeds)
+    named = {v.split("=", 1)[0] for v in opts.sizes if "=" in v}
+    if unknown := named - {s.name for s, _ in chosen}:
+        raise UsageError(f"--size {sorted(unknown)[0]}=...: that suite is not part of this run")
+    cells: list[Cell] = []
+    for suite, _ in chosen:
+        cells += seeds.cells(suite, opts.sizes or [])
+    return cells
+
+
+@dataclass
+class Finished:
+    """A session run to its end (or interrupted): where it is stored, and the exit code `iorace run` gives."""
+
+    store: Store
+    session_id: int
+    exit_code: int
+
+
+def run_session(opts: RunOptions, cells: list[Cell], console: Console, err: Console) -> Finished:
+    """Build, verify, count and measure `cells` (from plan(opts), which raises every usage error before
+    anything is built or stored), storing everything as it goes. Prints progress and warnings; the report
+    is the caller's (the stored session, shown as `iorace show` shows it)."""
+    machine_name = machine.name(opts.machine_name)
+    seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(2**31)
+    m = machine.info()
+    for w in machine.warnings(m, []):
+        err.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
+    store = Store(opts.db or default_db())
+    command_line, revision = shlex.join(["iorace", *sys.argv[1:]]), machine.git_revision(REPO_SUITES.parent)
+    session_id = store.begin_session(_now(), command_line, opts.stored(seed), m, {}, revision, __version__, machine_name=machine_name)
+    for suite in {c.suite.name: c.suite for c in cells}.values():
+        store.save_suite_settings(session_id, suite.name, suite.manifest.analysis_settings())
+    store.commit()
+    status, busy = "done", ""
+    recorder = SessionRecorder(store, session_id)
+    try:
+        busy = _execute(cells, opts, recorder, seed, console)
+    except KeyboardInterrupt:
+        status = "interrupted"
+    finally:
+        for cell in cells:
+            if cell.status == PLANNED:  # never reached: say so instead of leaving it looking pending
+                cell.status, cell.detail = SKIPPED, "not reached: the session was interrupted"
+            recorder.save(cell)
+        store.set_toolchains(session_id, {c.toolchain.name: c.toolchain_version for c in cells if c.toolchain_version})
+        store.finish_session(session_id, _now(), status)
+    if busy:  # one line: the machine was busy while measuring
+        err.print(f"[yellow]warning:[/] {escape(busy)}", highlight=False, soft_wrap=True)
+    if status == "interrupted":
+        return Finished(store, session_id, EXIT_INTERRUPTED)
+    bad = [c for c in cells if c.status in BAD_STATES and not (c.known_wrong and c.status == Status.WRONG)]
+    return Finished(store, session_id, EXIT_CELLS_FAILED if bad else EXIT_OK)
+
+
+def _execute(cells: list[Cell], opts: RunOptions, recorder: SessionRecorder, seed: int, console: Console) -> str:
+    """Build, verify, count, measure; returns a warning when the machine was busy around measuring, else ''."""
+
+    def save(cell: Cell) -> None:
+        # committed at once, here for every phase: a transaction left open across builds or verification runs
+        # (minutes) would keep another session writing to the same SQLite file locked out
+        recorder.save(cell)
+        recorder.commit()
+
+    with _progress(console) as progress:
+        _build(cells, progress, save)
+        runnable = [c for c in cells if c.status == PLANNED]
+        _prepare(runnable, progress, save)
+        task = progress.add_task("verify", total=len(runnable), what="")
+        for cell in runnable:
+            progress.update(task, what=cell.label)
+            verify(cell, opts.timeout, recorder)
+            save(cell)
+            progress.advance(task)
+        if opts.instructions:
+            _count_instructions([c for c in runnable if c.status == OK], opts, progress, save)
+        if opts.counters:
+            _count_perf([c for c in runnable if c.status == OK], opts, progress, save)
+        if opts.check_only or not any(c.status == OK for c in runnable):
+            return ""
+        before = machine.busy_sample()
+        _measure(runnable, opts, recorder, seed, progress, save)
+        return machine.busy_warning(before, machine.busy_sample())
+
+
+def _build(cells: list[Cell], progress: Progress, save: Callable[[Cell], None]) -> None:
+    task = progress.add_task("build", total=len(cells), what="")
+    for cell in cells:
+        progress.update(task, what=cell.label)
+        if cell.status == PLANNED:  # not a cell the manifest skips on this dataset
+            build.build(cell)
+        save(cell)
+        progress.advance(task)
+
+
+def _prepare(runnable: list[Cell], progress: Progress, save: Callable[[Cell], None]) -> None:
+    """Data, expected answers and the exact command line of each cell."""
+    refs = {id(c.dataset): c for c in runnable}
+    task = progress.add_task("data", total=len(refs), what="")
+    for cell in refs.values():
+        progress.update(task, what=f"{cell.suite.name}/{cell.dataset.name}")
+        datasets.materialize(cell.suite, cell.dataset)
+        progress.advance(task)
+    for cell in runnable:
+        cell.expected = reference.expected(cell.suite, cell.dataset, cell.params)
+        cell.units = reference.units(cell.suite, cell.dataset, cell.params)
+        assert cell.dataset.path is not None  # materialized above
+        cell.argv = build.run_argv(cell, cell.dataset.path)
+        save(cell)
+
+
+def _measure(
+    runnable: list[Cell], opts: RunOptions, recorder: SessionRecorder, seed: int, progress: Progress, save: Callable[[Cell], None]
+) -> None:
+    """Timed rounds, interleaved within each suite."""
+    for suite_name in dict.fromkeys(c.suite.name for c in runnable):
+        suite_cells = [c for c in runnable if c.suite.name == suite_name and c.status == OK]
+        if not suite_cells:
+            continue
+        rounds = opts.warmup + Plan(opts.runs, opts.max_runs, opts.precision).most_rounds  # at most: racing and precision may stop earlier
+        task = progress.add_task(f"measure {suite_name}", total=rounds * len(suite_cells), what="")
+
+        def advance(label: str, task: TaskID = task) -> None:
+            progress.update(task, what=label)
+            progress.advance(task)
+
+        measure(
+            suite_cells,
+            runs=opts.runs,
+            warmup=opts.warmup,
+            timeout=opts.timeout,
+            sink=opts.sink,
+            recorder=recorder,
+            seed=seed,
+            advance=advance,
+            cell_changed=save,
+            randomize=Randomize(pages=opts.replace_pages, env=opts.pad_env),
+            aa=opts.aa,
+            plan=Plan(opts.runs, opts.max_runs, opts.precision, opts.budget, opts.race),
+        )
+
+
+def _count_perf(cells: list[Cell], opts: RunOptions, progress: Progress, save: Callable[[Cell], None]) -> None:
+    """One extra run per verified cell under perf stat: the counters the kernel allows here."""
+    task = progress.add_task("counters", total=len(cells), what="")
+    for cell in cells:
+        progress.update(task, what=cell.label)
+        counters.perf_count(cell, opts.timeout)
+        save(cell)
+        progress.advance(task)
+
+
+def _count_instructions(cells: list[Cell], opts: RunOptions, progress: Progress, save: Callable[[Cell], None]) -> None:
+    """One extra run per verified cell under cachegrind: a count that the machine's noise cannot move."""
+    why_not = counters.why_unavailable()
+    task = progress.add_task("instructions", total=len(cells), what="")
+    for cell in cells:
+        progress.update(task, what=cell.label)
+        if why_not:
+            cell.instructions_note = why_not
+        else:
+            cell.instructions, cell.instructions_note = counters.count(cell, opts.timeout)
+        save(cell)
+        progress.advance(task)

@@ -1,0 +1,96 @@
+"""Run every built cell once and check its answer against the reference before anything is timed."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Protocol
+
+from iorace.manifest.cells import FAILED, Cell, Status
+from iorace.run.launcher import SINK_DIGEST, SINK_NULL, Run, Runner, run_batch, run_once
+from iorace.run.reference import same_answer
+
+
+def _short(value: object, limit: int = 120) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+class Recorder(Protocol):
+    """Where verify and measure put the runs they make: the session's Store (a test keeps them in a list)."""
+
+    def add_run(self, cell: Cell, phase: str, round_no: int, run: Run) -> None: ...
+
+    def commit(self) -> None: ...
+
+
+KNOWN = " (known: the manifest says this strategy cannot be right on this input)"
+
+
+@dataclass
+class Verdict:
+    status: Status
+    detail: str = ""
+    answer: object = None  # what the run answered (its stdout's sha256 for stdout suites), when it said
+
+
+def judge_run(run: Run, *, expected: object, answer_kind: str, known_wrong: bool = False, timed: bool = False) -> Verdict:
+    """The one judgement of a run: timeout / failed / wrong / ok, with the evidence in detail.
+
+    A verification run (timed=False) must print a result line with an answer (or, for stdout suites,
+    its stdout is the answer). A timed run (timed=True) writes stdout to the sink and may skip its
+    result line; where it reports an answer, the answer must still be the expected one.
+    """
+    prefix = "a timed run " if timed else ""
+    if run.timed_out:
+        return Verdict(Status.TIMEOUT, prefix + run.failure())
+    if reason := run.failure():
+        if known_wrong and run.exit_code > 0 and not timed:
+            # The manifest says this strategy cannot be right here, and it refused cleanly (an error
+            # message and an exit code, not a crash): that is the known wrong answer, shown as such.
+            return Verdict(Status.WRONG, f"refused: {reason}{KNOWN}")
+        return Verdict(Status.FAILED, f"{prefix}failed: {reason}" if timed else reason)
+    if answer_kind == "stdout":
+        if timed:
+            return Verdict(Status.OK)
+        answer = run.stdout_sha256
+    elif run.result is None:
+        return Verdict(Status.OK) if timed else Verdict(Status.FAILED, "printed no iorace-result line on stderr")
+    elif "_invalid" in run.result:
+        return Verdict(Status.OK) if timed else Verdict(Status.FAILED, f"unreadable result line: {run.result['_invalid']}")
+    elif "answer" not in run.result:
+        return Verdict(Status.OK) if timed else Verdict(Status.FAILED, "its iorace-result line has no answer")
+    else:
+        answer = run.result["answer"]
+    if same_answer(answer, expected):
+        return Verdict(Status.OK, "", answer)
+    detail = f"{prefix}answered {_short(answer)}, expected {_short(expected)}"
+    return Verdict(Status.WRONG, detail + (KNOWN if known_wrong and not timed else ""), answer)
+
+
+def judge(cell: Cell, run: Run) -> None:
+    """Set the cell's status (and answer) from its verification run."""
+    v = judge_run(run, expected=cell.expected, answer_kind=cell.suite.manifest.answer, known_wrong=cell.known_wrong)
+    cell.status, cell.detail = v.status, v.detail
+    if v.status in (Status.OK, Status.WRONG):
+        cell.answer = v.answer
+
+
+def env_for(cell: Cell) -> dict:
+    return {**os.environ, **cell.variant.env}
+
+
+def verify(cell: Cell, timeout: float, recorder: Recorder, *, runner: Runner = run_batch) -> None:
+    """Run the cell once (through runner: the launcher by default), judge it and record the run as "verify"."""
+    sink = SINK_DIGEST if cell.suite.manifest.answer == "stdout" else SINK_NULL
+    try:
+        run = run_once(cell.argv, timeout=timeout, sink=sink, env=env_for(cell), cwd=str(cell.build_dir), runner=runner)
+    except OSError as e:
+        cell.status, cell.detail = FAILED, f"cannot start {cell.argv[0]}: {e.strerror or e}"
+        return
+    judge(cell, run)
+    extra = (run.result or {}).get("extra")
+    if isinstance(extra, dict):  # figures the program reports beside its answer (bytes per message, ...)
+        cell.extra = {str(k): v for k, v in extra.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    recorder.add_run(cell, "verify", 0, run)
