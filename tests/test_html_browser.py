@@ -94,7 +94,7 @@ def test_a_real_session_renders_in_chromium(tmp_path):
     # `iorace report` writes the same page from the database
     again = tmp_path / "again.html"
     out = subprocess.run(
-        [sys.executable, "-m", "iorace", "report", "--db", str(tmp_path / "iorace.sqlite"), "--html", str(again)],
+        [sys.executable, "-m", "iorace", "report", "--db", str(tmp_path / "iorace.sqlite"), "--html", str(again), "--allow-contended"],
         capture_output=True,
         text=True,
         cwd=REPO,

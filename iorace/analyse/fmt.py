@@ -93,6 +93,8 @@ def notes(row: Row) -> str:
         out.append("less work: compared per unit of work")
     if row.cell.timing_note:
         out.append(row.cell.timing_note)
+    if displaced := sum(r.phase == "displaced" for r in row.cell.runs):
+        out.append(f"{displaced} displaced run{'s' if displaced != 1 else ''} repeated")
     if row.cell.known_wrong and row.cell.status == Status.WRONG:
         out.append("known wrong")
     return ", ".join(out)

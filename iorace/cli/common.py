@@ -42,10 +42,19 @@ SUITE_DIR_OPTION = click.option(
 
 
 def export_options(command: CommandFunc) -> CommandFunc:
-    """One --export-NAME FILE option per registered exporter (iorace.export.EXPORTERS)."""
+    """One --export-NAME FILE option per registered exporter (iorace.export.EXPORTERS), and --allow-contended."""
+    command = ALLOW_CONTENDED_OPTION(command)
     for e in reversed(EXPORTERS):
         command = click.option(e.option, e.dest, type=click.Path(path_type=Path), metavar="FILE", help=e.help)(command)
     return command
+
+
+ALLOW_CONTENDED_OPTION = click.option(
+    "--allow-contended",
+    is_flag=True,
+    help="Export a session measured on a busy machine (other processes held the CPU, runs were displaced) "
+    "anyway, marked as contended; by default such a session is shown but not exported.",
+)
 
 
 WIDE_OPTION = click.option(
@@ -105,20 +114,22 @@ def check_exports(exports: dict[str, Path | None]) -> None:
             raise UsageError(f"{e.option} {path}: folder {path.resolve().parent} does not exist")
 
 
-def show_session(session: SessionData, exports: dict[str, Path | None], wide: bool) -> None:
+def show_session(session: SessionData, exports: dict[str, Path | None], wide: bool, allow_contended: bool = False) -> None:
     """The one way a stored session reaches the user, after `run` and `seeds` as in `show`: analysed once,
     printed, then written to each export asked for."""
     report = document.build(session)
     print_session(report, console, wide=wide)
-    export_all(report, exports, lambda line: console.print(escape(line), highlight=False))
+    export_all(report, exports, lambda line: console.print(escape(line), highlight=False), allow_contended)
 
 
-def measure_and_show(opts: RunOptions) -> int:
+def measure_and_show(opts: RunOptions, allow_contended: bool = False) -> int:
     """`run` and `seeds`: plan (every usage error before anything is built or stored), measure into the
     store, show the stored session; returns the exit code."""
     cells = plan(opts)
     check_exports(opts.exports)
     done = run_session(opts, cells, console, err_console)
-    show_session(done.store.load(done.session_id), opts.exports, opts.wide)
-    console.print(f"stored in {done.store.where} (iorace show {done.session_id})", highlight=False)
+    try:
+        show_session(done.store.load(done.session_id), opts.exports, opts.wide, allow_contended)
+    finally:  # where it is stored, also when its exports were refused
+        console.print(f"stored in {done.store.where} (iorace show {done.session_id})", highlight=False)
     return done.exit_code

@@ -45,9 +45,10 @@ from iorace.store.db import Store
 def run(suites: tuple[str, ...], **kw: Any) -> None:
     """Build, verify and measure the cells of SUITES (all suites when none is named)."""
     exports = {e.dest: kw.pop(e.dest) for e in EXPORTERS}
+    allow_contended = kw.pop("allow_contended")
     opts = from_command(suites, exports=exports, wide=wide_view(kw.pop("wide")), **kw)
     opts.db = local_db(opts.db or default_db(), "run")
-    sys.exit(measure_and_show(opts))
+    sys.exit(measure_and_show(opts, allow_contended))
 
 
 @click.command("seeds")
@@ -64,11 +65,12 @@ def seeds_cmd(names: tuple[str, ...], **kw: Any) -> None:
     published figures beside today's, first. One stored session, like `run`'s; --size runs them at another
     size (--size tiny --check-only: a quick check that every seed builds and answers)."""
     exports = {e.dest: kw.pop(e.dest) for e in EXPORTERS}
+    allow_contended = kw.pop("allow_contended")
     chosen = seeds.select(load_suites([], list(kw["suite_dirs"])), list(names))
     opts = from_command(tuple(s.name for s, _ in chosen), exports=exports, wide=wide_view(kw.pop("wide")), **kw)
     opts.seeds = [cfg.name for _, cfg in chosen]
     opts.db = local_db(opts.db or default_db(), "seeds")
-    sys.exit(measure_and_show(opts))
+    sys.exit(measure_and_show(opts, allow_contended))
 
 
 @click.command("dimension")

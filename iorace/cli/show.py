@@ -8,9 +8,10 @@ import click
 from rich.markup import escape
 
 from iorace.analyse.pool import pool
-from iorace.cli.common import DB_OPTION, WIDE_OPTION, console, export_options, show_session, wide_view
+from iorace.cli.common import ALLOW_CONTENDED_OPTION, DB_OPTION, WIDE_OPTION, console, export_options, show_session, wide_view
 from iorace.core.errors import UsageError
 from iorace.core.paths import default_db
+from iorace.export import refuse_contended
 from iorace.report import document
 from iorace.store.db import open_existing
 
@@ -20,13 +21,13 @@ from iorace.store.db import open_existing
 @DB_OPTION
 @export_options
 @WIDE_OPTION
-def show(sessions: tuple[int, ...], db: Path | str | None, wide: bool, **exports: Path | None) -> None:
+def show(sessions: tuple[int, ...], db: Path | str | None, wide: bool, allow_contended: bool, **exports: Path | None) -> None:
     """Print a stored session again (the latest by default), and export it. Given several sessions of the
     same cells, one result pooled from all of them (each ratio's interval resamples the sessions, then
     their rounds)."""
     store = open_existing(db or default_db())
     loaded = pool([store.load(s) for s in sessions] if sessions else [store.load(None)])
-    show_session(loaded, exports, wide_view(wide))
+    show_session(loaded, exports, wide_view(wide), allow_contended)
 
 
 @click.command("report")
@@ -40,7 +41,8 @@ def show(sessions: tuple[int, ...], db: Path | str | None, wide: bool, **exports
     help="Write one self-contained HTML file (charts as SVG; opens offline).",
 )
 @DB_OPTION
-def report_cmd(sessions: tuple[int, ...], html_path: Path, db: Path | str | None) -> None:
+@ALLOW_CONTENDED_OPTION
+def report_cmd(sessions: tuple[int, ...], html_path: Path, db: Path | str | None, allow_contended: bool) -> None:
     """An HTML report of a stored session (the latest by default). Given several sessions, the report is
     their pooled result (as `show` pools them), with a history chart of each cell across all of them."""
     from iorace.export.html import write_html
@@ -49,7 +51,9 @@ def report_cmd(sessions: tuple[int, ...], html_path: Path, db: Path | str | None
         raise UsageError(f"--html {html_path}: folder {html_path.resolve().parent} does not exist")
     store = open_existing(db or default_db())
     loaded = [store.load(s) for s in sessions] if sessions else [store.load(None)]
-    write_html(document.build(pool(loaded)), html_path, loaded)
+    report = document.build(pool(loaded))
+    refuse_contended(report, allow_contended)
+    write_html(report, html_path, loaded)
     console.print(escape(f"wrote {html_path} ({html_path.stat().st_size / 1024:.0f} KB)"), highlight=False)
 
 

@@ -25,6 +25,7 @@ import numpy as np
 from scipy import stats as sps
 
 from iorace.analyse.analysis import analyse
+from iorace.analyse.contention import contention
 from iorace.analyse.stats import Ratio, median_ratio, paired_ratio
 from iorace.core import machine
 from iorace.core.errors import UsageError
@@ -169,7 +170,7 @@ def side_from_session(s: SessionData, name: str | None = None) -> Side:
 
 def _meta(s: SessionData) -> dict:
     names = ("machine", "machine_name", "machine_fingerprint", "machine_context", "toolchains", "options")
-    return {k: getattr(s, k) for k in names}
+    return {**{k: getattr(s, k) for k in names}, "contention": contention(s).as_dict(), "contention_line": contention(s).line}
 
 
 def context_of(meta: dict) -> dict:
@@ -182,6 +183,9 @@ def context_of(meta: dict) -> dict:
         "cpu_model": facts.get("cpu_model") or "",
         "context": ctx,
         "options": meta.get("options") or {},
+        # was its machine quiet (a JSON export carries the numbers, a stored session the line too)
+        "contended": bool((meta.get("contention") or {}).get("contended")),
+        "contention_line": meta.get("contention_line") or "contended (from its JSON export)",
     }
 
 
@@ -483,7 +487,12 @@ def summary(cmp: Comparison) -> str:
 
 
 def other_lines(cmp: Comparison) -> list[str]:
-    out = [f"status changed: {a.name}: {a.status} -> {b.status}" for a, b in cmp.status_changes]
+    out = [
+        f"{side.name} was measured on a busy machine: {side.context['contention_line']}"
+        for side in (cmp.a, cmp.b)
+        if side.context.get("contended")
+    ]
+    out += [f"status changed: {a.name}: {a.status} -> {b.status}" for a, b in cmp.status_changes]
     out += [f"appeared in B: {c.name} ({c.status})" for c in cmp.appeared]
     out += [f"disappeared from A: {c.name} ({c.status})" for c in cmp.disappeared]
     return out

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from iorace.core.errors import UsageError
 from iorace.export.benchfmt import write_benchfmt
 from iorace.export.bmf import write_bmf
 from iorace.export.html import write_html
@@ -43,9 +44,21 @@ EXPORTERS = [
 ]
 
 
-def export_all(report: Report, paths: dict[str, Path | None], say: Callable[[str], None]) -> None:
+def refuse_contended(report: Report, allow_contended: bool) -> None:
+    """A session measured on a busy machine is not published (one line, exit 2) unless the user says so."""
+    if report.contention.contended and not allow_contended:
+        raise UsageError(
+            f"session {report.session.id} was measured on a busy machine, not exported: {report.contention.line}; "
+            "measure again with nothing else running, or pass --allow-contended to export it marked as contended"
+        )
+
+
+def export_all(report: Report, paths: dict[str, Path | None], say: Callable[[str], None], allow_contended: bool = False) -> None:
     """Write every export that has a path (`paths` maps Exporter.dest -> path or None), all from the one
-    analysed report document."""
+    analysed report document. Exports are what gets published: a contended session (analyse.contention) is
+    refused, nothing written, unless `allow_contended` (then each format that has room says so at its top)."""
+    if any(p is not None for p in paths.values()):
+        refuse_contended(report, allow_contended)
     for e in EXPORTERS:
         if (path := paths.get(e.dest)) is not None:
             e.write(report, path)
@@ -56,6 +69,7 @@ __all__ = [
     "EXPORTERS",
     "Exporter",
     "export_all",
+    "refuse_contended",
     "write_benchfmt",
     "write_bmf",
     "write_html",

@@ -62,6 +62,8 @@ def lines(report: Report) -> Iterator[str]:
     yield f"# iorace session {s.id}, started {s.started}, revision {s.git_revision or '-'}, iorace {s.iorace_version}"
     yield "# " + " ".join(s.command_line.split())
     yield "# ns/op: the metric iorace compares (the program's own timing, else wall); wall-ns/op: the whole process"
+    if report.contention.timed_runs:
+        yield f"# machine: {report.contention.line}"
     rows = [r for g in report.groups for r in g.rows if measured(r)]
     if s.machine.get("cpu_model"):
         yield f"cpu: {s.machine['cpu_model']}"

@@ -335,6 +335,16 @@ def _nav(report: Report, history: bool) -> str:
     return "<p>" + " · ".join(link for link in links if link) + "</p>"
 
 
+def _contention(report: Report) -> str:
+    """The machine while it measured: a warning at the top when the session was contended."""
+    c = report.contention
+    if not c.timed_runs:
+        return ""
+    if c.contended:
+        return f'<p class="contended"><b>{esc(c.line)}</b></p>'
+    return f'<p class="caption">machine: {esc(c.line)}</p>'
+
+
 def render(report: Report, history: list[SessionData] | None = None) -> str:
     """The report's page: the overview (each seed's then and now, each suite's best cell per language and
     toolchain in one chart, the problems), then every table folded, the grids and seed tables, the history
@@ -349,6 +359,7 @@ def render(report: Report, history: list[SessionData] | None = None) -> str:
         f"{esc(session.machine.get('cores', '?'))} cores · {esc(summary)} · runs per cell "
         f"{esc(session.options.get('runs', '-'))}</p>",
         f"<p>reproduce: <code>{esc(session.command_line)}</code> (git {esc(session.git_revision[:12])})</p>",
+        _contention(report),
         _nav(report, with_history),
     ]
     body += [_section(s, i) for i, s in enumerate(report.of_kind("overview"))]  # each seed's then and now first

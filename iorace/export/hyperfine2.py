@@ -140,7 +140,7 @@ def document(report: Report) -> dict:
             for r in rows
             if not measured(r)
         ],
-        "iorace": session_fields(session),
+        "iorace": {**session_fields(session), "contention": report.contention.as_dict()},
     }
 
 

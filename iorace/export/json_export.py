@@ -49,6 +49,9 @@ def result(row: Row) -> dict:
         "times": times,
         "memory_usage_byte": [r.max_rss_kb * 1024 for r in runs],
         "exit_codes": [r.exit_code for r in runs],
+        # iorace's: how much of each timed run the program ran, and the runs that waited for the CPU instead
+        "cpu_shares": [r.cpu_share for r in runs],
+        "displaced_runs": sum(r.phase == "displaced" for r in c.runs),
         "parameters": {k: str(v) for k, v in c.params.items()},
         # iorace's fields
         "suite": c.suite,
@@ -110,7 +113,7 @@ def document(report: Report) -> dict:
     return {
         "results": [result(r) for r in rows if measured(r)],
         "iorace_unmeasured": [result(r) for r in rows if not measured(r)],
-        "iorace": session_fields(session),
+        "iorace": {**session_fields(session), "contention": report.contention.as_dict()},
         # each seed's published table beside this session (the report's overview), row by row
         "iorace_seeds": [seed(s.source) for s in report.of_kind("overview") if isinstance(s.source, ThenNowTable)],
         # each suite's best cell per language and toolchain over its tables (the overview's second part)

@@ -13,6 +13,7 @@ from typing import Literal
 
 from iorace.analyse import fmt
 from iorace.analyse.analysis import GridTable, Group, SeedTableData, ThenNowTable, analyse, grids, seed_tables, then_and_now
+from iorace.analyse.contention import Contention, contention
 from iorace.analyse.leaders import LeaderTable, leaders
 from iorace.core.status import Status
 from iorace.report import tables
@@ -43,6 +44,7 @@ class Report:
     problems: list[str]  # one line per failed, wrong or timed-out cell (folded when alike)
     counter_notes: list[str]  # one line per reason some counter has no value
     status_counts: dict[str, int] = field(default_factory=dict)
+    contention: Contention = field(default_factory=lambda: Contention(0, 0, None, None, None))  # was the machine quiet?
 
     @property
     def summary(self) -> str:
@@ -85,7 +87,9 @@ def build(session: SessionData) -> Report:
     counts: dict[str, int] = {}
     for c in session.cells:
         counts[c.status] = counts.get(c.status, 0) + 1
-    return Report(session, groups, sections, problems(session) + honesty_problems(groups), counter_notes(session), counts)
+    return Report(
+        session, groups, sections, problems(session) + honesty_problems(groups), counter_notes(session), counts, contention(session)
+    )
 
 
 def problems(session: SessionData) -> list[str]:

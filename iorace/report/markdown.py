@@ -38,6 +38,9 @@ def render(report: Report) -> str:
         f"kernel {m.get('kernel', '?')} · `{session.command_line}`",
         "",
     ]
+    if report.contention.timed_runs:
+        line = escape(report.contention.line)
+        out += [f"> **{line}**" if report.contention.contended else f"Machine: {line}", ""]
     for section in report.of_kind("overview"):
         out += _section(section)
     if leaders := report.of_kind("leaders"):

@@ -33,6 +33,7 @@ from iorace.core.paths import cache_dir
 from iorace.store.run import RESULT_PREFIX, Run
 
 STDERR_TAIL_BYTES = 8192
+UNKNOWN_WHEN_NEGATIVE = ("host_busy_ns", "host_steal_ns")
 WATCHDOG_GRACE_S = 60.0  # the launcher enforces timeouts; this only guards against the launcher itself hanging
 
 # Where a run's stdout goes.
@@ -169,9 +170,13 @@ def parse_report(lines: list[str], run_type: type[Run] = Run) -> dict[int, dict[
         values = line.split()
         if len(values) != len(header):
             continue
-        runs[int(values[0])] = {
+        run: dict[str, int | bool | None] = {
             name: bool(int(v)) if types[name] is bool else int(v) for name, v in zip(header[2:], values[2:], strict=True)
         }
+        for name in UNKNOWN_WHEN_NEGATIVE:  # the launcher's -1: it could not read the machine's figure
+            if (value := run.get(name)) is not None and value < 0:
+                run[name] = None
+        runs[int(values[0])] = run
     return runs
 
 

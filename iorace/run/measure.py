@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from iorace.analyse.analysis import AA_SUFFIX
+from iorace.analyse.contention import displaced, usual_share
+from iorace.core.ids import TableId
 from iorace.core.kind import Kind
 from iorace.manifest.cells import OK, Cell
 from iorace.run.launcher import SINK_NULL, Job, Run, Runner, page_replacer, run_batch
@@ -149,8 +151,8 @@ def _next_rounds(wanted: int, warmups_left: int, measured: int, race: Race, time
     out = [("warmup", i) for i in range(min(wanted, warmups_left))]
     if len(out) == wanted:
         return out
-    target = race.plan.min_rounds if measured < race.plan.min_rounds else race.plan.most_rounds
-    if measured >= race.plan.min_rounds and not race.more_rounds(timed, measured):
+    target = race.min_rounds if measured < race.min_rounds else race.most_rounds
+    if measured >= race.min_rounds and not race.more_rounds(timed, measured):
         return out
     return out + [("measure", i) for i in range(min(wanted - len(out), target - measured))]
 
@@ -166,10 +168,18 @@ def _record_chunk(
     advance: Callable[[str], None],
     cell_changed: Callable[[Cell], None],
 ) -> None:
-    """Store, judge and count every run of a chunk (the page re-placer's, `skip` per round, are no cell's)."""
+    """Store, judge and count every run of a chunk (the page re-placer's, `skip` per round, are no cell's).
+
+    A counted run that was displaced (its CPU share well below its cell's usual share: analyse.contention)
+    is stored as phase "displaced", which no statistic reads, and its round is run again (Race.repeat_round,
+    within a limit)."""
+    for run, cell, _ in _chunk_runs(chunk, records, skip):  # the shares first: a cell's usual share is judged on all of them
+        if run is not None and run.exit_code == 0 and (share := run.cpu_share) is not None:
+            race.shares.setdefault(id(cell), []).append(share)
     k = 0
     for phase, round_no, order in chunk:
         k += skip
+        repeat = False
         for cell in order:
             run = records[k]
             if run is not None and pads is not None:
@@ -178,12 +188,29 @@ def _record_chunk(
             advance(cell.label)
             if run is None or cell.status != OK:  # skipped by the launcher after a failure, or interrupted
                 continue
-            recorder.add_run(cell, phase, round_no, run)
+            usual = usual_share(race.shares.get(id(cell), []))
+            was_displaced = phase == "measure" and displaced(run.wall_ns, run.cpu_share, usual)
+            recorder.add_run(cell, "displaced" if was_displaced else phase, round_no, run)
             check_run(cell, run)
             if cell.status != OK:
                 cell_changed(cell)
-            elif phase == "measure":
+            elif phase == "measure" and not was_displaced:
                 race.add(cell, round_no, _cost(cell, run))
+            repeat |= was_displaced
+        if repeat:
+            race.repeat_round()
+
+
+def _chunk_runs(chunk: list, records: list[Run | None], skip: int) -> list[tuple[Run | None, Cell, str]]:
+    """(run, cell, phase) of each cell's run in a chunk, in the order the launcher made them."""
+    out = []
+    k = 0
+    for phase, _, order in chunk:
+        k += skip
+        for cell in order:
+            out.append((records[k], cell, phase))
+            k += 1
+    return out
 
 
 def _cost(cell: Cell, run: Run) -> float:
@@ -199,14 +226,9 @@ def _cost(cell: Cell, run: Run) -> float:
 def chunk_costs(chunk: list, records: list[Run | None], skip: int) -> dict[int, float]:
     """Each cell's cost in a chunk's last round (id(cell) -> what the analysis compares: measure._cost)."""
     costs: dict[int, float] = {}
-    k = 0
-    for _, _, order in chunk:
-        k += skip
-        for cell in order:
-            run = records[k]
-            k += 1
-            if run is not None and run.exit_code == 0:
-                costs[id(cell)] = _cost(cell, run)
+    for run, cell, _ in _chunk_runs(chunk, records, skip):
+        if run is not None and run.exit_code == 0:
+            costs[id(cell)] = _cost(cell, run)
     return costs
 
 
@@ -218,14 +240,12 @@ def aa_twins(cells: list[Cell], costs: dict[int, float]) -> list[Cell]:
     NAME~aa, kind control): the ratio of the two over the rounds must cover 1.00, or the intervals claim more
     than the session knows.
     """
-    tables: dict[tuple, Cell] = {}
+    tables: dict[TableId, Cell] = {}
     for c in cells:
         if not Kind.of(c.variant.kind).compared or id(c) not in costs:
             continue
-        scaling = set(c.suite.manifest.scale_params)
-        key = (c.suite.name, c.dataset.name, tuple(sorted((k, str(v)) for k, v in c.params.items() if k not in scaling)))
-        if key not in tables or costs[id(c)] < costs[id(tables[key])]:
-            tables[key] = c
+        if c.table not in tables or costs[id(c)] < costs[id(tables[c.table])]:
+            tables[c.table] = c
     twins = []
     for ref in tables.values():
         twin = copy.copy(ref)

@@ -55,6 +55,29 @@ class Race:
     costs: dict[int, dict[int, float]] = field(default_factory=dict)  # id(cell) -> round -> cost
     stopped: dict[int, str] = field(default_factory=dict)  # id(cell) -> why it is no longer timed
     started: float = field(default_factory=time.monotonic)
+    shares: dict[int, list[float]] = field(default_factory=dict)  # id(cell) -> CPU share of each timed run so far
+    repeated: int = 0  # rounds added because a run of theirs was displaced (analyse.contention)
+
+    @property
+    def repeat_limit(self) -> int:
+        """At most this many rounds are repeated for displaced runs: half the minimum (two at least), so a
+        machine that stays busy ends the session, marked contended, instead of measuring forever."""
+        return max(2, self.plan.min_rounds // 2)
+
+    @property
+    def min_rounds(self) -> int:
+        return self.plan.min_rounds + self.repeated
+
+    @property
+    def most_rounds(self) -> int:
+        return self.plan.most_rounds + self.repeated
+
+    def repeat_round(self) -> bool:
+        """One more round for a round that had a displaced run; False once the limit is spent."""
+        if self.repeated >= self.repeat_limit:
+            return False
+        self.repeated += 1
+        return True
 
     def add(self, cell: Cell, round_no: int, cost: float) -> None:
         self.costs.setdefault(id(cell), {})[round_no] = cost
@@ -89,7 +112,7 @@ class Race:
                     continue
                 if all(_apart(r, ratios[id(o)]) for o in live if o is not c):
                     self.stopped[id(c)] = f"stopped after {r.n} rounds: its place is settled (race)"
-                elif r.low > FAR_BEHIND and rounds_done >= self.plan.min_rounds:
+                elif r.low > FAR_BEHIND and rounds_done >= self.min_rounds:
                     self.stopped[id(c)] = f"stopped after {r.n} rounds: over {FAR_BEHIND:g}x behind the fastest (race)"
                 else:
                     continue
@@ -99,9 +122,9 @@ class Race:
     def more_rounds(self, cells: list[Cell], rounds_done: int) -> bool:
         """Whether another round is needed: below the minimum; else, with a precision, while a cell still
         timed is wider than it, within the budget and the maximum."""
-        if rounds_done < self.plan.min_rounds:
+        if rounds_done < self.min_rounds:
             return True
-        if rounds_done >= self.plan.most_rounds or self.plan.precision is None:
+        if rounds_done >= self.most_rounds or self.plan.precision is None:
             return False
         if self.plan.budget_s is not None and time.monotonic() - self.started >= self.plan.budget_s:
             return False

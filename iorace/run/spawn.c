@@ -53,13 +53,14 @@
 enum { OUT_NULL, OUT_PIPE, OUT_INHERIT };
 
 /* A run's line of the report after "i job": each field's name and value, in order. The header line prints
- * the names, and the harness maps each value by its name onto the field of runner.Run that has it: a new
+ * the names, and the harness maps each value by its name onto the field of Run (iorace/store/run.py) that has it: a new
  * value (another rusage figure) is one line here and one field declared there. */
 #define REPORT_FIELDS(F)                                                                        \
   F(wall_ns, wall) F(user_ns, tv_ns(ru.ru_utime)) F(sys_ns, tv_ns(ru.ru_stime))                \
   F(max_rss_kb, ru.ru_maxrss) F(minflt, ru.ru_minflt) F(majflt, ru.ru_majflt)                  \
   F(nvcsw, ru.ru_nvcsw) F(nivcsw, ru.ru_nivcsw)                                                \
-  F(exit_code, exit_code) F(timed_out, killed) F(leftovers, leftovers)
+  F(exit_code, exit_code) F(timed_out, killed) F(leftovers, leftovers)                        \
+  F(host_busy_ns, host_ns(after.busy, before.busy)) F(host_steal_ns, host_ns(after.steal, before.steal))
 #define FIELD_NAME(name, value) " " #name
 #define FIELD_VALUE(name, value) fprintf(report, " %lld", (long long)(value));
 
@@ -94,6 +95,36 @@ static long long now_ns(void) {
 }
 
 static long long tv_ns(struct timeval tv) { return (long long)tv.tv_sec * 1000000000LL + tv.tv_usec * 1000LL; }
+
+/* The whole machine's CPU time from /proc/stat's "cpu" line, in clock ticks: busy (user, nice, system, irq,
+ * softirq) and stolen by the hypervisor (steal). Read just before and just after each run, outside its timed
+ * window: the busy time less the run's own user + system time is what the rest of the machine used while it
+ * ran, so a contended run is seen, not guessed. A tick is 10 ms (USER_HZ), coarse for one short run but
+ * unbiased: the harness adds it up over a session's runs. -1 where /proc/stat cannot be read. */
+struct host {
+  long long busy, steal;
+};
+static int stat_fd = -1;
+static long long tick_ns = 0;
+
+static struct host host_ticks(void) {
+  struct host h = {-1, -1};
+  char buf[256];
+  if (stat_fd < 0 || lseek(stat_fd, 0, SEEK_SET) < 0) return h;
+  ssize_t n = read(stat_fd, buf, sizeof buf - 1);
+  if (n <= 0) return h;
+  buf[n] = 0;
+  unsigned long long v[8];
+  if (sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+    h.busy = (long long)(v[0] + v[1] + v[2] + v[5] + v[6]);
+    h.steal = (long long)v[7];
+  }
+  return h;
+}
+
+static long long host_ns(long long after, long long before) {
+  return after < 0 || before < 0 || tick_ns <= 0 ? -1 : (after - before) * tick_ns;
+}
 
 static void die(const char *what, const char *detail) {
   fprintf(stderr, "iorace-spawn: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
@@ -266,6 +297,10 @@ int main(int argc, char **argv) {
   for (long i = 0; i < nsched; i++)
     if ((sched[i] = number()) >= njobs) die("schedule names no job", NULL);
 
+  stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
+  long hz = sysconf(_SC_CLK_TCK);
+  tick_ns = hz > 0 ? 1000000000LL / hz : 0;
+
   FILE *report = fopen(argv[2], "we");
   if (!report) die("cannot write report", strerror(errno));
   fputs("i job" REPORT_FIELDS(FIELD_NAME) "\n", report);
@@ -309,6 +344,7 @@ int main(int argc, char **argv) {
     posix_spawnattr_setsigdefault(&at, &dfl);
     timed_out = 0;
 
+    struct host before = host_ticks();
     long long start = now_ns();
     pid_t pid;
     int err = posix_spawn(&pid, job->argv[0], &fa, &at, job->argv, job->env);
@@ -338,6 +374,7 @@ int main(int argc, char **argv) {
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     close(errfd);
+    struct host after = host_ticks();
     int leftovers = reap_leftovers(err == 0 ? pid : 0);
     current_pgid = 0;
     if (err == 0 && pipefd[0] >= 0) pthread_join(drainer, NULL);

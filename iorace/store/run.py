@@ -37,6 +37,10 @@ class Run:
     inner_ns: int | None = column("INTEGER", default=None)  # the program's own timing, from its result line
     exit_code: int = column("INTEGER NOT NULL")  # negative: killed by that signal
     env_pad: int | None = column("INTEGER", default=None)  # bytes its environment was padded by (measure.Randomize)
+    # the CPU time the whole machine used (busy) and the hypervisor stole while it ran (/proc/stat, in 10 ms
+    # ticks; None where it could not be read, and in runs stored before it was recorded)
+    host_busy_ns: int | None = column("INTEGER", default=None)
+    host_steal_ns: int | None = column("INTEGER", default=None)
     # not stored
     timed_out: bool = transient(default=False)
     result: dict | None = transient(default=None)  # the parsed iorace-result object
@@ -45,6 +49,17 @@ class Run:
     stdout_bytes: int = transient(default=0)
     timeout_s: float = transient(default=0.0)
     leftovers: int = transient(default=0)  # processes the run left behind (the launcher killed them)
+
+    @property
+    def cpu_ns(self) -> int:
+        """Its own CPU time: user + system, over all its threads and the children it waited for."""
+        return self.user_ns + self.sys_ns
+
+    @property
+    def cpu_share(self) -> float | None:
+        """(user + system) / wall: the fraction of its run it was running (a program of several threads can
+        exceed 1). A single-threaded program well below its usual share was runnable but not running."""
+        return self.cpu_ns / self.wall_ns if self.wall_ns > 0 else None
 
     def failure(self) -> str:
         """'' for a clean exit, else a one-line reason with the last stderr line."""

@@ -41,6 +41,14 @@ def test_a_clean_run_reports_its_costs_and_result():
     assert run.wall_ns > 0 and run.max_rss_kb > 0 and run.leftovers == 0
 
 
+def test_the_machine_s_cpu_time_is_read_around_each_run():
+    """/proc/stat before and after: a run that spins 0.2 s of CPU sees at least its own time as the machine's
+    busy time (whole 10 ms ticks), so the rest of the machine's share can be told apart."""
+    run = run_once([SH, "-c", 'end=$(($(date +%s%N) + 200000000)); while [ "$(date +%s%N)" -lt "$end" ]; do :; done'], timeout=10)
+    assert run.host_busy_ns is not None and run.host_steal_ns is not None and run.host_steal_ns >= 0
+    assert run.cpu_ns > 0 and run.host_busy_ns >= 0.5 * run.cpu_ns  # its own CPU time is part of the machine's
+
+
 def test_exit_code_signal_and_missing_program_are_failures_with_the_last_stderr_line():
     assert run_once([SH, "-c", "echo bad input >&2; exit 3"], timeout=10).failure() == "exit code 3: bad input"
     assert run_once([SH, "-c", "kill -SEGV $$"], timeout=10).failure().startswith("killed by SIGSEGV")

@@ -1,0 +1,123 @@
+"""A contended figure is never silent: runs that waited for the CPU are counted and repeated, a session on a
+busy machine is marked in every format and its exports refused unless the user allows them."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from fakes import FakeRunner, ListRecorder, record, toy_cells
+from sessions import MS, session, toy_session
+
+from iorace.analyse.contention import BUSY_CPUS, contention
+from iorace.core.errors import UsageError
+from iorace.export import export_all
+from iorace.export.json_export import document
+from iorace.report.document import build
+from iorace.report.markdown import render
+from iorace.run.measure import measure
+from iorace.run.race import Plan
+
+
+def with_host(s, others_cpus: float):
+    """The session's runs as if /proc/stat said other processes used `others_cpus` CPUs meanwhile."""
+    for c in s.cells:
+        c.runs = [dataclasses.replace(r, host_busy_ns=int(r.user_ns + r.sys_ns + others_cpus * r.wall_ns), host_steal_ns=0) for r in c.runs]
+    return s
+
+
+def test_a_quiet_session_is_quiet_and_a_busy_one_contended():
+    assert not contention(with_host(toy_session(), 0.02)).contended
+    busy = contention(with_host(toy_session(), 1.3))
+    assert busy.contended and busy.others_cpus == pytest.approx(1.3, abs=0.01)
+    assert "contended" in busy.line and "1.30 CPUs" in busy.line
+    assert contention(with_host(toy_session(), BUSY_CPUS - 0.01)).contended is False
+
+
+def test_displaced_runs_make_a_session_contended_beyond_five_percent():
+    s = with_host(toy_session(), 0.0)
+    runs = s.cells[0].runs
+    runs[0] = dataclasses.replace(runs[0], phase="displaced")
+    assert contention(s).displaced_runs == 1 and not contention(s).contended  # 1 of 20 timed runs: 5%, within
+    runs[1] = dataclasses.replace(runs[1], phase="displaced")
+    assert contention(s).contended  # 2 of 20: beyond
+
+
+def test_an_old_session_is_judged_by_its_cpu_share():
+    s = toy_session()  # no /proc/stat figures: stored before the launcher read them
+    assert contention(s).others_cpus is None and not contention(s).contended  # shares of 0.9
+    for c in s.cells:
+        c.runs = [dataclasses.replace(r, user_ns=r.wall_ns // 2) for r in c.runs]
+    assert contention(s).contended and "judged by its CPU share" in contention(s).line
+
+
+def test_every_format_says_so_and_exports_are_refused_unless_allowed(tmp_path):
+    report = build(with_host(toy_session(), 1.0))
+    assert render(report).count("contended") >= 1
+    assert json.loads(json.dumps(document(report)))["iorace"]["contention"]["contended"] is True
+    out = tmp_path / "r.md"
+    with pytest.raises(UsageError, match="busy machine, not exported"):
+        export_all(report, {"export_markdown": out}, print)
+    assert not out.exists()
+    export_all(report, {"export_markdown": out}, print, allow_contended=True)
+    assert "contended" in out.read_text()
+    quiet = build(with_host(toy_session(), 0.0))
+    export_all(quiet, {"export_markdown": out}, print)  # a quiet session is exported as before
+    assert "Machine: quiet" in out.read_text()
+
+
+def test_a_displaced_run_is_stored_apart_and_its_round_repeated(tmp_path):
+    cells = toy_cells(tmp_path, ("a", "b"))
+    waited = dataclasses.replace(record(wall_ms=100.0), user_ns=int(30 * MS))  # ran 30 of its 100 ms
+    fake = FakeRunner(wall_ms=100.0, script={("a", 3): waited})
+    recorder = ListRecorder()
+    measure(
+        cells,
+        runs=4,
+        warmup=1,
+        timeout=5.0,
+        sink="null",
+        recorder=recorder,
+        seed=1,
+        advance=lambda _: None,
+        cell_changed=lambda _: None,
+        runner=fake,
+        plan=Plan(min_rounds=4),
+    )
+    assert len(recorder.of("a", "displaced")) == 1
+    assert len(recorder.of("a")) == 4 and len(recorder.of("b")) == 5  # one round more, a's displaced run not counted
+
+
+def test_runs_of_their_own_level_are_not_displaced(tmp_path):
+    """A program that always runs at half a CPU (it waits on something of its own) is not displaced."""
+    cells = toy_cells(tmp_path, ("a",))
+    half = dataclasses.replace(record(wall_ms=100.0), user_ns=int(50 * MS))
+    fake = FakeRunner(wall_ms=100.0, script={("a", n): half for n in range(20)})
+    recorder = ListRecorder()
+    measure(
+        cells,
+        runs=5,
+        warmup=1,
+        timeout=5.0,
+        sink="null",
+        recorder=recorder,
+        seed=1,
+        advance=lambda _: None,
+        cell_changed=lambda _: None,
+        runner=fake,
+    )
+    assert not recorder.of("a", "displaced") and len(recorder.of("a")) == 5
+
+
+def test_a_session_of_one_cell_without_runs_is_not_contended():
+    assert not contention(session([])).contended
+
+
+def test_compare_names_a_side_measured_on_a_busy_machine():
+    from iorace.compare.judge import compare, other_lines, side_from_session
+
+    quiet, busy = with_host(toy_session(), 0.0), with_host(toy_session(), 1.2)
+    assert not [line for line in other_lines(compare(side_from_session(quiet), side_from_session(quiet))) if "busy" in line]
+    lines = other_lines(compare(side_from_session(quiet), side_from_session(busy, "session 2")))
+    assert any(line.startswith("session 2 was measured on a busy machine: contended") for line in lines)
