@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+
 from conftest import TEST_SUITES, run_iorace
 
 pytestmark = pytest.mark.slow
@@ -39,7 +40,9 @@ def test_a_session_beside_a_busy_loop_on_each_core_is_marked_and_not_published(t
     error = res.stderr.strip().splitlines()[-1]  # after the warnings that the machine was busy
     assert error.startswith("iorace: error: session 1 was measured on a busy machine, not exported")
     assert not md.exists()
-    again = run_iorace(["show", "--db", str(tmp_path / "iorace.sqlite"), "--export-markdown", str(md), "--export-json", str(tmp_path / "e.json")], tmp_path)
+    again = run_iorace(
+        ["show", "--db", str(tmp_path / "iorace.sqlite"), "--export-markdown", str(md), "--export-json", str(tmp_path / "e.json")], tmp_path
+    )
     assert again.returncode == 0, again.stderr
     assert "contended" in md.read_text()
     assert json.loads((tmp_path / "e.json").read_text())["iorace"]["contention"]["contended"] is True
