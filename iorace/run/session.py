@@ -8,11 +8,10 @@ import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.progress import TaskID
 
 from iorace import __version__
 from iorace.core import machine
@@ -25,6 +24,7 @@ from iorace.manifest.cells import OK, PLANNED, SKIPPED, Cell, dataset_refs, expa
 from iorace.manifest.suites import load_suites
 from iorace.run import build, counters, datasets, reference
 from iorace.run.measure import Randomize, measure
+from iorace.run.progress import Stages, stages_for
 from iorace.run.race import Plan
 from iorace.run.recording import SessionRecorder
 from iorace.run.verify import verify
@@ -35,32 +35,6 @@ EXIT_OK, EXIT_CELLS_FAILED, EXIT_INTERRUPTED = 0, 1, 130
 
 def _now() -> str:
     return dt.datetime.now().astimezone().isoformat(timespec="seconds")
-
-
-class _QuietProgress(Progress):
-    """Redrawn when it changes, never by rich's 10 Hz timer thread: nothing of the harness wakes up
-    while the launcher times a list of runs."""
-
-    def update(self, *args: Any, **kwargs: Any) -> None:
-        super().update(*args, **kwargs)
-        self.refresh()
-
-    def advance(self, *args: Any, **kwargs: Any) -> None:
-        super().advance(*args, **kwargs)
-        self.refresh()
-
-
-def _progress(console: Console) -> Progress:
-    return _QuietProgress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[what]}"),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-        auto_refresh=False,
-    )
 
 
 def plan(opts: RunOptions) -> list[Cell]:
@@ -153,7 +127,7 @@ def _execute(cells: list[Cell], opts: RunOptions, recorder: SessionRecorder, see
         recorder.save(cell)
         recorder.commit()
 
-    with _progress(console) as progress:
+    with stages_for(console) as progress:
         _build(cells, progress, save)
         runnable = [c for c in cells if c.status == PLANNED]
         _prepare(runnable, progress, save)
@@ -174,7 +148,7 @@ def _execute(cells: list[Cell], opts: RunOptions, recorder: SessionRecorder, see
         return machine.busy_warning(before, machine.busy_sample())
 
 
-def _build(cells: list[Cell], progress: Progress, save: Callable[[Cell], None]) -> None:
+def _build(cells: list[Cell], progress: Stages, save: Callable[[Cell], None]) -> None:
     task = progress.add_task("build", total=len(cells), what="")
     for cell in cells:
         progress.update(task, what=cell.label)
@@ -184,7 +158,7 @@ def _build(cells: list[Cell], progress: Progress, save: Callable[[Cell], None]) 
         progress.advance(task)
 
 
-def _prepare(runnable: list[Cell], progress: Progress, save: Callable[[Cell], None]) -> None:
+def _prepare(runnable: list[Cell], progress: Stages, save: Callable[[Cell], None]) -> None:
     """Data, expected answers and the exact command line of each cell."""
     refs = {id(c.dataset): c for c in runnable}
     task = progress.add_task("data", total=len(refs), what="")
@@ -201,7 +175,7 @@ def _prepare(runnable: list[Cell], progress: Progress, save: Callable[[Cell], No
 
 
 def _measure(
-    runnable: list[Cell], opts: RunOptions, recorder: SessionRecorder, seed: int, progress: Progress, save: Callable[[Cell], None]
+    runnable: list[Cell], opts: RunOptions, recorder: SessionRecorder, seed: int, progress: Stages, save: Callable[[Cell], None]
 ) -> None:
     """Timed rounds, interleaved within each suite."""
     for suite_name in dict.fromkeys(c.suite.name for c in runnable):
@@ -231,7 +205,7 @@ def _measure(
         )
 
 
-def _count_perf(cells: list[Cell], opts: RunOptions, progress: Progress, save: Callable[[Cell], None]) -> None:
+def _count_perf(cells: list[Cell], opts: RunOptions, progress: Stages, save: Callable[[Cell], None]) -> None:
     """One extra run per verified cell under perf stat: the counters the kernel allows here."""
     task = progress.add_task("counters", total=len(cells), what="")
     for cell in cells:
@@ -241,7 +215,7 @@ def _count_perf(cells: list[Cell], opts: RunOptions, progress: Progress, save: C
         progress.advance(task)
 
 
-def _count_instructions(cells: list[Cell], opts: RunOptions, progress: Progress, save: Callable[[Cell], None]) -> None:
+def _count_instructions(cells: list[Cell], opts: RunOptions, progress: Stages, save: Callable[[Cell], None]) -> None:
     """One extra run per verified cell under cachegrind: a count that the machine's noise cannot move."""
     why_not = counters.why_unavailable()
     task = progress.add_task("instructions", total=len(cells), what="")
