@@ -320,7 +320,7 @@ def _ordered(values: set, manifest_order: list | None) -> list:
 
 
 @dataclass
-class SeedRow:
+class SeedTableRow:
     test: str  # language/variant
     row: Row | None  # None: the cell was not run (or not in this toolchain/profile)
     vs_baseline: Ratio | None  # our time over the baseline test's, with its 95% interval
@@ -338,7 +338,7 @@ class SeedTableData:
     setup: str  # "gdc release" (+ the group's parameters)
     baseline: str
     source: str
-    rows: list[SeedRow]
+    rows: list[SeedTableRow]
 
 
 def seed_tables(session: SessionData, groups: list[Group] | None = None) -> list[SeedTableData]:
@@ -368,7 +368,7 @@ def seed_tables(session: SessionData, groups: list[Group] | None = None) -> list
                     if r is not None and r.ok and base is not None and base.ok:
                         ratio = paired_ratio(r.cost_by_round(), base.cost_by_round())
                     seconds = figures.get(key)
-                    rows.append(SeedRow(key, r, ratio, seconds, seconds / seed_base if seconds is not None and seed_base else None))
+                    rows.append(SeedTableRow(key, r, ratio, seconds, seconds / seed_base if seconds is not None and seed_base else None))
                 setup = f"{toolchain} {profile}" + (f" · {params_text(g.params)}" if g.params else "")
                 out.append(
                     SeedTableData(

@@ -29,13 +29,13 @@ KNOWN = " (known: the manifest says this strategy cannot be right on this input)
 
 
 @dataclass
-class Verdict:
+class Judgement:
     status: Status
     detail: str = ""
     answer: object = None  # what the run answered (its stdout's sha256 for stdout suites), when it said
 
 
-def judge_run(run: Run, *, expected: object, answer_kind: str, known_wrong: bool = False, timed: bool = False) -> Verdict:
+def judge_run(run: Run, *, expected: object, answer_kind: str, known_wrong: bool = False, timed: bool = False) -> Judgement:
     """The one judgement of a run: timeout / failed / wrong / ok, with the evidence in detail.
 
     A verification run (timed=False) must print a result line with an answer (or, for stdout suites,
@@ -44,29 +44,29 @@ def judge_run(run: Run, *, expected: object, answer_kind: str, known_wrong: bool
     """
     prefix = "a timed run " if timed else ""
     if run.timed_out:
-        return Verdict(Status.TIMEOUT, prefix + run.failure())
+        return Judgement(Status.TIMEOUT, prefix + run.failure())
     if reason := run.failure():
         if known_wrong and run.exit_code > 0 and not timed:
             # The manifest says this strategy cannot be right here, and it refused cleanly (an error
             # message and an exit code, not a crash): that is the known wrong answer, shown as such.
-            return Verdict(Status.WRONG, f"refused: {reason}{KNOWN}")
-        return Verdict(Status.FAILED, f"{prefix}failed: {reason}" if timed else reason)
+            return Judgement(Status.WRONG, f"refused: {reason}{KNOWN}")
+        return Judgement(Status.FAILED, f"{prefix}failed: {reason}" if timed else reason)
     if answer_kind == "stdout":
         if timed:
-            return Verdict(Status.OK)
+            return Judgement(Status.OK)
         answer = run.stdout_sha256
     elif run.result is None:
-        return Verdict(Status.OK) if timed else Verdict(Status.FAILED, "printed no iorace-result line on stderr")
+        return Judgement(Status.OK) if timed else Judgement(Status.FAILED, "printed no iorace-result line on stderr")
     elif "_invalid" in run.result:
-        return Verdict(Status.OK) if timed else Verdict(Status.FAILED, f"unreadable result line: {run.result['_invalid']}")
+        return Judgement(Status.OK) if timed else Judgement(Status.FAILED, f"unreadable result line: {run.result['_invalid']}")
     elif "answer" not in run.result:
-        return Verdict(Status.OK) if timed else Verdict(Status.FAILED, "its iorace-result line has no answer")
+        return Judgement(Status.OK) if timed else Judgement(Status.FAILED, "its iorace-result line has no answer")
     else:
         answer = run.result["answer"]
     if same_answer(answer, expected):
-        return Verdict(Status.OK, "", answer)
+        return Judgement(Status.OK, "", answer)
     detail = f"{prefix}answered {_short(answer)}, expected {_short(expected)}"
-    return Verdict(Status.WRONG, detail + (KNOWN if known_wrong and not timed else ""), answer)
+    return Judgement(Status.WRONG, detail + (KNOWN if known_wrong and not timed else ""), answer)
 
 
 def judge(cell: Cell, run: Run) -> None:

@@ -30,7 +30,7 @@ from iorace.core import machine
 from iorace.core.errors import UsageError
 from iorace.core.ids import cell_label
 from iorace.store import dialect
-from iorace.store.records import ROWID, SchemaError, Table, column, json_column, json_names, record, transient
+from iorace.store.records import ROWID, SchemaError, SqlTable, column, json_column, json_names, record, transient
 from iorace.store.run import Run
 
 
@@ -59,7 +59,7 @@ class CellData:
     expected: object = json_column("TEXT")
     units: dict = json_column("TEXT NOT NULL")  # work per run, e.g. {"bytes": n}
     known_wrong: bool = column("INTEGER NOT NULL DEFAULT 0")
-    # Columns declared after the first release are nullable or have a DEFAULT: records.Table adds them to an
+    # Columns declared after the first release are nullable or have a DEFAULT: records.SqlTable adds them to an
     # older database.
     instructions: int | None = column("INTEGER", default=None)  # cachegrind's count of one run (run --instructions)
     instructions_note: str = column("TEXT NOT NULL DEFAULT ''", default="")
@@ -145,19 +145,19 @@ def _in(table: str) -> str:
     return f"INTEGER NOT NULL REFERENCES {table}(id)"
 
 
-SESSIONS = Table("sessions", SessionData, key=("uuid",))
-CELLS = Table(
+SESSIONS = SqlTable("sessions", SessionData, key=("uuid",))
+CELLS = SqlTable(
     "cells",
     CellData,
     links={"session_id": _in("sessions")},
     indexes={"cells_by_session": "session_id", "cells_by_suite": "suite, session_id"},
 )
-SUITES = Table("session_suites", SuiteRow, links={"session_id": _in("sessions")}, key=("session_id", "suite"))
-COUNTERS = Table("counters", CounterRow, links={"cell_id": _in("cells")}, key=("cell_id", "name"))
+SUITES = SqlTable("session_suites", SuiteRow, links={"session_id": _in("sessions")}, key=("session_id", "suite"))
+COUNTERS = SqlTable("counters", CounterRow, links={"cell_id": _in("cells")}, key=("cell_id", "name"))
 
 
-def runs_table(run_type: type[Run]) -> Table[Run]:
-    return Table("runs", run_type, links={"id": ROWID, "cell_id": _in("cells")}, indexes={"runs_by_cell": "cell_id"})
+def runs_table(run_type: type[Run]) -> SqlTable[Run]:
+    return SqlTable("runs", run_type, links={"id": ROWID, "cell_id": _in("cells")}, indexes={"runs_by_cell": "cell_id"})
 
 
 class StillRunning(UsageError):

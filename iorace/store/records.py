@@ -4,7 +4,7 @@ A field declared with `column("INTEGER NOT NULL")` is a column with that declara
 whose value is stored as JSON text); a `transient()` field, or one without either, is not stored. A
 declaration is written in SQLite's words (the types INTEGER, REAL and TEXT; ROWID, the row id); each
 database of iorace/dialect.py reads it in its own (PostgreSQL: BIGINT, DOUBLE PRECISION, an identity column).
-`Table` derives everything the store does with a record from that one declaration, for either database:
+`SqlTable` derives everything the store does with a record from that one declaration, for either database:
 CREATE TABLE, the columns a database made by an older iorace lacks (added with ALTER TABLE, so every column
 declared after the first release must be nullable or have a DEFAULT), INSERT (or an upsert on the table's
 key), UPDATE, and reading a row back by column name. Adding a stored value is then one field (pyperf's Run
@@ -98,7 +98,7 @@ class SchemaError(Exception):
     without a DEFAULT, which a database with rows cannot get)."""
 
 
-class Table(Generic[R]):
+class SqlTable(Generic[R]):
     """A table holding records of one class: its columns are the class's stored fields, after the table's
     own `links` (a row id that is no field of the record, the id of the row it belongs to). `key`: the
     columns that name a row, the PRIMARY KEY of a table without a row id, a UNIQUE index of one with a
