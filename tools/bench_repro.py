@@ -1,4 +1,4 @@
-"""Two back-to-back `iorace run` sessions of the same cells (scripts/bench-repro): do the ratios reproduce, and
+"""Two back-to-back `iorace run` sessions of the same cells (tools/bench_repro.py): do the ratios reproduce, and
 do the intervals tell the truth?
 
 Per cell: its ratio to its table's reference in each session (the reference `iorace compare` takes: the
@@ -7,7 +7,7 @@ for about 95% of the cells and z's standard deviation is about 1 (Cumming & Mail
 ratio inside the first interval" would expect only about 83%). Then the precision (median 95% half-width of
 the ratios), each session's A/A check, and whether `iorace compare` flags anything between the two.
 
-usage: scripts/bench-repro [--sessions N] [iorace run arguments...]
+usage: .venv/bin/python tools/bench_repro.py [--sessions N] [iorace run arguments...]
   default cells: the C/C++ readbytes cells on the seed file, default settings. Asserts nothing (the figures
   depend on the machine); --db FILE keeps the sessions (default: a temporary database).
 """

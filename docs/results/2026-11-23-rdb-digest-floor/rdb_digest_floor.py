@@ -1,4 +1,5 @@
-"""The floor under a one-thread rdb parser that answers with the suite's digest (scripts/rdb-digest-floor).
+"""The floor under a one-thread rdb parser that answers with the suite's digest: an experiment of 2026-11-23, frozen beside
+its result (floor.txt); it was scripts/rdb_digest_floor.py.
 
 The rdb suite's limit row (rust/limit-crc64) maps the dump and computes its CRC-64: the work no parser
 can avoid. A parser that answers with the canonical summary also computes the CRC-64 of the digest's
@@ -21,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
 RUST = REPO / "suites" / "rdb" / "rust"
 sys.path.insert(0, str(REPO / "suites" / "rdb" / "python"))
 import rdb_parse  # noqa: E402  (the reference parser, beside the suite)

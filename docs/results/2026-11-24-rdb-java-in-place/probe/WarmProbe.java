@@ -14,7 +14,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** `WarmProbe DUMP DIGEST ROUNDS WARMUP SPEC...`: DUMP an RDB file (its trailer a CRC-64), DIGEST the digest's
- *  serialization of DUMP (scripts/rdb_digest_floor.py writes it; its CRC-64 must equal the summary's digest).
+ *  serialization of DUMP (docs/results/2026-11-23-rdb-digest-floor/rdb_digest_floor.py writes it; its CRC-64 must equal the summary's digest).
  *  Each SPEC is one row:
  *  <ul>
  *  <li>{@code java:LABEL:CLASSDIR} a RdbParser + ProbeCalls compiled in CLASSDIR, loaded by a class loader of its

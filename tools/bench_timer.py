@@ -1,6 +1,6 @@
-"""iorace's timer against hyperfine's, on the same binaries (scripts/bench-timer).
+"""iorace's timer against hyperfine's, on the same binaries (tools/bench_timer.py).
 
-Both harnesses time the same two programs of scripts/timerbench, built by iorace: `work` (a fixed
+Both harnesses time the same two programs of tools/timerbench, built by iorace: `work` (a fixed
 amount of work, about 30 ms here) and `empty` (one write). Per program and block, `iorace run`
 measures it (its cell alone, so it follows itself as in hyperfine), and `hyperfine -N` measures the
 same command line; the blocks alternate which harness goes first. Printed: each block's two medians
@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-SUITE_DIR = REPO / "scripts" / "timerbench"
+SUITE_DIR = REPO / "tools" / "timerbench"
 
 
 def iorace(args: list[str], db: Path, export: Path) -> dict:
@@ -114,7 +114,8 @@ def main() -> None:
                 f"{program}: median of all runs: iorace {m * 1e3:.3f} ms, hyperfine {h * 1e3:.3f} ms "
                 f"(ratio {m / h:.4f}); median of the {a.blocks} blocks' ratios {ratio:.4f} ({(ratio - 1) * 100:+.1f}%)"
             )
-        print(f"load average at the end {os.getloadavg()[0]:.2f}; command: {shlex.join(['scripts/bench-timer', *sys.argv[1:]])}")
+        command = shlex.join([".venv/bin/python", "tools/bench_timer.py", *sys.argv[1:]])
+        print(f"load average at the end {os.getloadavg()[0]:.2f}; command: {command}")
 
 
 if __name__ == "__main__":

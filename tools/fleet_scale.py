@@ -1,9 +1,9 @@
-"""How `iorace machines`, `compare-machines` and `history` scale with a fleet (scripts/fleet-scale): a
+"""How `iorace machines`, `compare-machines` and `history` scale with a fleet (tools/fleet_scale.py): a
 temporary SQLite store filled with MACHINES x SESSIONS synthetic sessions of readbytes-like cells (one
 table of CELLS cells, ROUNDS rounds each; seeded), then each command's work timed in-process (what the
 command computes and draws, without Python's start-up). The goal: within 2 s each.
 
-usage: scripts/fleet-scale [--machines 100] [--sessions 50] [--cells 10] [--rounds 10] [--db FILE]
+usage: .venv/bin/python tools/fleet_scale.py [--machines 100] [--sessions 50] [--cells 10] [--rounds 10] [--db FILE]
   asserts nothing: prints what each takes (the figures depend on the machine). --db FILE keeps the store;
   given again, an existing FILE is timed as it is.
 """

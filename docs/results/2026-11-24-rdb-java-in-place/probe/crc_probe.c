@@ -17,7 +17,7 @@ static int src_open(const char *path, uint64_t *size) {
     (void)size;
     return -1;
 }
-#include "../../suites/rdb/c/rdbparse.h"
+#include "../../../../suites/rdb/c/rdbparse.h"
 #undef main
 
 int main(int argc, char **argv) {

@@ -1,4 +1,4 @@
-"""Would another estimator of a ratio give narrower honest intervals? (scripts/interval-estimators)
+"""Would another estimator of a ratio give narrower honest intervals? (tools/interval_estimators.py)
 
 Takes two JSON exports of back-to-back sessions of the same cells and, per estimator of a cell's log ratio to
 its table's reference over rounds (rounds paired by position: the exports' `times` are in round order), prints
@@ -7,7 +7,7 @@ are (z between the sessions of each cell, and of disjoint pairs of cells, which 
 rounds would favour the trimmed mean, the median or Hodges-Lehmann; the mean of logs (what iorace uses) is
 the best of them when the rounds' noise is close to normal.
 
-usage: scripts/interval-estimators SESSION1.json SESSION2.json   (asserts nothing)
+usage: .venv/bin/python tools/interval_estimators.py SESSION1.json SESSION2.json   (asserts nothing)
 """
 
 from __future__ import annotations
