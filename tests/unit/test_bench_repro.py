@@ -1,4 +1,4 @@
-"""scripts/bench-repro's calibration check: on sessions whose intervals are honest by construction, the z of
+"""tools/bench_repro.py's calibration check: on sessions whose intervals are honest by construction, the z of
 disjoint pairs of cells have a standard deviation of about 1, while the z of every cell against one shared
 reference spread less (about 0.71), which is why the script reports the pairs' figure as the check."""
 
@@ -14,7 +14,7 @@ import numpy as np
 
 from iorace.compare.judge import CellSample, Side
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_repro.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "tools" / "bench_repro.py"
 
 
 def _script() -> types.ModuleType:

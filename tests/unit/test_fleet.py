@@ -253,7 +253,7 @@ def test_fleet_scale_fills_a_store_and_times_the_three_commands(monkeypatch, cap
     monkeypatch.setattr(
         "sys.argv", ["fleet-scale", "--machines", "3", "--sessions", "2", "--cells", "4", "--db", str(tmp_path / "s.sqlite")]
     )
-    runpy.run_path(str(REPO / "scripts" / "fleet_scale.py"), run_name="__main__")
+    runpy.run_path(str(REPO / "tools" / "fleet_scale.py"), run_name="__main__")
     out = capsys.readouterr().out
     assert "filled" in out and "6 sessions, 24 cells, 240 runs" in out, out
     assert re.search(r"^machines: [\d.]+ s  3 machines$", out, re.M), out

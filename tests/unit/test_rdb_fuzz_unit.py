@@ -24,7 +24,7 @@ def test_judge_finds_each_kind_of_finding():
 
 
 # The stored export FASTEST follows: a full session of every compiled language's release cells on the seed dump.
-LANGUAGES_EXPORT = "rdb-seed-languages.md"
+LANGUAGES_EXPORT = "2026-11-24-rdb-languages/session-1.md"
 
 
 def best_per_language(markdown: str) -> dict[str, set[str]]:

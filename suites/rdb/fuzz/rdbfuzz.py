@@ -312,8 +312,8 @@ class Reference:
 
 
 # The program the differential driver runs for each language: the language's fastest parser in the suite's
-# stored results (docs/results/rdb-seed-languages.md, a session of every compiled language's release cells on
-# the seed dump, its "Best strategy per language and toolchain" table; rdb-seed-languages-2.md, a second
+# stored results (docs/results/2026-11-24-rdb-languages/session-1.md, a session of every compiled language's release cells on
+# the seed dump, its "Best strategy per language and toolchain" table; session-2.md beside it, a second
 # session, agrees; the Rust one is built in the debug profile, where integer overflow panics too). The fastest
 # has the most specialised read path (parsing in place: borrowing from the mapping or the array), where a bug
 # only it has would hide from the other variants; the fuzz targets of C and Go (and Rust's) parse every input

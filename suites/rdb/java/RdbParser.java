@@ -160,8 +160,8 @@ public final class RdbParser {
 
     /** crc64 of p[off..off+n) after crc. Blocks of two lanes are hashed as two independent slicing-by-8 chains
      *  in one loop (one chain waits on its table loads; two keep the loads busy: measured 0.87-0.91x three lanes,
-     *  scripts/rdb-java-warmup), then joined: the CRC has no init or xorout, so crc(A B) is crc(A) advanced over
-     *  len(B) zero bytes, xor crc(B) from 0. */
+     *  docs/results/2026-11-24-rdb-java-in-place), then joined: the CRC has no init or xorout, so crc(A B) is
+     *  crc(A) advanced over len(B) zero bytes, xor crc(B) from 0. */
     static long crc64(long crc, byte[] p, int off, int n) {
         while (n >= 2 * LANE) {
             long a = crc, b = 0;

@@ -34,7 +34,7 @@ struct Record
 /// (`enum inlineGrains = true;`, the expert ScopeBuffer variant of issue 23). The seed's designs leave
 /// inlining to the compiler: ldc2 (LLVM 14) then inlines grainUByte but not the multi-byte grains over
 /// Phobos' ScopeBuffer (grain!ushort costs 390-400 in its inliner's model against a threshold of 250),
-/// so most fields are a call (docs/results/issue23-loops.txt).
+/// so most fields are a call (docs/results/2026-11-23-languages-readbytes-serialize/hot-loops.txt).
 template inlineGrains(C)
 {
     static if (is(typeof(C.inlineGrains) : bool))

@@ -1,0 +1,98 @@
+"""README.md's results block and docs/results/README.md are what `make docs` (scripts/docs.py) makes from the
+stored exports and each study's study.toml: regenerated here in memory, they must equal the committed files.
+And the generator's parts on hand-made inputs: the CPU share, the contended mark, the seed table."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def docs() -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location("iorace_docs_generator", REPO / "scripts" / "docs.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_readme_results_block_and_results_index_are_current(docs):
+    stale = [path for path, text in docs.generate(REPO).items() if path.read_text() != text]
+    names = ", ".join(str(p.relative_to(REPO)) for p in stale)
+    assert not stale, f"{names} out of date with docs/results: run make docs"
+
+
+def _cell(mean: float, user: float, system: float) -> dict:
+    return {"mean": mean, "user": user, "system": system}
+
+
+def test_cpu_share_is_the_median_over_timed_cells_and_below_095_is_contended(docs):
+    quiet = docs.json_share({"results": [_cell(1.0, 0.97, 0.02), _cell(2.0, 1.9, 0.08), _cell(1.0, 0.5, 0.0)]})
+    assert quiet.value == pytest.approx(0.99) and not quiet.contended and quiet.text() == "0.99"
+    busy = docs.json_share({"results": [_cell(1.0, 0.3, 0.04), _cell(1.0, 0.9479, 0.0), _cell(1.0, 0.2, 0.1)]})
+    assert busy.value == pytest.approx(0.34) and busy.contended and busy.text() == "**0.34 contended**"
+    edge = docs.json_share({"results": [_cell(1.0, 0.9479, 0.0)]})
+    assert edge.contended and edge.figure() == "0.94"  # rounded down, so 0.948 never reads as 0.95
+    check_only = docs.json_share({"results": [], "iorace": {"options": {"check_only": True}}})
+    assert check_only.value is None and check_only.text() == "not timed (check-only)"
+
+
+def test_markdown_export_share_is_its_cpu_columns_median(docs):
+    md = """| variant | wall | cpu | x fastest |
+|---|--:|--:|--:|
+| c/a | 1 ms | 31% | 1.00x |
+| c/b | 2 ms | 35% | 2.00x |
+| c/c | 3 ms | - | 3.00x |
+
+| language | best variant |
+|---|---|
+| c | a |
+"""
+    share = docs.markdown_share(md)
+    assert share.value == pytest.approx(0.33) and share.text() == "**0.33 (md) contended**"
+
+
+def test_seed_table_pairs_rows_by_label_and_says_whether_the_sessions_agree(docs):
+    def row(label, ratio, ci, base="A", why=None):
+        return {
+            "label": label,
+            "cell": f"c/{label}@gcc:release",
+            "now_ratio": ratio,
+            "now_ratio_ci95": ci,
+            "then_ratio": 2.0,
+            "baseline": base,
+            "why": why,
+        }
+
+    first = {"rows": [row("A", 1.0, [1.0, 1.0]), row("B", 1.5, [1.4, 1.6]), row("C", None, None, why="skipped: no dmd")]}
+    second = {"rows": [row("C", None, None, why="skipped: no dmd"), row("B", 1.9, [1.7, 2.1]), row("A", 1.0, [1.0, 1.0])]}
+    lines = docs.seed_table([("session 1", first), ("session 2", second)])
+    assert lines[0] == "| seed's row | cell here | then, x A | now, session 1 | now, session 2 | agree | why no time |"
+    assert lines[2] == "| A | c/A gcc release | 1 (baseline) | 1 | 1 |  |  |"
+    assert lines[3] == "| B | c/B gcc release | 2.00x | 1.50x [1.40-1.60] | 1.90x [1.70-2.10] | NO |  |"
+    assert lines[4] == "| C | c/C gcc release | 2.00x | - | - |  | skipped: no dmd |"
+
+
+def test_a_study_file_not_in_its_study_toml_is_an_error(docs, tmp_path):
+    study = tmp_path / "2026-01-01-a-question"
+    study.mkdir()
+    (study / "session-1.json").write_text(json.dumps({"results": [_cell(1.0, 0.99, 0.0)], "iorace": {"session": 3}}))
+    (study / "stray.txt").write_text("nobody cites me\n")
+    (study / "study.toml").write_text(
+        'question = "Q?"\ncommand = "iorace run x"\ncommit = "abc1234"\nmachine = "m"\n\n'
+        '[[files]]\nname = "session-1.json"\nwhat = "the session"\n'
+    )
+    with pytest.raises(SystemExit, match=r"stray\.txt"):
+        docs.load_studies(tmp_path)
+    (study / "stray.txt").unlink()
+    [loaded] = docs.load_studies(tmp_path)
+    assert loaded.files[0].share.text() == "0.99" and loaded.files[0].session == "3, ?"

@@ -1,0 +1,140 @@
+"""Two back-to-back `iorace run` sessions of the same cells (tools/bench_repro.py): do the ratios reproduce, and
+do the intervals tell the truth?
+
+Per cell: its ratio to its table's reference in each session (the reference `iorace compare` takes: the
+typical mover), the change, and z = (ln r2 - ln r1) / sqrt(se1^2 + se2^2). With honest intervals |z| < 1.96
+for about 95% of the cells and z's standard deviation is about 1 (Cumming & Maillardet 2006: "the second
+ratio inside the first interval" would expect only about 83%). Then the precision (median 95% half-width of
+the ratios), each session's A/A check, and whether `iorace compare` flags anything between the two.
+
+usage: .venv/bin/python tools/bench_repro.py [--sessions N] [iorace run arguments...]
+  default cells: the C/C++ readbytes cells on the seed file, default settings. Asserts nothing (the figures
+  depend on the machine); --db FILE keeps the sessions (default: a temporary database).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from iorace.analyse.stats import paired_ratio  # noqa: E402
+from iorace.compare import judge as compare  # noqa: E402  (the checkout's iorace, whatever is installed)
+from iorace.core.kind import Kind  # noqa: E402
+from iorace.core.status import Status  # noqa: E402
+from iorace.report.document import build  # noqa: E402
+from iorace.store.db import Store  # noqa: E402
+
+DEFAULT = ["readbytes", "--size", "seed", "--variant", "cpp/*", "--variant", "c/*"]
+
+
+def run_session(args: list[str], db: Path, n: int) -> int:
+    load_before = os.getloadavg()[0]
+    proc = subprocess.run(
+        [sys.executable, "-m", "iorace", "run", *args, "--db", str(db)], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    if proc.returncode not in (0, 1):
+        sys.exit(f"bench-repro: session {n} failed ({proc.returncode}): {proc.stderr.strip()[-500:]}")
+    busy = [line.strip() for line in proc.stderr.splitlines() if "machine was busy" in line]
+    print(
+        f"session {n}: load average {load_before:.2f} -> {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
+        + (f"; {busy[0]}" if busy else "")
+    )
+    return Store(db).session_ids()[-1]
+
+
+def disjoint_pair_zs(a: compare.Side, b: compare.Side) -> list[float]:
+    """z of independent ratios: within each table, cells taken two by two (in name order), each cell in one pair.
+
+    The z of every cell against one shared reference are not independent: whatever the reference's own mean did
+    in a session moves all of them together, and the spread of z across cells leaves that shared part out (with
+    the reference as noisy as a cell, sd(z) about 0.71 when the intervals are honest). Disjoint pairs share
+    nothing, so their sd(z) is the calibration check."""
+    bs = {c.ident: c for c in b.cells}
+    tables: dict[tuple, list[tuple[compare.CellSample, compare.CellSample]]] = {}
+    for ca in a.cells:
+        cb = bs.get(ca.ident)
+        if cb is not None and ca.status == cb.status == Status.OK and Kind.of(ca.kind).compared and ca.rounds and cb.rounds:
+            tables.setdefault(ca.table, []).append((ca, cb))
+    zs = []
+    for pairs in tables.values():
+        pairs.sort(key=lambda p: p[0].name)
+        for (a1, b1), (a2, b2) in zip(pairs[::2], pairs[1::2], strict=False):  # an odd cell out sits out
+            r1, r2 = paired_ratio(a1.rounds, a2.rounds), paired_ratio(b1.rounds, b2.rounds)
+            if r1 and r2 and r1.se_log and r2.se_log:
+                zs.append(math.log(r2.value / r1.value) / math.hypot(r1.se_log, r2.se_log))
+    return zs
+
+
+def calibration(zs: list[float]) -> str:
+    inside = sum(abs(z) < 1.96 for z in zs)
+    return (
+        f"|z| < 1.96 for {inside} of {len(zs)} ({inside / len(zs):.0%}; honest: about 95%), "
+        f"sd(z) {statistics.stdev(zs):.2f}, rms(z) {math.sqrt(statistics.fmean(z * z for z in zs)):.2f} (honest: about 1)"
+    )
+
+
+def describe(values: list[float]) -> str:
+    return f"median {statistics.median(values):.1%}, largest {max(values):.1%}" if values else "-"
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    db_path = None
+    if "--db" in argv:
+        i = argv.index("--db")
+        db_path = Path(argv[i + 1])
+        del argv[i : i + 2]
+    args = argv or DEFAULT
+    os.environ.setdefault("IORACE_CACHE", str(REPO / ".cache"))
+    with tempfile.TemporaryDirectory(prefix="iorace-bench-repro-") as t:
+        db = db_path or Path(t) / "db.sqlite"
+        ids = [run_session(args, db, 1), run_session(args, db, 2)]
+        store = Store(db)
+        sessions = [store.load(i) for i in ids]
+    a, b = (compare.side_from_session(s) for s in sessions)
+    cmp = compare.compare(a, b)
+    zs, changes = [], []
+    print(f"\n{'cell':70} {'change':>8} {'[95% CI]':>18} {'z':>6}")
+    for ch in sorted(cmp.changes, key=lambda c: c.a.name):
+        if not ch.reference or ch.ratio is None or not ch.ratio.se_log:
+            continue
+        z = math.log(ch.ratio.value) / ch.ratio.se_log
+        zs.append(z)
+        changes.append(abs(ch.ratio.value - 1))
+        ci = f"[{ch.ratio.low - 1:+.1%}, {ch.ratio.high - 1:+.1%}]" if ch.ratio.low is not None and ch.ratio.high is not None else ""
+        print(f"{ch.a.name:70} {ch.ratio.value - 1:>+8.1%} {ci:>18} {z:>6.2f}")
+    rows = [r for s in sessions for g in build(s).groups for r in g.rows]
+    widths = [r.vs_fastest.half_width for r in rows if r.vs_fastest is not None and r.vs_fastest.half_width and r.kind.compared]
+    raced = [  # the cells timed to the end: those that decide their table's ranking (racing stopped the rest)
+        r.vs_fastest.half_width
+        for r in rows
+        if r.vs_fastest is not None and r.vs_fastest.half_width and r.kind.compared and "stopped" not in r.cell.timing_note
+    ]
+    print()
+    if len(zs) > 1:
+        print(f"calibration, each cell against its table's reference (z share the reference's move): {calibration(zs)}")
+    pair_zs = disjoint_pair_zs(a, b)
+    if len(pair_zs) > 1:
+        print(f"calibration, disjoint pairs of cells (independent z): {calibration(pair_zs)}")
+    print(f"reproducibility: |change of a ratio| {describe(changes)}")
+    print(f"precision: 95% half-width of the ratios {describe(widths)}; of the cells timed to the end {describe(raced)}")
+    for s in sessions:
+        aa = [r.vs_original for g in build(s).groups for r in g.rows if r.kind is Kind.CONTROL and r.vs_original is not None]
+        covered = sum(r.low is not None and r.overlaps_one() for r in aa)
+        shown = ", ".join(f"{r.value:.3f}x [{r.low:.3f}-{r.high:.3f}]" for r in aa if r.low is not None)
+        print(f"A/A session {s.id}: {covered} of {len(aa)} cover 1.00 ({shown})")
+    print(f"iorace compare {ids[0]} {ids[1]}: {len(cmp.regressions)} flagged" + "".join(f"\n  {line}" for line in cmp.regressions))
+    print(f"command: iorace run {shlex.join(args)} (twice)")
+
+
+if __name__ == "__main__":
+    main()
