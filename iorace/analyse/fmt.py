@@ -91,6 +91,8 @@ def notes(row: Row) -> str:
         out.append("wall: no inner time")
     if row.scale != 1.0:
         out.append("less work: compared per unit of work")
+    if row.cell.sizing_note:
+        out.append(row.cell.sizing_note)
     if row.cell.timing_note:
         out.append(row.cell.timing_note)
     if displaced := sum(r.phase == "displaced" for r in row.cell.runs):

@@ -83,6 +83,16 @@ class RunOptions:
             "(+-PERCENT), up to --max-runs rounds or the --budget; 'none' for exactly --runs rounds.",
         ),
     )
+    target_ms: float | None = field(
+        default=None,
+        metadata=flag(
+            "--target-ms",
+            type=click.FloatRange(min=1),
+            metavar="MS",
+            help="Size each cell's work per run (the suite's work_param, e.g. readbytes' passes) so that a run takes "
+            "about MS ms, from its verification run; cells then compare per unit of work. Default: the manifest's sizes.",
+        ),
+    )
     budget: float | None = field(
         default=None,
         metadata=flag(

@@ -77,6 +77,8 @@ class Cell:
     counter_notes: dict[str, str] = field(default_factory=dict)  # same keys: why a counter has no value
     extra: dict[str, float] = field(default_factory=dict)  # figures the program reports (result line "extra")
     timing_note: str = ""  # why its timing stopped early (race), or the precision it did not reach
+    verify_wall_ns: int | None = None  # its verification run's wall time (what --target-ms sizes its work from)
+    sizing_note: str = ""  # how --target-ms sized its work per run (run.calibrate)
     db_id: int | None = None
 
     @property

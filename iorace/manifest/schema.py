@@ -210,6 +210,9 @@ class SuiteManifest(Strict):
     # Parameters that only scale the amount of work (passes): cells that differ only in them are compared
     # in one table per unit of `throughput` (per byte), e.g. a 1-pass Python loop against 10-pass C.
     scale_params: list[str] = Field(default_factory=list)
+    # The one scale parameter whose work per run grows in proportion to it without changing the data's
+    # footprint (readbytes: passes): `iorace run --target-ms` sizes it per cell so a run takes about that long.
+    work_param: str = ""
     same_language_reference: SameLanguageReference | None = None  # "x in-memory" (rdb)
     grids: list[Grid] = Field(default_factory=list)  # the seed's own tables (capnp: configurations x implementations)
     seed_tables: list[SeedTable] = Field(default_factory=list)  # the seed's own tables of named tests (dcat)
@@ -264,6 +267,10 @@ class SuiteManifest(Strict):
             seen.add(v.key)
         if not self.datasets:
             raise ValueError("declares no dataset")
+        if self.work_param and self.work_param not in self.scale_params:
+            raise ValueError(f"work_param {self.work_param!r} is not one of scale_params (cells it sizes differently must share a table)")
+        if self.work_param and not isinstance(self.params.get(self.work_param), int):
+            raise ValueError(f"work_param {self.work_param!r} is not an integer parameter of [params]")
         for t in self.seed_tables:
             for key in t.rows:
                 if key not in seen:

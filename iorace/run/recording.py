@@ -41,6 +41,7 @@ def cell_record(cell: Cell) -> CellData:
         instructions_note=cell.instructions_note,
         extra=cell.extra,
         timing_note=cell.timing_note,
+        sizing_note=cell.sizing_note,
         counters=cell.counters,
         counter_notes=cell.counter_notes,
     )

@@ -23,6 +23,7 @@ from iorace.manifest import seeds
 from iorace.manifest.cells import OK, PLANNED, SKIPPED, Cell, dataset_refs, expand
 from iorace.manifest.suites import load_suites
 from iorace.run import build, counters, datasets, reference
+from iorace.run.calibrate import calibrate
 from iorace.run.measure import Randomize, measure
 from iorace.run.progress import Stages, stages_for
 from iorace.run.race import Plan
@@ -137,6 +138,8 @@ def _execute(cells: list[Cell], opts: RunOptions, recorder: SessionRecorder, see
             verify(cell, opts.timeout, recorder)
             save(cell)
             progress.advance(task)
+        if opts.target_ms is not None:
+            calibrate(runnable, opts.target_ms, opts.timeout, recorder, save)
         if opts.instructions:
             _count_instructions([c for c in runnable if c.status == OK], opts, progress, save)
         if opts.counters:

@@ -90,6 +90,7 @@ def verify(cell: Cell, timeout: float, recorder: Recorder, *, runner: Runner = r
         cell.status, cell.detail = FAILED, f"cannot start {cell.argv[0]}: {e.strerror or e}"
         return
     judge(cell, run)
+    cell.verify_wall_ns = run.wall_ns
     extra = (run.result or {}).get("extra")
     if isinstance(extra, dict):  # figures the program reports beside its answer (bytes per message, ...)
         cell.extra = {str(k): v for k, v in extra.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}

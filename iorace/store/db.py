@@ -65,6 +65,7 @@ class CellData:
     instructions_note: str = column("TEXT NOT NULL DEFAULT ''", default="")
     timing_note: str = column("TEXT NOT NULL DEFAULT ''", default="")  # why timing stopped early (race, precision)
     extra: dict = json_column("TEXT NOT NULL DEFAULT '{}'", default_factory=dict)  # figures reported beside the answer
+    sizing_note: str = column("TEXT NOT NULL DEFAULT ''", default="")  # how --target-ms sized its work per run
     runs: list[Run] = transient(default_factory=list)
     counters: dict[str, float] = transient(default_factory=dict)  # counters table: SOURCE:EVENT -> value
     counter_notes: dict[str, str] = transient(default_factory=dict)  # SOURCE:EVENT -> why it has no value

@@ -46,6 +46,7 @@ class FakeCell:
             "instructions_note",
             "extra",
             "timing_note",
+            "sizing_note",
         ):
             setattr(self, k, getattr(c, k))
         self.argv = c.command

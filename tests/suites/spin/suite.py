@@ -9,3 +9,7 @@ def generate(dataset: str, path: Path) -> None:
 
 def expected(path: Path, params: dict) -> int:
     return int(params["steps"])
+
+
+def units(path: Path, params: dict) -> dict[str, int]:
+    return {"steps": int(params["steps"])}
