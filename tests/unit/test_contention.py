@@ -67,14 +67,12 @@ def test_every_format_says_so_and_exports_are_refused_unless_allowed(tmp_path):
     assert "Machine: quiet" in out.read_text()
 
 
-def test_a_displaced_run_is_stored_apart_and_its_round_repeated(tmp_path):
-    cells = toy_cells(tmp_path, ("a", "b"))
-    waited = dataclasses.replace(record(wall_ms=100.0), user_ns=int(30 * MS))  # ran 30 of its 100 ms
-    fake = FakeRunner(wall_ms=100.0, script={("a", 3): waited})
+def measured(cells, fake: FakeRunner, rounds: int) -> ListRecorder:
+    """measure() over the fake runner: one warm-up round, then `rounds` counted ones (and any repeated)."""
     recorder = ListRecorder()
     measure(
         cells,
-        runs=4,
+        runs=rounds,
         warmup=1,
         timeout=5.0,
         sink="null",
@@ -83,8 +81,15 @@ def test_a_displaced_run_is_stored_apart_and_its_round_repeated(tmp_path):
         advance=lambda _: None,
         cell_changed=lambda _: None,
         runner=fake,
-        plan=Plan(min_rounds=4),
+        plan=Plan(min_rounds=rounds),
     )
+    return recorder
+
+
+def test_a_displaced_run_is_stored_apart_and_its_round_repeated(tmp_path):
+    cells = toy_cells(tmp_path, ("a", "b"))
+    waited = dataclasses.replace(record(wall_ms=100.0), user_ns=int(30 * MS))  # ran 30 of its 100 ms
+    recorder = measured(cells, FakeRunner(wall_ms=100.0, script={("a", 3): waited}), rounds=4)
     assert len(recorder.of("a", "displaced")) == 1
     assert len(recorder.of("a")) == 4 and len(recorder.of("b")) == 5  # one round more, a's displaced run not counted
 
@@ -93,20 +98,7 @@ def test_runs_of_their_own_level_are_not_displaced(tmp_path):
     """A program that always runs at half a CPU (it waits on something of its own) is not displaced."""
     cells = toy_cells(tmp_path, ("a",))
     half = dataclasses.replace(record(wall_ms=100.0), user_ns=int(50 * MS))
-    fake = FakeRunner(wall_ms=100.0, script={("a", n): half for n in range(20)})
-    recorder = ListRecorder()
-    measure(
-        cells,
-        runs=5,
-        warmup=1,
-        timeout=5.0,
-        sink="null",
-        recorder=recorder,
-        seed=1,
-        advance=lambda _: None,
-        cell_changed=lambda _: None,
-        runner=fake,
-    )
+    recorder = measured(cells, FakeRunner(wall_ms=100.0, script={("a", n): half for n in range(20)}), rounds=5)
     assert not recorder.of("a", "displaced") and len(recorder.of("a")) == 5
 
 
