@@ -25,24 +25,25 @@ UNIT = TESTS / "unit"
 sys.path.insert(0, str(UNIT))
 
 
-@pytest.hookimpl(tryfirst=True)  # before -m deselects anything: every collected test obeys the rule
+def tier_of(path: Path) -> str | None:
+    """A test file's tier: "fast" under tests/unit/, "slow" anywhere else in tests/, None outside tests/."""
+    if TESTS not in path.parents:
+        return None
+    return "fast" if UNIT in path.parents else "slow"
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects anything: every collected test has its tier's mark
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The two tiers: tests/unit/ is the fast one (`make test-quick`, `pytest -m "not slow"`: no toolchain
-    builds, seconds), and every test elsewhere in tests/ is marked slow (`pytestmark = pytest.mark.slow`).
-    A test on the wrong side of that line stops the run before anything runs."""
+    """The two tiers, by folder: tests/unit/ is the fast one (`make test-quick`, `pytest -m "not slow"`: no
+    toolchain builds, seconds), and every test elsewhere in tests/ is marked slow here (no line in its file).
+    A test marked slow inside tests/unit/ stops the run before anything runs: move it out of unit/."""
     wrong = []
     for item in items:
-        path = item.path.resolve()
-        if TESTS not in path.parents:
-            continue
-        slow = item.get_closest_marker("slow") is not None
-        if UNIT in path.parents and slow:
+        tier = tier_of(item.path.resolve())
+        if tier == "slow":
+            item.add_marker(pytest.mark.slow)
+        elif tier == "fast" and item.get_closest_marker("slow") is not None:
             wrong.append(f"{item.nodeid}: marked slow inside tests/unit/, the fast tier (move it to tests/)")
-        elif UNIT not in path.parents and not slow:
-            wrong.append(
-                f"{item.nodeid}: not marked slow outside tests/unit/ (mark its file "
-                "`pytestmark = pytest.mark.slow`, or move a fast test to tests/unit/)"
-            )
     if wrong:
         raise pytest.UsageError("tests on the wrong side of the fast/slow line:\n  " + "\n  ".join(wrong))
 

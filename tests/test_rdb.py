@@ -32,9 +32,6 @@ SUITE = REPO / "suites" / "rdb"
 sys.path.insert(0, str(SUITE / "python"))
 import rdb_parse  # noqa: E402  (the reference parser)
 
-# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
-pytestmark = pytest.mark.slow
-
 sys.path.remove(str(SUITE / "python"))
 
 

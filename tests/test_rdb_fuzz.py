@@ -24,10 +24,6 @@ from conftest import REPO
 SUITE = REPO / "suites" / "rdb"
 REGRESSIONS = SUITE / "fuzz-regressions"
 
-# Builds every parser with its toolchain (`pytest -m "not slow"` is the quick loop; the driver's judge is
-# tested in tests/unit/test_rdb_fuzz_unit.py).
-pytestmark = pytest.mark.slow
-
 
 @pytest.fixture(scope="module")
 def parsers():

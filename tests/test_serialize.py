@@ -13,9 +13,6 @@ from suite_code import serialize_bad_inputs, suite_module
 
 from conftest import run_iorace
 
-# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
-pytestmark = pytest.mark.slow
-
 ref = suite_module("serialize")
 
 
