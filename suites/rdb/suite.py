@@ -6,7 +6,7 @@ int-encoded and LZF-compressed strings (a real LZF compressor, below), every
 value type a Redis 2.x-7.2 writes, expiries in seconds and milliseconds,
 FREQ/IDLE, AUX, RESIZEDB, FUNCTION2, several databases and a valid CRC-64
 trailer. Real dumps made by redis-server itself are exercised by
-tests/test_rdb.py.
+tests/test_rdb.py (in this folder).
 
 datasets
   tiny    every encoding once, small and large (RDB 11, ~0.3 MB)

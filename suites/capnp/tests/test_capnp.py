@@ -15,7 +15,7 @@ import pytest
 
 from conftest import run_iorace
 
-# The reference's own tests (the fast tier): tests/unit/test_capnp_unit.py.
+# The reference's own tests (the fast tier): unit/test_capnp_unit.py beside this file.
 
 CONFIGS = [
     "object-reuse",
