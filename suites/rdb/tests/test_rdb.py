@@ -31,6 +31,7 @@ from conftest import REPO, run_iorace
 SUITE = REPO / "suites" / "rdb"
 sys.path.insert(0, str(SUITE / "python"))
 import rdb_parse  # noqa: E402  (the reference parser)
+import rdb_write  # noqa: E402  (the datasets' writer: its Writer and encoders build test files)
 
 sys.path.remove(str(SUITE / "python"))
 
@@ -367,15 +368,15 @@ def _corrupt_cases(tiny: bytes) -> dict[str, tuple[bytes, str]]:
 
 
 def _str(b: bytes) -> bytes:
-    return _suite_module().enc_str(b)
+    return rdb_write.enc_str(b)
 
 
 def _zl(items) -> bytes:
-    return _suite_module().ziplist(items)
+    return rdb_write.ziplist(items)
 
 
 def _lp(items) -> bytes:
-    return _suite_module().listpack(items)
+    return rdb_write.listpack(items)
 
 
 def _zl_patch(blob: bytes, at: int, width: int, value: int) -> bytes:
@@ -631,7 +632,7 @@ def _agree(tiny_run, path, expected=None, **kw) -> None:
 
 
 def _score_file(path: Path, scores: list[bytes], listpack: bool = False) -> Path:
-    m = _suite_module()
+    m = rdb_write
     w = m.Writer(11)
     w.select(0)
     if listpack:
@@ -745,7 +746,7 @@ def test_lzf_claimed_size_is_not_reserved(tiny_run, tmp_path):
     1 GiB of address space (Java: -Xmx128m), without reserving the claimed size first."""
     clen = 12_000_000
     data = b"\x20\x00" + b"\x00" * (clen - 2)  # a back reference before any output
-    m = _suite_module()
+    m = rdb_write
     path = tmp_path / "lzf-bomb.rdb"
     path.write_bytes(_finish(_body() + b"\x00\x01k\xc3" + m.enc_len(clen) + m.enc_len(100 * clen) + data))
 
@@ -765,7 +766,7 @@ def test_lzf_claimed_size_is_not_reserved(tiny_run, tmp_path):
 def test_many_databases_are_not_a_linear_scan(tiny_run, tmp_path):
     """250k keys each in its own database: quadratic per-key lookup took minutes in C; every parser must
     finish within seconds and agree."""
-    m = _suite_module()
+    m = rdb_write
     buf = bytearray(b"REDIS0010")
     for db in range(250_000):
         buf += b"\xfe" + m.enc_len(db, 32) + b"\x00\x01k\x01v"
@@ -995,7 +996,7 @@ def test_rdbtools_reads_module_values_of_a_real_dump(redis8_dump, tmp_path):
 def test_rdbtools_module_values_every_opcode(tmp_path):
     """Module values with every annotated opcode (raw, int-encoded and LZF strings), none, an expiry in ms and
     in s, a 64-bit module id and MODULE_AUX before and after the keys: the peer answers as the reference."""
-    m = _suite_module()
+    m = rdb_write
     op = rdb_parse
     w = m.Writer(9)
     json_id, bf_id = m.module_id(b"ReJSON-RL", 3), m.module_id(b"MBbloom--", 1)
