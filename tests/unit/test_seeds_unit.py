@@ -153,6 +153,18 @@ ROWS = "label\tcell\tparams.mode\tseconds\ng++-1(count)\tcpp/fread-buffer@g++:re
         (b"label\n\xff\n", "seed-rows.tsv: cannot read it"),
         (None, "suite.toml: seed: rows: "),
     ],
+    ids=[
+        "not-a-number",
+        "too-many-cells",
+        "no-cell-no-why",
+        "bad-cell",
+        "unknown-column",
+        "no-label",
+        "repeated-column",
+        "empty-file",
+        "not-utf8",
+        "missing-file",
+    ],
 )
 def test_a_malformed_seed_row_table_is_one_line_naming_it(tmp_path, table, error):
     d = copy_suite(tmp_path, "readbytes")

@@ -517,7 +517,6 @@ def test_go_crc64_folding_and_number_formatting():
     assert p.stdout.count("--- PASS: Test") == 4, p.stdout[-2000:]  # every test ran
 
 
-@pytest.mark.slow
 def test_java_score_texts_match_parse_double(tmp_path):
     """Java's text scores (java/test/ScoreCheck.java): RdbParser.parseScore (Clinger up to 15 digits,
     Eisel-Lemire for 16-19, parseDouble beyond) and exactScore, the 128-bit quotient Eisel-Lemire falls back to,
@@ -701,7 +700,6 @@ BAD_SCORES = [
 ]
 
 
-@pytest.mark.slow
 def test_text_scores_one_grammar(tiny_run, tmp_path):
     assert rdb_parse._parse_score(b"0x10", 0) == 16.0 and rdb_parse._parse_score(b"0X1p4", 0) == 16.0
     assert math.isinf(rdb_parse._parse_score(b"0" * 396 + b"1e400", 0))
@@ -719,7 +717,6 @@ def test_text_scores_one_grammar(tiny_run, tmp_path):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.slow
 def test_expiry_in_seconds_is_signed(tiny_run, tmp_path):
     body = _body() + b"\xfd\xff\xff\xff\xff\x00\x01k\x01v"  # -1 s
     ms = _body() + b"\xfc" + struct.pack("<q", -1000) + b"\x00\x01k\x01v"
@@ -730,7 +727,6 @@ def test_expiry_in_seconds_is_signed(tiny_run, tmp_path):
     _agree(tiny_run, tmp_path / "s.rdb", expected)
 
 
-@pytest.mark.slow
 def test_trailing_bytes_after_the_checksum_are_ignored(tiny_run, tmp_path):
     """Redis stops at EOF + CRC (an AOF with an RDB preamble continues with commands): so do we."""
     tiny = tmp_path / "tiny.rdb"
@@ -740,7 +736,6 @@ def test_trailing_bytes_after_the_checksum_are_ignored(tiny_run, tmp_path):
     _agree(tiny_run, aof, rdb_parse.parse_file(tiny))
 
 
-@pytest.mark.slow
 def test_lzf_claimed_size_is_not_reserved(tiny_run, tmp_path):
     """A 12 MB LZF string claiming 1.2 GB whose data is bad at once: every parser says so in one line within
     1 GiB of address space (Java: -Xmx128m), without reserving the claimed size first."""
@@ -762,7 +757,6 @@ def test_lzf_claimed_size_is_not_reserved(tiny_run, tmp_path):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.slow
 def test_many_databases_are_not_a_linear_scan(tiny_run, tmp_path):
     """250k keys each in its own database: quadratic per-key lookup took minutes in C; every parser must
     finish within seconds and agree."""
@@ -784,7 +778,6 @@ def test_many_databases_are_not_a_linear_scan(tiny_run, tmp_path):
     assert all(a == first for a in answers.values()), {k: str(a)[:200] for k, a in answers.items() if a != first}
 
 
-@pytest.mark.slow
 def test_java_maps_a_dump_of_2_gib_and_more_in_windows(tiny_run, tmp_path):
     """A dump followed by a sparse 2 GiB tail (ignored bytes, see above): one mapping cannot hold it."""
     tiny = tmp_path / "tiny.rdb"
@@ -815,7 +808,6 @@ def test_modern_dataset_reference(tmp_path):
     assert data[:9] == b"REDIS0012"
 
 
-@pytest.mark.slow
 def test_modern_dataset_every_cell_agrees(tmp_path):
     """RDB 12 (field-TTL hashes 22-25, SLOT_INFO, module values and MODULE_AUX): every parser, checked by the harness."""
     res = run_iorace(["run", "rdb", "--size", "modern", "--check-only"], tmp_path)
@@ -932,7 +924,6 @@ def test_redis8_dump_reference(redis8_dump):
     assert bytes([rdb_parse.RDB_OPCODE_SLOT_INFO]) in data and bytes([rdb_parse.RDB_TYPE_HASH_LISTPACK_EX]) in data
 
 
-@pytest.mark.slow
 def test_redis8_dump_every_cell_ok(redis8_dump, tmp_path):
     dump, _ = redis8_dump
     res = run_iorace(["run", "rdb", "--input", str(dump), "--check-only"], tmp_path)
