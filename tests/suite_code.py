@@ -1,6 +1,6 @@
-"""Suites' own Python code, loaded by file path, for the tests of both tiers: the fast ones in
-tests/unit/test_*_unit.py and the slow ones in tests/test_*.py beside them (tests/ is on sys.path through
-tests/conftest.py, for tests/unit too)."""
+"""Suites' own Python code, loaded by file path, for the suites' tests of both tiers: the fast ones in
+suites/<suite>/tests/unit/ and the slow ones in suites/<suite>/tests/ (tests/ is on sys.path through the
+root conftest.py, for every test folder)."""
 
 from __future__ import annotations
 

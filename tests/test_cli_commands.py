@@ -2,12 +2,7 @@
 
 import shutil
 
-import pytest
-
 from conftest import TEST_SUITES
-
-# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
-pytestmark = pytest.mark.slow
 
 
 def test_list_shows_cells_and_why_they_cannot_run(iorace):

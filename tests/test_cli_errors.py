@@ -4,9 +4,6 @@ import pytest
 
 from conftest import TEST_SUITES
 
-# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
-pytestmark = pytest.mark.slow
-
 
 def assert_one_line_error(result, *needles):
     assert result.returncode == 2, (result.stdout, result.stderr)

@@ -3,15 +3,11 @@ reported; and what is unavailable is said with the reason."""
 
 from __future__ import annotations
 
-import pytest
-
 from conftest import TEST_SUITES
 from iorace.run import counters
 from iorace.store.db import Store
 
-# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop; the parsers'
-# tests are in tests/unit/test_counters_unit.py).
-pytestmark = pytest.mark.slow
+# The parsers' tests (the fast tier): tests/unit/test_counters_unit.py.
 
 
 def test_counters_are_recorded_stored_and_reported(iorace, tmp_path):

@@ -7,9 +7,6 @@ import pytest
 
 from conftest import TEST_SUITES, run_iorace
 
-# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
-pytestmark = pytest.mark.slow
-
 
 @pytest.fixture(scope="module")
 def broken(tmp_path_factory):

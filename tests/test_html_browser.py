@@ -7,12 +7,7 @@ import subprocess
 import sys
 import tempfile
 
-import pytest
-
 from conftest import REPO, run_iorace
-
-# End-to-end: runs the real CLI and a browser (`pytest -m "not slow"` is the quick loop).
-pytestmark = pytest.mark.slow
 
 BROWSER_ARGS = [
     "--no-sandbox",

@@ -54,9 +54,6 @@ from test_store_and_exports_unit import (  # noqa: F401
 from conftest import REPO, run_iorace
 from iorace.store.db import Store
 
-# A real server (initdb, pg_ctl) and the real CLI in subprocesses: the slow tier.
-pytestmark = pytest.mark.slow
-
 
 @pytest.fixture
 def store_db(pg_database):

@@ -5,11 +5,7 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 from conftest import REPO
-
-pytestmark = pytest.mark.slow
 
 
 def bare_python3_first_on_path(tmp_path) -> dict:

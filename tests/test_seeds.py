@@ -9,9 +9,6 @@ import pytest
 
 from conftest import require_toolchains
 
-# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
-pytestmark = pytest.mark.slow
-
 # (seed, its suite, one row of its table with the seed's figure as printed, and that figure over its baseline's)
 SEEDS = [
     ("readbytes", "readbytes", "g++-3(count)", "953.0 ms", "8.29x"),

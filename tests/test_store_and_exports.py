@@ -17,9 +17,6 @@ from conftest import REPO, TEST_SUITES, run_iorace
 from iorace.core import machine
 from iorace.report.document import build
 
-# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
-pytestmark = pytest.mark.slow
-
 HYPERFINE_FIELDS = {
     "command",
     "mean",

@@ -343,8 +343,57 @@ def read_toml(path: Path) -> dict:
         raise UsageError(f"{path}: not valid TOML: {e}") from None
 
 
+def read_seed_rows(path: Path, data: dict) -> dict:
+    """The manifest's data with `[seed] rows = "FILE"` read from FILE beside it: a table of the seed's rows,
+    tab-separated, its first line the header, one SeedRow per line. Columns are SeedRow's fields (label, cell,
+    seconds, baseline, why) and `params.NAME` for a parameter; an empty or missing trailing cell leaves its
+    field out; a parameter's cell is read as a TOML number, boolean or string when it is one (10, 0.5, true,
+    "quoted") and as text otherwise (count). A bad file is one line naming it (and the line)."""
+    seed = data.get("seed")
+    if not (isinstance(seed, dict) and isinstance(seed.get("rows"), str)):
+        return data
+    table = path.parent / seed["rows"]
+    if not table.is_file():
+        raise UsageError(f"{path}: seed: rows: {table} does not exist")
+    try:
+        lines = table.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"{table}: cannot read it: {e}") from None
+    header = lines[0].split("\t") if lines else []
+    fields = set(SeedRow.model_fields) - {"params"}
+    if bad := [c for c in header if c not in fields and not (c.startswith("params.") and c != "params.")]:
+        raise UsageError(f"{table}: line 1: column {bad[0]!r} is none of {', '.join(sorted(fields))} or params.NAME")
+    if "label" not in header or len(set(header)) != len(header):
+        raise UsageError(f"{table}: line 1: the header names each column once, label among them")
+    rows = [_seed_row(table, n, header, line.split("\t")) for n, line in enumerate(lines[1:], start=2) if line.strip()]
+    return {**data, "seed": {**seed, "rows": rows}}
+
+
+def _seed_row(table: Path, n: int, header: list[str], cells: list[str]) -> SeedRow:
+    """Line n of a seed's row table (read_seed_rows)."""
+    if len(cells) > len(header):
+        raise UsageError(f"{table}: line {n}: {len(cells)} cells, but the header names {len(header)} columns")
+    row: dict[str, Any] = {}
+    for column, text in zip(header, cells, strict=False):
+        if text and column.startswith("params."):
+            try:
+                value = tomllib.loads(f"v = {text}")["v"]
+            except tomllib.TOMLDecodeError:
+                value = text
+            row.setdefault("params", {})[column.removeprefix("params.")] = value if isinstance(value, ParamValue) else text
+        elif text:
+            row[column] = text
+    try:
+        return SeedRow.model_validate(row)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) + ": " if first["loc"] else ""
+        more = f" (and {e.error_count() - 1} more problems)" if e.error_count() > 1 else ""
+        raise UsageError(f"{table}: line {n}: {where}{first['msg'].removeprefix('Value error, ')}{more}") from None
+
+
 def load_manifest(path: Path) -> SuiteManifest:
-    data = read_toml(path)
+    data = read_seed_rows(path, read_toml(path))
     try:
         manifest = SuiteManifest.model_validate(data)
     except ValidationError as e:

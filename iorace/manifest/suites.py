@@ -78,7 +78,8 @@ class Suite:
     def module_hash(self) -> str:
         """Hash of the code that generate() and expected() may run: every Python file, schema and JSON file
         of the suite (subfolders too: a reference parser may live in python/) and the manifest's data_deps
-        (code of another suite), but not suite.toml, so editing a variant does not regenerate data.
+        (code of another suite), but not suite.toml, so editing a variant does not regenerate data, nor the
+        suite's tests/ (nor a data_deps suite's), so editing a test does not either.
         Datasets and expected answers are cached under it."""
         h = hashlib.sha256()
         files = [
@@ -87,10 +88,11 @@ class Suite:
             if p.suffix in {".py", ".proto", ".json"}
             and p.is_file()
             and not {"target", "__pycache__", "node_modules"} & set(p.relative_to(self.dir).parts)
+            and p.relative_to(self.dir).parts[0] != "tests"
         ]
         for rel in self.manifest.data_deps:
             dep = (self.dir / rel).resolve()
-            files += [p for p in dep.rglob("*.py")] if dep.is_dir() else [dep]
+            files += [p for p in dep.rglob("*.py") if p.relative_to(dep).parts[0] != "tests"] if dep.is_dir() else [dep]
         for p in sorted(set(files)):
             h.update(str(p.relative_to(self.dir) if p.is_relative_to(self.dir) else p.name).encode())
             h.update(p.read_bytes())

@@ -163,3 +163,22 @@ def test_a_run_option_is_one_declaration(monkeypatch):
     assert stored["sizes"] == ["seed"] and stored["runs"] == 7 and stored["seed"] == 42 and "db" not in stored
     assert RunOptions(check_only=True).stored(1)["runs"] == 0 and RunOptions().stored(1)["sizes"] == ["quick"]
     assert flag("--x", is_flag=True)["stored"]
+
+
+def test_data_cache_key_covers_the_suites_code_not_its_tests(tmp_path):
+    """module_hash (datasets and expected answers are cached under it) changes with the suite's Python code,
+    a data_deps suite's included, but not with a test in either's tests/ folder."""
+    d = make_suite(tmp_path)
+    dep = tmp_path / "dep"
+    (dep / "tests").mkdir(parents=True)
+    (dep / "writer.py").write_text("SIZE = 1\n")
+    (d / "suite.toml").write_text(MANIFEST.replace('metric = "inner"\n', 'metric = "inner"\ndata_deps = ["../dep"]\n'))
+    (d / "tests" / "unit").mkdir(parents=True)
+    key = load_suite(d).module_hash()
+    for test in (d / "tests" / "test_toy.py", d / "tests" / "unit" / "test_toy_unit.py", dep / "tests" / "test_dep.py"):
+        test.write_text("def test_it(): pass\n")
+        assert load_suite(d).module_hash() == key, test
+    for code in (d / "python" / "script.py", dep / "writer.py"):
+        code.write_text(code.read_text() + "# edited\n")
+        assert load_suite(d).module_hash() != key, code
+        key = load_suite(d).module_hash()

@@ -1,6 +1,7 @@
 """The seeds' own configurations ([seed] blocks, `iorace seeds`): every seed row of every manifest maps to one
 cell or states why it cannot run, a broken mapping is caught, and the then-and-now table (no builds)."""
 
+import json
 import shutil
 from pathlib import Path
 
@@ -63,9 +64,10 @@ def test_a_row_naming_a_cell_that_does_not_exist_is_caught(tmp_path):
 
 def test_a_row_with_parameters_that_pick_two_cells_is_caught(tmp_path):
     d = copy_suite(tmp_path, "readbytes")
-    toml = d / "suite.toml"
-    text = toml.read_text().replace('cell = "cpp/mmap@g++:release"\nparams = { mode = "count" }', 'cell = "cpp/mmap@g++:release"', 1)
-    toml.write_text(text)
+    rows = d / "seed-rows.tsv"
+    text = rows.read_text()
+    assert "cpp/mmap@g++:release\tcount\t" in text
+    rows.write_text(text.replace("cpp/mmap@g++:release\tcount\t", "cpp/mmap@g++:release\t\t", 1))
     problems = seeds.unmapped(load_suite(d))
     assert len(problems) == 1 and "g++-2(count)" in problems[0] and "mode=count" in problems[0] and "mode=sum" in problems[0]
 
@@ -90,6 +92,105 @@ def test_manifest_errors_of_a_seed_block(tmp_path, old, new, error):
     toml.write_text(text.replace(old, new, 1))
     with pytest.raises(UsageError, match=error):
         load_suite(d)
+
+
+def test_seed_rows_from_a_table_file_equal_inline_ones(tmp_path):
+    """`[seed] rows = "seed-rows.tsv"` and the same rows inline as [[seed.rows]] make the same manifest."""
+    d = copy_suite(tmp_path, "capnp")
+    from_file = load_suite(d).manifest
+    toml = d / "suite.toml"
+    inline = "".join(
+        "\n[[seed.rows]]\n" + "".join(f"{k} = {json.dumps(v) if not isinstance(v, dict) else inline_table(v)}\n" for k, v in row.items())
+        for row in (r.model_dump(exclude_defaults=True) for r in from_file.seed_config.rows)
+    )
+    text = toml.read_text()
+    assert 'rows = "seed-rows.tsv"' in text
+    toml.write_text(text.replace('rows = "seed-rows.tsv"', "", 1).replace("\n[params]\n", inline + "\n[params]\n", 1))
+    (d / "seed-rows.tsv").unlink()
+    assert load_suite(d).manifest.model_dump() == from_file.model_dump()
+
+
+def test_a_parameter_cell_is_a_toml_value_or_text(tmp_path):
+    d = copy_suite(tmp_path, "readexact")
+    toml = d / "suite.toml"
+    text = toml.read_text()
+    start, end = text.index("[[seed.rows]]"), text.index("[params]")
+    toml.write_text(text[:start] + 'rows = "rows.tsv"\n\n' + text[end:])
+    (d / "rows.tsv").write_text(
+        "label\tcell\tparams.len\tparams.note\tseconds\tbaseline\n"
+        'old-io\trust/old-io-vec@cargo:release\t10\t"10"\t0.066669576\n'
+        "new-io\trust/bytewise@cargo:release\t10\tsee the seed's README\t0.195592509\told-io\n"
+    )
+    old_io, new_io = load_suite(d).manifest.seed_config.rows
+    assert old_io.params == {"len": 10, "note": "10"} and old_io.seconds == 0.066669576 and old_io.baseline == ""
+    assert new_io.params == {"len": 10, "note": "see the seed's README"} and new_io.baseline == "old-io"
+    assert type(old_io.params["len"]) is int
+
+
+def inline_table(d: dict) -> str:
+    return "{ " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in d.items()) + " }"
+
+
+ROWS = "label\tcell\tparams.mode\tseconds\ng++-1(count)\tcpp/fread-buffer@g++:release\tcount\t0.115\n"
+
+
+@pytest.mark.parametrize(
+    ("table", "error"),
+    [
+        (ROWS + "g++-2(count)\tcpp/mmap@g++:release\tcount\tfast\n", "seed-rows.tsv: line 3: seconds: Input should be a valid number"),
+        (ROWS + "g++-2(count)\tcpp/mmap@g++:release\tcount\t0.1\t9\n", "seed-rows.tsv: line 3: 5 cells, but the header names 4 columns"),
+        (ROWS + "g++-2(count)\n", "seed-rows.tsv: line 3: seed row 'g++-2(count)': give either `cell`"),
+        (
+            ROWS + "g++-2(count)\tcpp/mmap\tcount\n",
+            "seed-rows.tsv: line 3: seed row 'g++-2(count)': cell 'cpp/mmap' is not language/variant",
+        ),
+        (
+            ROWS.replace("seconds", "secs", 1),
+            "seed-rows.tsv: line 1: column 'secs' is none of baseline, cell, label, seconds, why or params.NAME",
+        ),
+        (ROWS.replace("label\t", "name\t", 1), "seed-rows.tsv: line 1: column 'name' is none of"),
+        (ROWS.replace("seconds", "cell", 1), "seed-rows.tsv: line 1: the header names each column once, label among them"),
+        ("", "seed-rows.tsv: line 1: the header names each column once, label among them"),
+        (b"label\n\xff\n", "seed-rows.tsv: cannot read it"),
+        (None, "suite.toml: seed: rows: "),
+    ],
+    ids=[
+        "not-a-number",
+        "too-many-cells",
+        "no-cell-no-why",
+        "bad-cell",
+        "unknown-column",
+        "no-label",
+        "repeated-column",
+        "empty-file",
+        "not-utf8",
+        "missing-file",
+    ],
+)
+def test_a_malformed_seed_row_table_is_one_line_naming_it(tmp_path, table, error):
+    d = copy_suite(tmp_path, "readbytes")
+    rows = d / "seed-rows.tsv"
+    if table is None:
+        rows.unlink()
+    elif isinstance(table, bytes):
+        rows.write_bytes(table)
+    else:
+        rows.write_text(table)
+    with pytest.raises(UsageError) as e:
+        load_suite(d)
+    assert error in str(e.value) and "\n" not in str(e.value), str(e.value)
+    assert str(e.value).startswith(str(rows if table is not None else d / "suite.toml")), str(e.value)
+
+
+def test_a_malformed_seed_row_table_through_the_cli(tmp_path, iorace_inprocess):
+    d = copy_suite(tmp_path, "readbytes")
+    rows = d / "seed-rows.tsv"
+    rows.write_text(ROWS + "g++-2(count)\tcpp/mmap@g++:release\tcount\tfast\n")
+    out = iorace_inprocess("list", "readbytes", "--suite-dir", str(tmp_path))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines() == [
+        f"iorace: error: {rows}: line 3: seconds: Input should be a valid number, unable to parse string as a number"
+    ]
 
 
 def test_unknown_seed_name():

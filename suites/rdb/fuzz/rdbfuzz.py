@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import importlib.util
 import json
 import os
 import random
@@ -39,6 +38,7 @@ REPO = SUITE.parent.parent
 WORK = Path(os.environ.get("IORACE_CACHE", REPO / ".cache")) / "rdb-fuzz"
 sys.path.insert(0, str(SUITE / "python"))
 import rdb_parse  # noqa: E402  (the reference parser)
+import rdb_write  # noqa: E402  (the datasets' writer: the seeds are cut from its every-encoding round)
 
 sys.path.remove(str(SUITE / "python"))
 
@@ -47,13 +47,6 @@ LIBFUZZER_FLAGS = ["-max_len=65536", "-timeout=60", "-rss_limit_mb=2048", "-seed
 
 def log(*a) -> None:
     print("rdbfuzz:", *a, file=sys.stderr, flush=True)
-
-
-def _suite_module():
-    spec = importlib.util.spec_from_file_location("rdb_suite_for_fuzz", SUITE / "suite.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 # --- seeds --------------------------------------------------------------------------------
@@ -67,7 +60,6 @@ def seeds(out: Path, real_dump: bool = True) -> list[Path]:
     """One small dump per key of the generator's every-encoding round (RDB 11) and of the legacy
     encodings (RDB 9, 6), the whole legacy dataset, and a small real redis-server dump when the
     server is installed. Small files: the fuzzers mutate a few KB far faster than the 0.3 MB tiny."""
-    suite = _suite_module()
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
 
@@ -76,7 +68,7 @@ def seeds(out: Path, real_dump: bool = True) -> list[Path]:
         p.write_bytes(data)
         written.append(p)
 
-    class KeyFiles(suite.Writer):
+    class KeyFiles(rdb_write.Writer):
         def __init__(self, version: int):
             super().__init__(version)
             self.keys: list[bytes] = []
@@ -89,23 +81,23 @@ def seeds(out: Path, real_dump: bool = True) -> list[Path]:
 
     for version, big in ((11, False), (11, True), (6, False)):
         w = KeyFiles(version)
-        suite.all_encodings(w, random.Random(7), 1, big)
+        rdb_write.all_encodings(w, random.Random(7), 1, big)
         head = b"REDIS%04d" % version
         if version >= 7:
-            head += b"\xfa" + suite.enc_str(b"redis-ver") + suite.enc_str(b"7.2.4")
+            head += b"\xfa" + rdb_write.enc_str(b"redis-ver") + rdb_write.enc_str(b"7.2.4")
         for i, k in enumerate(w.keys):
             if version < 7 and k[:1] and k[0] in (15, 16, 17, 18, 19, 20, 21):
                 continue  # those types came after RDB 6
             put(f"v{version}{'big' if big else ''}-{i:02d}.rdb", _with_crc(head + b"\xfe\x01" + k + b"\xff"))
     # opcodes and a second db in one file, and a checksum of zeros (not checked)
-    extra = b"REDIS0011\xfa\x09redis-ver\x057.2.4\xf5" + suite.enc_str(b"#!lua name=l\nreturn 1")
+    extra = b"REDIS0011\xfa\x09redis-ver\x057.2.4\xf5" + rdb_write.enc_str(b"#!lua name=l\nreturn 1")
     extra += b"\xfe\x00\xfb\x02\x01\xfc" + struct.pack("<q", 1_800_000_000_000) + b"\xf8\x05\xf9\x03\x00\x01a\x01b"
     extra += b"\xfe\x81" + (300).to_bytes(8, "big")
     extra += b"\xfd" + struct.pack("<I", 1_800_000_000) + b"\x00\x01c\xc0\x05\xff"
     put("opcodes.rdb", _with_crc(extra))
     put("no-checksum.rdb", extra + b"\x00" * 8)
     legacy = out / "legacy.rdb"
-    suite.generate("legacy", legacy)
+    rdb_write.write("legacy", legacy)
     written.append(legacy)
     if real_dump and shutil.which("redis-server"):
         try:

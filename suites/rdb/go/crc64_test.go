@@ -1,5 +1,5 @@
 // Not a variant: the CRC-64 of parser.go checked, the carry-less multiply folding (crc64clmul) against the
-// slicing-by-8 tables and the check value of CRC-64/Jones. tests/test_rdb.py runs it in `make test`:
+// slicing-by-8 tables and the check value of CRC-64/Jones. suites/rdb/tests/test_rdb.py runs it in `make test`:
 //
 //	cd suites/rdb/go && go test -run 'CRC64' parser.go crc64_test.go
 package main

@@ -1,5 +1,5 @@
 // Not a variant: the digest's hand-written number formatting in parser.go (putInt, putUint, hex8) against
-// strconv and fmt. tests/test_rdb.py runs it in `make test`:
+// strconv and fmt. suites/rdb/tests/test_rdb.py runs it in `make test`:
 //
 //	cd suites/rdb/go && go test -run 'PutInt|Hex8' parser.go format_test.go
 package main

@@ -4,7 +4,7 @@ import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 
-/** RdbParser's score texts against Double.parseDouble, bit for bit (tests/test_rdb.py runs it):
+/** RdbParser's score texts against Double.parseDouble, bit for bit (suites/rdb/tests/test_rdb.py runs it):
  *  parseScore (its Clinger, Eisel-Lemire and parseDouble paths) and exactScore (the 128-bit quotient that
  *  Eisel-Lemire falls back to) on random 1-19 digit mantissas with random decimal points, %.17g renderings (as C
  *  writes them) of random finite doubles, of tiny and of huge ones, halfway cases between adjacent doubles and

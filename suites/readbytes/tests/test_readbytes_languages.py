@@ -14,9 +14,6 @@ import subprocess
 
 import pytest
 
-# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
-pytestmark = pytest.mark.slow
-
 # (variant, toolchain, profile) cells each language must produce, for both modes.
 D_VARIANTS = [
     "buffered-stream",

@@ -1,5 +1,5 @@
 """serialize suite, its Python reference of Cerealed's format (suite.py) against hand-computed bytes, bad
-inputs and a plain loop. The D and C++ cells: tests/test_serialize.py (slow)."""
+inputs and a plain loop. The D and C++ cells: ../test_serialize.py (slow)."""
 
 from __future__ import annotations
 

@@ -11,9 +11,6 @@ import pytest
 
 from conftest import REPO, require_toolchains
 
-# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
-pytestmark = pytest.mark.slow
-
 SUITE_DIR = REPO / "suites" / "lines"
 LINE = re.compile(rb"[^\t\n]+\t(\d{4})\t([1-9]\d*)\t([1-9]\d*)")
 # The tiny dataset's bytes, pinned: the generator promises the same file on every machine.

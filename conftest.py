@@ -1,9 +1,15 @@
 """Shared fixtures: run the real `iorace` CLI in a subprocess, as a user would; and the rule of the two tiers.
 
-Neither tests/ nor tests/unit/ is a package (no __init__.py): pytest's default import mode (prepend) puts
-the folder of this conftest and of each test module on sys.path, so helpers import by name (`conftest`,
-`suite_code` from tests/; `sessions`, `fakes` from tests/unit/), and a test file's name must be unique
-across both folders (hence tests/unit/test_capnp_unit.py beside tests/test_capnp.py)."""
+The tests: the harness's in tests/, each suite's in suites/<suite>/tests/ (pyproject.toml's testpaths); in
+each, unit/ holds the fast tier and everything else is the slow tier (see pytest_collection_modifyitems).
+This conftest sits at the repository's root so that it serves both.
+
+No test folder is a package (no __init__.py): pytest's default import mode (prepend) puts the folder of this
+conftest and of each test module on sys.path, and this conftest puts tests/ and tests/unit/ there too, so
+helpers import by name from any test folder (`conftest`; `suite_code`, `pgserver` from tests/; `sessions`,
+`fakes`, `consumers` from tests/unit/), and a test file's name must be unique across every test folder
+(hence suites/capnp/tests/unit/test_capnp_unit.py beside suites/capnp/tests/test_capnp.py). Keep this the
+only conftest.py: pytest imports each one as the module `conftest`."""
 
 from __future__ import annotations
 
@@ -16,33 +22,41 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-TESTS = Path(__file__).resolve().parent
+REPO = Path(__file__).resolve().parent
+TESTS = REPO / "tests"
 TEST_SUITES = TESTS / "suites"
 UNIT = TESTS / "unit"
-# tests/test_pgstore.py runs the fast tier's store tests again on PostgreSQL: it imports them by name, as
-# pytest does when it collects tests/unit/ (which puts the folder on sys.path then).
-sys.path.insert(0, str(UNIT))
+# Helpers of tests/ for every test folder; and tests/test_pgstore.py runs the fast tier's store tests again
+# on PostgreSQL: it imports them by name, as pytest does when it collects tests/unit/.
+sys.path[:0] = [str(UNIT), str(TESTS)]
 
 
-@pytest.hookimpl(tryfirst=True)  # before -m deselects anything: every collected test obeys the rule
+def tier_of(path: Path) -> str | None:
+    """A test file's tier, by its folder: "fast" in tests/unit/ or suites/<suite>/tests/unit/, "slow" anywhere
+    else in tests/ or suites/<suite>/tests/, None outside the test folders."""
+    parts = path.relative_to(REPO).parts if path.is_relative_to(REPO) else ()
+    if parts[:1] == ("tests",):
+        inside = parts[1:]
+    elif parts[:1] == ("suites",) and parts[2:3] == ("tests",):
+        inside = parts[3:]
+    else:
+        return None
+    return "fast" if len(inside) > 1 and inside[0] == "unit" else "slow"
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects anything: every collected test has its tier's mark
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The two tiers: tests/unit/ is the fast one (`make test-quick`, `pytest -m "not slow"`: no toolchain
-    builds, seconds), and every test elsewhere in tests/ is marked slow (`pytestmark = pytest.mark.slow`).
-    A test on the wrong side of that line stops the run before anything runs."""
+    """The two tiers, by folder: a test folder's unit/ (tests/unit/, suites/<suite>/tests/unit/) is the fast
+    one (`make test-quick`, `pytest -m "not slow"`: no toolchain builds, seconds), and every other test in
+    tests/ or suites/<suite>/tests/ is marked slow here (no line in its file says so). A test marked slow
+    inside a unit/ folder stops the run before anything runs: move it out of unit/."""
     wrong = []
     for item in items:
-        path = item.path.resolve()
-        if TESTS not in path.parents:
-            continue
-        slow = item.get_closest_marker("slow") is not None
-        if UNIT in path.parents and slow:
-            wrong.append(f"{item.nodeid}: marked slow inside tests/unit/, the fast tier (move it to tests/)")
-        elif UNIT not in path.parents and not slow:
-            wrong.append(
-                f"{item.nodeid}: not marked slow outside tests/unit/ (mark its file "
-                "`pytestmark = pytest.mark.slow`, or move a fast test to tests/unit/)"
-            )
+        tier = tier_of(item.path.resolve())
+        if tier == "slow":
+            item.add_marker(pytest.mark.slow)
+        elif tier == "fast" and item.get_closest_marker("slow") is not None:
+            wrong.append(f"{item.nodeid}: marked slow inside a unit/ folder, the fast tier (move it out of unit/)")
     if wrong:
         raise pytest.UsageError("tests on the wrong side of the fast/slow line:\n  " + "\n  ".join(wrong))
 

@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
-# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
-pytestmark = pytest.mark.slow
-
 
 def test_readexact_tiny_every_cell_ok(iorace):
     res = iorace(["run", "readexact", "--size", "tiny", "--check-only"])
@@ -21,7 +16,6 @@ def test_readexact_tiny_every_cell_ok(iorace):
     assert res.returncode == 0
 
 
-@pytest.mark.slow
 def test_seed_size_dataset_is_the_seeds_size(iorace):
     """The seed's README reads 6,789,100 bytes at LEN 10: `seed-size` is a seed-like dump of about that size."""
     res = iorace(["run", "readexact", "--size", "seed-size", "--check-only", "--variant", "rust/readloop-vec", "--profile", "release"])

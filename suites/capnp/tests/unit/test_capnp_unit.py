@@ -1,5 +1,5 @@
 """capnp suite, its Python reference (suite.py): upstream's random generator, C integer semantics, the
-checksums every implementation agrees on, iteration files. The cells themselves: tests/test_capnp.py (slow)."""
+checksums every implementation agrees on, iteration files. The cells themselves: ../test_capnp.py (slow)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """serialize suite: every D and C++ cell through the real CLI (tiny data), including bad inputs (truncated,
 corrupt, empty) run by the exact command the export shows. The Rust, Go, Java and Python variants are tested in
-test_serialize_languages.py, the Python reference in tests/unit/test_serialize_unit.py."""
+test_serialize_languages.py, the Python reference in unit/test_serialize_unit.py."""
 
 from __future__ import annotations
 
@@ -12,9 +12,6 @@ import pytest
 from suite_code import serialize_bad_inputs, suite_module
 
 from conftest import run_iorace
-
-# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
-pytestmark = pytest.mark.slow
 
 ref = suite_module("serialize")
 

@@ -31,9 +31,7 @@ from conftest import REPO, run_iorace
 SUITE = REPO / "suites" / "rdb"
 sys.path.insert(0, str(SUITE / "python"))
 import rdb_parse  # noqa: E402  (the reference parser)
-
-# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
-pytestmark = pytest.mark.slow
+import rdb_write  # noqa: E402  (the datasets' writer: its Writer and encoders build test files)
 
 sys.path.remove(str(SUITE / "python"))
 
@@ -369,15 +367,15 @@ def _corrupt_cases(tiny: bytes) -> dict[str, tuple[bytes, str]]:
 
 
 def _str(b: bytes) -> bytes:
-    return _suite_module().enc_str(b)
+    return rdb_write.enc_str(b)
 
 
 def _zl(items) -> bytes:
-    return _suite_module().ziplist(items)
+    return rdb_write.ziplist(items)
 
 
 def _lp(items) -> bytes:
-    return _suite_module().listpack(items)
+    return rdb_write.listpack(items)
 
 
 def _zl_patch(blob: bytes, at: int, width: int, value: int) -> bytes:
@@ -518,7 +516,6 @@ def test_go_crc64_folding_and_number_formatting():
     assert p.stdout.count("--- PASS: Test") == 4, p.stdout[-2000:]  # every test ran
 
 
-@pytest.mark.slow
 def test_java_score_texts_match_parse_double(tmp_path):
     """Java's text scores (java/test/ScoreCheck.java): RdbParser.parseScore (Clinger up to 15 digits,
     Eisel-Lemire for 16-19, parseDouble beyond) and exactScore, the 128-bit quotient Eisel-Lemire falls back to,
@@ -633,7 +630,7 @@ def _agree(tiny_run, path, expected=None, **kw) -> None:
 
 
 def _score_file(path: Path, scores: list[bytes], listpack: bool = False) -> Path:
-    m = _suite_module()
+    m = rdb_write
     w = m.Writer(11)
     w.select(0)
     if listpack:
@@ -702,7 +699,6 @@ BAD_SCORES = [
 ]
 
 
-@pytest.mark.slow
 def test_text_scores_one_grammar(tiny_run, tmp_path):
     assert rdb_parse._parse_score(b"0x10", 0) == 16.0 and rdb_parse._parse_score(b"0X1p4", 0) == 16.0
     assert math.isinf(rdb_parse._parse_score(b"0" * 396 + b"1e400", 0))
@@ -720,7 +716,6 @@ def test_text_scores_one_grammar(tiny_run, tmp_path):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.slow
 def test_expiry_in_seconds_is_signed(tiny_run, tmp_path):
     body = _body() + b"\xfd\xff\xff\xff\xff\x00\x01k\x01v"  # -1 s
     ms = _body() + b"\xfc" + struct.pack("<q", -1000) + b"\x00\x01k\x01v"
@@ -731,7 +726,6 @@ def test_expiry_in_seconds_is_signed(tiny_run, tmp_path):
     _agree(tiny_run, tmp_path / "s.rdb", expected)
 
 
-@pytest.mark.slow
 def test_trailing_bytes_after_the_checksum_are_ignored(tiny_run, tmp_path):
     """Redis stops at EOF + CRC (an AOF with an RDB preamble continues with commands): so do we."""
     tiny = tmp_path / "tiny.rdb"
@@ -741,13 +735,12 @@ def test_trailing_bytes_after_the_checksum_are_ignored(tiny_run, tmp_path):
     _agree(tiny_run, aof, rdb_parse.parse_file(tiny))
 
 
-@pytest.mark.slow
 def test_lzf_claimed_size_is_not_reserved(tiny_run, tmp_path):
     """A 12 MB LZF string claiming 1.2 GB whose data is bad at once: every parser says so in one line within
     1 GiB of address space (Java: -Xmx128m), without reserving the claimed size first."""
     clen = 12_000_000
     data = b"\x20\x00" + b"\x00" * (clen - 2)  # a back reference before any output
-    m = _suite_module()
+    m = rdb_write
     path = tmp_path / "lzf-bomb.rdb"
     path.write_bytes(_finish(_body() + b"\x00\x01k\xc3" + m.enc_len(clen) + m.enc_len(100 * clen) + data))
 
@@ -763,11 +756,10 @@ def test_lzf_claimed_size_is_not_reserved(tiny_run, tmp_path):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.slow
 def test_many_databases_are_not_a_linear_scan(tiny_run, tmp_path):
     """250k keys each in its own database: quadratic per-key lookup took minutes in C; every parser must
     finish within seconds and agree."""
-    m = _suite_module()
+    m = rdb_write
     buf = bytearray(b"REDIS0010")
     for db in range(250_000):
         buf += b"\xfe" + m.enc_len(db, 32) + b"\x00\x01k\x01v"
@@ -785,7 +777,6 @@ def test_many_databases_are_not_a_linear_scan(tiny_run, tmp_path):
     assert all(a == first for a in answers.values()), {k: str(a)[:200] for k, a in answers.items() if a != first}
 
 
-@pytest.mark.slow
 def test_java_maps_a_dump_of_2_gib_and_more_in_windows(tiny_run, tmp_path):
     """A dump followed by a sparse 2 GiB tail (ignored bytes, see above): one mapping cannot hold it."""
     tiny = tmp_path / "tiny.rdb"
@@ -816,7 +807,6 @@ def test_modern_dataset_reference(tmp_path):
     assert data[:9] == b"REDIS0012"
 
 
-@pytest.mark.slow
 def test_modern_dataset_every_cell_agrees(tmp_path):
     """RDB 12 (field-TTL hashes 22-25, SLOT_INFO, module values and MODULE_AUX): every parser, checked by the harness."""
     res = run_iorace(["run", "rdb", "--size", "modern", "--check-only"], tmp_path)
@@ -933,7 +923,6 @@ def test_redis8_dump_reference(redis8_dump):
     assert bytes([rdb_parse.RDB_OPCODE_SLOT_INFO]) in data and bytes([rdb_parse.RDB_TYPE_HASH_LISTPACK_EX]) in data
 
 
-@pytest.mark.slow
 def test_redis8_dump_every_cell_ok(redis8_dump, tmp_path):
     dump, _ = redis8_dump
     res = run_iorace(["run", "rdb", "--input", str(dump), "--check-only"], tmp_path)
@@ -997,7 +986,7 @@ def test_rdbtools_reads_module_values_of_a_real_dump(redis8_dump, tmp_path):
 def test_rdbtools_module_values_every_opcode(tmp_path):
     """Module values with every annotated opcode (raw, int-encoded and LZF strings), none, an expiry in ms and
     in s, a 64-bit module id and MODULE_AUX before and after the keys: the peer answers as the reference."""
-    m = _suite_module()
+    m = rdb_write
     op = rdb_parse
     w = m.Writer(9)
     json_id, bf_id = m.module_id(b"ReJSON-RL", 3), m.module_id(b"MBbloom--", 1)

@@ -17,8 +17,6 @@ import subprocess
 
 import pytest
 
-pytestmark = pytest.mark.slow
-
 SIZE = 1_000_003  # no buffer size divides it
 LAST = 0x4A  # the last byte; every other byte is FILL
 FILL = 0x10

@@ -1,6 +1,6 @@
 """rdb fuzzing, a short deterministic slice of `make fuzz` (suites/rdb/fuzz/rdbfuzz.py).
 
-- the differential driver judges outcomes right (tests/unit/test_rdb_fuzz_unit.py, the fast tier);
+- the differential driver judges outcomes right (unit/test_rdb_fuzz_unit.py beside this file, the fast tier);
 - every parser agrees on every seed and every file of suites/rdb/fuzz-regressions/;
 - a fixed set of mutants (seeded RNG) gets the same verdict and summary from each language's fastest
   parser (inplace in Rust, C, Go and Java) and the Python reference;
@@ -23,10 +23,6 @@ from conftest import REPO
 
 SUITE = REPO / "suites" / "rdb"
 REGRESSIONS = SUITE / "fuzz-regressions"
-
-# Builds every parser with its toolchain (`pytest -m "not slow"` is the quick loop; the driver's judge is
-# tested in tests/unit/test_rdb_fuzz_unit.py).
-pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")

@@ -10,9 +10,6 @@ import pytest
 
 from conftest import REPO, run_iorace
 
-# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
-pytestmark = pytest.mark.slow
-
 C_CPP = ["--variant", "c/*", "--variant", "cpp/*"]
 SEED_SHA256 = "2e86c49a79fa1405fc6756242a6e45033659e9337b2d16897ab6470de1d87c79"
 TINY_SHA256 = "9c1bb4f0b7e7917188a7ee73c55e1abc1ecc3d1f95fdf69b5f7f438c8ed557bc"

@@ -1,6 +1,6 @@
 """rdb fuzzing: the differential driver (suites/rdb/fuzz/rdbfuzz.py) judges outcomes right: a planted crash,
 split error line, verdict or summary difference is a finding; equal answers are not. The fuzzing itself:
-tests/test_rdb_fuzz.py (slow)."""
+../test_rdb_fuzz.py (slow)."""
 
 from __future__ import annotations
 

@@ -15,9 +15,7 @@ import pytest
 
 from conftest import run_iorace
 
-# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop; the reference's
-# tests are in tests/unit/test_capnp_unit.py).
-pytestmark = pytest.mark.slow
+# The reference's own tests (the fast tier): unit/test_capnp_unit.py beside this file.
 
 CONFIGS = [
     "object-reuse",

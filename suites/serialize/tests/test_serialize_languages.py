@@ -18,9 +18,6 @@ import pytest
 
 from conftest import REPO
 
-# End-to-end: builds toolchains and runs the real CLI (`pytest -m "not slow"` is the quick loop).
-pytestmark = pytest.mark.slow
-
 RUST = [
     "ser-dyn",
     "ser-generic-vec",
