@@ -10,11 +10,7 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 from conftest import TEST_SUITES, run_iorace
-
-pytestmark = pytest.mark.slow
 
 SPIN = ["run", "spin", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--runs", "5", "--warmup", "1", "--no-aa"]
 

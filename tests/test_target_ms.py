@@ -3,12 +3,8 @@ new size (its answer is the new size's), and noted; without the option the manif
 
 from __future__ import annotations
 
-import pytest
-
 from conftest import TEST_SUITES, run_iorace
 from iorace.run.calibrate import MAX_FACTOR, sized
-
-pytestmark = pytest.mark.slow
 
 SPIN = ["run", "spin", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--check-only"]
 

@@ -8,7 +8,7 @@ import shutil
 from suite_code import suite_module
 
 from conftest import REPO
-from iorace.suites import load_suite
+from iorace.manifest.suites import load_suite
 
 
 def test_the_writer_is_in_the_data_cache_key_of_both_suites_that_use_it(tmp_path):
