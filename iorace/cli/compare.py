@@ -53,22 +53,42 @@ def compare_cmd(a: str, b: str, db: Path | str | None, threshold: str, as_markdo
 @click.option("--variant", "variants", multiple=True, metavar="GLOB", help="Only these variants. Repeatable.")
 @click.option("--dataset", "datasets", multiple=True, metavar="NAME", help="Only this dataset. Repeatable.")
 @click.option("--last", type=click.IntRange(1), default=8, show_default=True, help="Show the last N sessions.")
-@click.option("--threshold", default="5%", show_default=True, metavar="PERCENT", help="Flag a significant change beyond this.")
+@click.option(
+    "--window",
+    type=click.IntRange(1),
+    default=30,
+    show_default=True,
+    help="Find change points over the last N sessions (at least --last; each machine's session before them too).",
+)
+@click.option("--threshold", default="5%", show_default=True, metavar="PERCENT", help="Report a change point beyond this.")
 @DB_OPTION
-def history_cmd(suite: str, variants: tuple[str, ...], datasets: tuple[str, ...], last: int, threshold: str, db: Path | str | None) -> None:
-    """Each cell's primary metric (median) across the stored sessions of SUITE, by date and git revision;
-    a significant change from the cell's previous session is flagged (▲ slower, ▼ faster)."""
+def history_cmd(
+    suite: str, variants: tuple[str, ...], datasets: tuple[str, ...], last: int, window: int, threshold: str, db: Path | str | None
+) -> None:
+    """Each cell's primary metric (median) across the stored sessions of SUITE, by date and git revision, and
+    the change points of each cell's series (PELT over the whole series, each checked by a t-test across it
+    and a persistence of 3 sessions a side): the sessions, dates and commits on either side, the size with
+    its 95% interval, whether every cell of the table moved, and on how many machines. Exact counts
+    (instructions, estimated cycles) are listed where they changed beyond the threshold."""
+    from iorace.analyse.changepoints import DEFAULT
     from iorace.compare import judge as compare
-    from iorace.compare.history import history, history_table
+    from iorace.compare.history import change_lines, history, history_table
 
     store = open_existing(db or default_db())
-    sessions, series, breaks = history(store, suite, list(variants), list(datasets), compare.parse_threshold(threshold), last)
+    limit = compare.parse_threshold(threshold)
+    sessions, series, breaks = history(store, suite, list(variants), list(datasets), limit, max(last, window))
     console.print(rich_table(history_table(suite, sessions[-last:], series)))
     for line in breaks:  # a changed machine or context under one name: its points are not compared across it
         console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
-    flagged = sum(1 for ser in series for p in ser.points if p.flag)
+    lines = change_lines(series)
+    for line in lines:
+        console.print(f"[bold]•[/] {escape(line)}", highlight=False, soft_wrap=True)
+    found = sum(len(ser.changes) for ser in series)
     console.print(
-        f"{len(series)} cells, {len(sessions)} sessions; {flagged} significant changes beyond {threshold} flagged", highlight=False
+        f"{len(series)} cells, {len(sessions)} sessions; {found} change points beyond {threshold}"
+        f" ({DEFAULT.describe()}), {sum(len(ser.exact) for ser in series)} changes of exact counts",
+        highlight=False,
+        soft_wrap=True,
     )
 
 

@@ -65,6 +65,9 @@ class CellData:
     instructions_note: str = column("TEXT NOT NULL DEFAULT ''", default="")
     timing_note: str = column("TEXT NOT NULL DEFAULT ''", default="")  # why timing stopped early (race, precision)
     extra: dict = json_column("TEXT NOT NULL DEFAULT '{}'", default_factory=dict)  # figures reported beside the answer
+    # cachegrind's cache simulation of the same run (run --instructions): L1 hits + 5 x LL hits + 35 x RAM hits
+    # (iai-callgrind's estimate), exact like the instruction count
+    estimated_cycles: int | None = column("INTEGER", default=None)
     runs: list[Run] = transient(default_factory=list)
     counters: dict[str, float] = transient(default_factory=dict)  # counters table: SOURCE:EVENT -> value
     counter_notes: dict[str, str] = transient(default_factory=dict)  # SOURCE:EVENT -> why it has no value
@@ -116,6 +119,13 @@ class SessionData:
         """Which machine measured it, as reports name it: 'NAME (FINGERPRINT)', '' when unknown."""
         fingerprint = f"({self.machine_fingerprint})" if self.machine_fingerprint else ""
         return " ".join(p for p in (self.machine_name, fingerprint) if p)
+
+    @property
+    def contended(self) -> bool:
+        """Whether another load shared the machine while this session measured: `history` leaves such a
+        session out of each cell's series (and marks it). The hook for a per-run CPU share that is not
+        recorded yet: until it is, no session is marked."""
+        return False
 
     def suite_setting(self, suite: str, name: str, default: Any = None) -> Any:
         """A manifest setting of one suite as stored with the session (older databases kept them in options)."""

@@ -48,6 +48,12 @@ def three_sessions(path):
 
 
 @pytest.fixture
+def history_db(tmp_path):
+    """An empty store for a test's own history (tests/test_pgstore.py: a PostgreSQL server's database)."""
+    return tmp_path / "history.sqlite"
+
+
+@pytest.fixture
 def db(tmp_path):
     """The three sessions in a file (tests/test_pgstore.py: pushed to a PostgreSQL server)."""
     return three_sessions(tmp_path / "db.sqlite")
@@ -148,17 +154,89 @@ def test_a_file_that_is_not_an_iorace_export_and_other_suites_are_refused(iorace
     assert out.returncode == 2 and "no suite in common (demo vs other)" in out.stderr, out.stderr
 
 
-def test_history_flags_the_sessions_where_a_cell_changed(iorace_inprocess, db):
-    out = iorace_inprocess("history", "demo", "--variant", "a", "--variant", "c/d", "--db", str(db))
+def noisy_sessions(
+    path,
+    n: int = 10,
+    step_at: int | None = 6,
+    a: float = 1.2,
+    every: float = 1.0,
+    seed: int = 0,
+    machine_name: str = "toy-box",
+    day: int = 1,
+):
+    """n sessions (git 1111111, 2222222, ...) of cells a, b and c (8 rounds, 3% noise a round): from session
+    `step_at` on, a is `a` times slower and every cell `every` times; stored in `path`."""
+    rng = np.random.default_rng(seed)
+    for i in range(1, n + 1):
+        moved = step_at is not None and i >= step_at
+        cells = []
+        for name, base in (("a", 1.0), ("b", 1.5), ("c", 2.0)):
+            factor = base * ((a if name == "a" else 1.0) * every if moved else 1.0)
+            cells.append(cell(name, [t * factor * float(np.exp(rng.normal(0, 0.03))) for t in BASE]))
+        digit = str(i % 10) if i < 10 else chr(ord("a") + i - 10)
+        started = f"2026-11-{day + i:02d}T08:00:00+00:00"
+        save(path, session(cells, git=digit * 7, started=started, machine_name=machine_name))
+    return path
+
+
+def test_history_finds_the_change_point_where_a_cell_changed_and_names_its_commits(iorace_inprocess, db, history_db):
+    path = noisy_sessions(history_db)
+    out = iorace_inprocess("history", "demo", "--db", str(path))
     assert out.returncode == 0, out.stderr
     rows = table_rows(out.stdout)
-    a = rows["tiny c/a@gcc:release[passes=1]"]
-    assert "12.0 ms ▲+20%" in a and "8.0 ms ▼-33%" in a
-    assert "failed" in rows["tiny c/d@gcc:release[passes=1]"]
-    assert not any("c/b@" in r for r in rows)
-    assert "2 cells, 3 sessions; 2 significant changes beyond 5% flagged" in out.stdout
+    assert "▲+20%" in rows["tiny c/a@gcc:release[passes=1]"] and "▲" not in rows["tiny c/b@gcc:release[passes=1]"], out.stdout
+    points = [line for line in out.stdout.splitlines() if line.startswith("• ")]
+    assert len(points) == 1, out.stdout
+    assert re.match(r"• tiny c/a@gcc:release\[passes=1\]: \+(19|20)\.\d% \[\+1\d\.\d%, \+2\d\.\d%\] \(p ", points[0]), points[0]
+    assert "between session 5 (2026-11-06 08:00, git 5555555) and session 6 (2026-11-07 08:00, git 6666666)" in points[0]
+    assert "commits 5555555..6666666, on toy-box" in points[0]
+    assert "3 cells, 10 sessions; 1 change points beyond 5%" in out.stdout
+    # three sessions are too few to tell a change point from noise: nothing is claimed
+    out = iorace_inprocess("history", "demo", "--variant", "a", "--variant", "c/d", "--db", str(db))
+    assert out.returncode == 0 and "failed" in table_rows(out.stdout)["tiny c/d@gcc:release[passes=1]"]
+    assert "2 cells, 3 sessions; 0 change points beyond 5%" in out.stdout
     out = iorace_inprocess("history", "nosuch", "--db", str(db))
     assert out.returncode == 2 and "nosuch: no stored session has this suite (stored: demo)" in out.stderr
+
+
+def test_history_of_unchanged_code_is_clean(iorace_inprocess, history_db):
+    path = noisy_sessions(history_db, n=12, step_at=None, seed=3)
+    out = iorace_inprocess("history", "demo", "--db", str(path))
+    assert out.returncode == 0 and "3 cells, 12 sessions; 0 change points beyond 5%" in out.stdout, out.stdout
+    assert "▲" not in out.stdout and "▼" not in out.stdout
+
+
+def test_history_names_a_change_of_every_cell_of_a_table_once(iorace_inprocess, history_db):
+    path = noisy_sessions(history_db, a=1.0, every=1.15, seed=4)
+    out = iorace_inprocess("history", "demo", "--db", str(path))
+    points = [line for line in out.stdout.splitlines() if line.startswith("• ")]
+    assert len(points) == 1 and points[0].startswith("• every cell of demo tiny moved (+15"), out.stdout
+    assert "over 3 cells) between session 5" in points[0] and "commits 5555555..6666666" in points[0]
+
+
+def test_history_says_a_change_shows_on_every_machine(iorace_inprocess, history_db):
+    path = noisy_sessions(history_db, seed=5)  # toy-box: a +20% from 2026-11-07 on
+    noisy_sessions(path, seed=6, machine_name="arm-1", step_at=7, day=0)  # arm-1: the same commit, a day apart
+    out = iorace_inprocess("history", "demo", "--db", str(path), "--window", "20")
+    points = [line for line in out.stdout.splitlines() if line.startswith("• ") and "c/a@" in line]
+    assert len(points) == 2 and all("every other machine with this cell (2)" in p for p in points), out.stdout
+
+
+def test_history_says_a_change_shows_on_one_machine_only(iorace_inprocess, history_db):
+    path = noisy_sessions(history_db, seed=5)
+    noisy_sessions(path, seed=6, machine_name="arm-1", step_at=None, day=0)
+    out = iorace_inprocess("history", "demo", "--db", str(path), "--window", "20")
+    points = [line for line in out.stdout.splitlines() if line.startswith("• ") and "c/a@" in line]
+    assert len(points) == 1 and "on toy-box only (1 of 2 machines)" in points[0], out.stdout
+
+
+def test_history_lists_a_change_of_an_exact_count(iorace_inprocess, history_db):
+    path = history_db
+    for i, count in enumerate((1_000_000, 1_000_000, 1_100_000), start=1):
+        save(path, session([cell("a", BASE, instructions=count)], git=str(i) * 7, started=f"2026-11-0{i}T08:00:00+00:00"))
+    out = iorace_inprocess("history", "demo", "--db", str(path))
+    line = next(line for line in out.stdout.splitlines() if "instructions" in line)
+    assert "instructions +10.00% (exact) between session 2" in line and "commits 2222222..3333333" in line, out.stdout
 
 
 def synthetic(seed: int, machine: float = 1.0, injected: float = 1.0, sid: int = 1):
