@@ -67,7 +67,7 @@ def history_cmd(
 ) -> None:
     """Each cell's primary metric (median) across the stored sessions of SUITE, by date and git revision, and
     the change points of each cell's series (PELT over the whole series, each checked by a t-test across it
-    and a persistence of 3 sessions a side): the sessions, dates and commits on either side, the size with
+    and a persistence of 4 sessions a side): the sessions, dates and commits on either side, the size with
     its 95% interval, whether every cell of the table moved, and on how many machines. Exact counts
     (instructions, estimated cycles) are listed where they changed beyond the threshold."""
     from iorace.analyse.changepoints import DEFAULT

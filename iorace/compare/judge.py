@@ -59,6 +59,7 @@ class CellSample:
     rounds: dict[int, float] = field(default_factory=dict)  # the cost of each measured round (paired ratios pair them)
     table: TableId = field(default_factory=lambda: TableId("", "", "{}"))  # the table the cell is ranked in
     toolchain_version: str = ""  # the version line of its toolchain ('' from a JSON export without it)
+    estimated_cycles: int | None = None  # cachegrind's cache simulation: L1 + 5 x LL + 35 x RAM hits (exact)
 
     @property
     def ident(self) -> CellId:
@@ -162,6 +163,7 @@ def side_from_session(s: SessionData, name: str | None = None) -> Side:
                     r.cost_by_round(),
                     TableId.of(g.suite, g.dataset, g.params),
                     c.toolchain_version,
+                    c.estimated_cycles,
                 )
             )
     return Side(name or f"session {s.id}", s.git_revision, s.started, cells, context_of(_meta(s)))
@@ -219,6 +221,7 @@ def side_from_json(path: Path) -> Side:
                 str(r.get("kind") or "variant"),
                 dict(enumerate(float(v) for v in values or [])),  # one run per round, in round order
                 TableId.of(r["suite"], r["dataset"], r.get("parameters") or {}),
+                estimated_cycles=r.get("estimated_cycles"),
             )
         )
     meta = doc["iorace"]

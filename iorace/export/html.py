@@ -306,7 +306,7 @@ def _history(sessions: list[SessionData], languages: list[str]) -> str:
         '<section id="history"><h2>history across the given sessions</h2>',
         '<p class="caption">Each line is one cell: its median primary metric in each session; a triangle marks '
         "where a change point's new level starts, beyond 5%, as <code>iorace history</code> finds it (PELT over the "
-        "cell's whole series, each change checked by a t-test across it, 3 sessions a side at least).</p>",
+        "cell's whole series, each change checked by a t-test across it, 4 sessions a side at least).</p>",
         '<div class="charts">',
     ]
     for (suite, dataset, params), points in charts_data.items():
