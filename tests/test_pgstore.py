@@ -26,6 +26,7 @@ from test_compare import (  # noqa: F401
     test_history_finds_the_change_point_where_a_cell_changed_and_names_its_commits,
     test_history_lists_a_change_of_an_exact_count,
     test_history_names_a_change_of_every_cell_of_a_table_once,
+    test_history_of_three_sessions_claims_no_change_point,
     test_history_of_unchanged_code_is_clean,
     test_history_says_a_change_shows_on_every_machine,
     test_history_says_a_change_shows_on_one_machine_only,

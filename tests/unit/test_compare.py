@@ -179,7 +179,7 @@ def noisy_sessions(
     return path
 
 
-def test_history_finds_the_change_point_where_a_cell_changed_and_names_its_commits(iorace_inprocess, db, history_db):
+def test_history_finds_the_change_point_where_a_cell_changed_and_names_its_commits(iorace_inprocess, history_db):
     path = noisy_sessions(history_db)
     out = iorace_inprocess("history", "demo", "--db", str(path))
     assert out.returncode == 0, out.stderr
@@ -191,6 +191,9 @@ def test_history_finds_the_change_point_where_a_cell_changed_and_names_its_commi
     assert "between session 5 (2026-11-06 08:00, git 5555555) and session 6 (2026-11-07 08:00, git 6666666)" in points[0]
     assert "commits 5555555..6666666, on toy-box" in points[0]
     assert "3 cells, 10 sessions; 1 change points beyond 5%" in out.stdout
+
+
+def test_history_of_three_sessions_claims_no_change_point(iorace_inprocess, db):
     # three sessions are too few to tell a change point from noise: nothing is claimed
     out = iorace_inprocess("history", "demo", "--variant", "a", "--variant", "c/d", "--db", str(db))
     assert out.returncode == 0 and "failed" in table_rows(out.stdout)["tiny c/d@gcc:release[passes=1]"]
