@@ -3,6 +3,8 @@ reported; and what is unavailable is said with the reason."""
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import TEST_SUITES
 from iorace.run import counters
 from iorace.store.db import Store
@@ -44,3 +46,22 @@ def test_counters_are_recorded_stored_and_reported(iorace, tmp_path):
     assert "counters of one run per cell" in r.stdout
     for why in {w for w in status.values() if w}:
         assert why in r.stdout
+
+
+def test_estimated_cycles_are_recorded_exact_and_compared(iorace, tmp_path):
+    """--instructions also runs cachegrind's cache simulation: estimated cycles for the cell, the same in two
+    sessions (exact), shown per unit beside the instructions, and compared exactly."""
+    if counters.why_unavailable():
+        pytest.skip(counters.why_unavailable())
+    args = ["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "good", "--runs", "1", "--instructions"]
+    for _ in range(2):
+        r = iorace([*args, "--no-aa"])
+        assert r.returncode == 0, r.stderr
+    store = Store(tmp_path / "iorace.sqlite")
+    (one,), (two,) = store.load(1).cells, store.load(2).cells
+    assert one.estimated_cycles is not None and one.estimated_cycles > one.instructions > 0
+    assert (one.estimated_cycles, one.instructions) == (two.estimated_cycles, two.instructions)
+    hits = [one.counters[k] for k in ("cachegrind:l1-hits", "cachegrind:ll-hits", "cachegrind:ram-hits")]
+    assert one.estimated_cycles == hits[0] + 5 * hits[1] + 35 * hits[2]
+    out = iorace(["compare", "1", "2", "--db", str(tmp_path / "iorace.sqlite")])
+    assert "est. cycles" in out.stdout and "+0.00%" in out.stdout, out.stdout

@@ -2,7 +2,7 @@
 of 127.0.0.1), the shared store of `iorace push`.
 
 The store's own tests run here again, each on a fresh database of that server instead of a SQLite file
-(their fixtures store_db, push_target, golden_db and compare's db are overridden below), so both backends
+(their fixtures store_db, push_target, golden_db, compare's db and history_db are overridden below), so both backends
 pass the same tests; compare's and history's golden outputs are read from sessions pushed to the server.
 Then what only a server has: three processes pushing at once, a server killed in the middle of a push,
 and a wrong password."""
@@ -23,7 +23,13 @@ from test_compare import (  # noqa: F401
     test_a_significant_slowdown_beyond_the_threshold_fails_the_comparison,
     test_bad_input_is_one_line_and_exit_2,
     test_git_revision_picks_the_latest_session_made_there,
-    test_history_flags_the_sessions_where_a_cell_changed,
+    test_history_finds_the_change_point_where_a_cell_changed_and_names_its_commits,
+    test_history_lists_a_change_of_an_exact_count,
+    test_history_names_a_change_of_every_cell_of_a_table_once,
+    test_history_of_three_sessions_claims_no_change_point,
+    test_history_of_unchanged_code_is_clean,
+    test_history_says_a_change_shows_on_every_machine,
+    test_history_says_a_change_shows_on_one_machine_only,
     three_sessions,
 )
 from test_fleet import (  # noqa: F401
@@ -71,6 +77,11 @@ def pushed(local, url: str) -> str:
     for sid in source.session_ids():
         source.push(sid, target)
     return url
+
+
+@pytest.fixture
+def history_db(pg_database):
+    return pg_database
 
 
 @pytest.fixture

@@ -9,6 +9,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+import numpy as np
+from scipy import stats as sps
+
 from iorace.analyse.stats import Ratio, Summary, paired_ratio, summarize
 from iorace.core.ids import TableId, variant_key_of
 from iorace.core.kind import Kind
@@ -39,6 +42,7 @@ class Row:
     rates: dict[str, float] = field(default_factory=dict)  # unit -> per second
     scale: float = 1.0  # this cell's work / the group's (1 pass of 10: 0.1); comparisons use cost
     instructions_per_unit: float | None = None  # instructions / the run's work in the group's first unit
+    cycles_per_unit: float | None = None  # estimated cycles (cachegrind's cache simulation) / the same work
 
     @property
     def cost(self) -> float:
@@ -128,6 +132,26 @@ class Group:
     @property
     def has_instructions(self) -> bool:
         return any(r.cell.instructions is not None or r.cell.instructions_note for r in self.rows)
+
+    @property
+    def has_estimated_cycles(self) -> bool:
+        return any(r.cell.estimated_cycles is not None for r in self.rows)
+
+    def rank_agreement(self) -> dict[str, tuple[float, int]]:
+        """How well each exact cost ranks the table's cells as their measured time does: Spearman's rho of
+        estimated cycles and of instructions (each per unit of work, as cost is) against the cost, over the
+        compared cells ok and counted (three at least), with how many cells. Fewer instructions can still
+        be slower (caches, branches, the kernel's share): where rho is high the exact number can stand in
+        for the noisy one."""
+        out = {}
+        rows = [r for r in self.rows if r.ok and r.kind.compared]
+        for name, get in (("estimated cycles", lambda r: r.cell.estimated_cycles), ("instructions", lambda r: r.cell.instructions)):
+            counted = [(get(r) / r.scale, r.cost) for r in rows if get(r)]
+            if len(counted) >= 3:
+                rho = sps.spearmanr([c for c, _ in counted], [t for _, t in counted]).statistic
+                if np.isfinite(rho):
+                    out[name] = (float(rho), len(counted))
+        return out
 
     @property
     def limit(self) -> Row | None:
@@ -240,10 +264,18 @@ def _compare_within(g: Group) -> None:
             r.vs_language_ref = r.cost / ref.cost
         if fewest and r.cell.instructions:
             r.instructions_ratio = r.cell.instructions / fewest
-        if r.cell.instructions and r.cell.units.get(g.work_unit):
-            r.instructions_per_unit = r.cell.instructions / r.cell.units[g.work_unit]
+        _per_unit(r, g.work_unit)
         if r.primary is not None and r.primary.median > 0:
             r.rates = {unit: n / r.primary.median for unit, n in r.cell.units.items()}
+
+
+def _per_unit(r: Row, unit: str) -> None:
+    """The exact counts of a row per unit of the work of the run they counted."""
+    work = r.cell.units.get(unit)
+    if r.cell.instructions and work:
+        r.instructions_per_unit = r.cell.instructions / work
+    if r.cell.estimated_cycles and work:
+        r.cycles_per_unit = r.cell.estimated_cycles / work
 
 
 def params_text(params: dict) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
+from iorace.analyse.rules import DEFAULT_RULE, PERSIST_SESSIONS, Rule
 from iorace.cli.common import DB_OPTION, console, err_console
 from iorace.core.paths import default_db
 from iorace.report.terminal import rich_table
@@ -21,12 +22,25 @@ from iorace.store.db import open_existing
 @click.option(
     "--threshold", default="5%", show_default=True, metavar="PERCENT", help="A significant change smaller than this is not a regression."
 )
+@click.option(
+    "--rule",
+    type=click.Choice([r.value for r in Rule]),
+    default=DEFAULT_RULE.value,
+    show_default=True,
+    help="z: p < 0.05 (Holm), the interval excluding 1, the change beyond the threshold; interval: the whole 95% interval "
+    f"beyond the threshold; persist: rule z in B and in the {PERSIST_SESSIONS - 1} sessions before it on its machine (--sessions).",
+)
+@click.option(
+    "--sessions", type=click.IntRange(2), default=PERSIST_SESSIONS, show_default=True, help="--rule persist: sessions that must agree."
+)
 @click.option("--markdown", "as_markdown", is_flag=True, help="Markdown for a pull-request comment.")
-def compare_cmd(a: str, b: str, db: Path | str | None, threshold: str, as_markdown: bool) -> None:
-    """Per cell of both A and B, the change of its ratio to its table's reference (the typical mover), with
-    its 95% interval and a z test; the reference's own times with a Mann-Whitney test. A and B: session
-    ids (several joined by commas: their pooled result), JSON exports, or git:REV (the latest stored session
-    at that revision). Exit code 1 when some cell regressed significantly beyond the threshold or broke."""
+def compare_cmd(a: str, b: str, db: Path | str | None, threshold: str, rule: str, sessions: int, as_markdown: bool) -> None:
+    """Per cell of both A and B, the change of its ratio to its table's reference (the typical mover; the
+    reference's own to the next typical mover), with its 95% interval and a z test, and of its own times
+    (Mann-Whitney); a table whose every cell moved alike is named as such ("every cell moved +x%"). A and
+    B: session ids (several joined by commas: their pooled result), JSON exports, or git:REV (the latest
+    stored session at that revision). Exit code 1 when some cell regressed beyond the threshold by the rule,
+    broke, or every cell of a table got slower on an unchanged machine."""
     from iorace.compare import judge as compare
 
     path = db or default_db()
@@ -34,14 +48,18 @@ def compare_cmd(a: str, b: str, db: Path | str | None, threshold: str, as_markdo
     side_a = compare.load_side(a, path) if not a.startswith("git:") else None
     side_b = compare.load_side(b, path, side_a)
     side_a = side_a or compare.load_side(a, path, side_b)
-    cmp = compare.compare(side_a, side_b, limit)
+    chosen = Rule(rule)
+    earlier = compare.sessions_before(b, path, side_a, sessions - 1) if chosen is Rule.PERSIST else []
+    cmp = compare.compare(side_a, side_b, limit, rule=chosen)
+    if chosen is Rule.PERSIST:
+        cmp = compare.persist(cmp, earlier)
     if as_markdown:
         click.echo(compare.markdown(cmp), nl=False)
     else:
         console.print(escape(compare.sides_text(cmp)), highlight=False)
         console.print(rich_table(compare.table(cmp)))
         console.print(escape(compare.summary(cmp)), highlight=False)
-        for line in compare.what_else_changed(cmp) + compare.other_lines(cmp):
+        for line in compare.move_lines(cmp) + compare.what_else_changed(cmp) + compare.other_lines(cmp):
             console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
     for line in cmp.regressions:
         err_console.print(f"regressed: {escape(line)}", highlight=False, soft_wrap=True)
@@ -53,22 +71,42 @@ def compare_cmd(a: str, b: str, db: Path | str | None, threshold: str, as_markdo
 @click.option("--variant", "variants", multiple=True, metavar="GLOB", help="Only these variants. Repeatable.")
 @click.option("--dataset", "datasets", multiple=True, metavar="NAME", help="Only this dataset. Repeatable.")
 @click.option("--last", type=click.IntRange(1), default=8, show_default=True, help="Show the last N sessions.")
-@click.option("--threshold", default="5%", show_default=True, metavar="PERCENT", help="Flag a significant change beyond this.")
+@click.option(
+    "--window",
+    type=click.IntRange(1),
+    default=30,
+    show_default=True,
+    help="Find change points over the last N sessions (at least --last; each machine's session before them too).",
+)
+@click.option("--threshold", default="5%", show_default=True, metavar="PERCENT", help="Report a change point beyond this.")
 @DB_OPTION
-def history_cmd(suite: str, variants: tuple[str, ...], datasets: tuple[str, ...], last: int, threshold: str, db: Path | str | None) -> None:
-    """Each cell's primary metric (median) across the stored sessions of SUITE, by date and git revision;
-    a significant change from the cell's previous session is flagged (▲ slower, ▼ faster)."""
+def history_cmd(
+    suite: str, variants: tuple[str, ...], datasets: tuple[str, ...], last: int, window: int, threshold: str, db: Path | str | None
+) -> None:
+    """Each cell's primary metric (median) across the stored sessions of SUITE, by date and git revision, and
+    the change points of each cell's series (PELT over the whole series, each checked by a t-test across it
+    and a persistence of 4 sessions a side): the sessions, dates and commits on either side, the size with
+    its 95% interval, whether every cell of the table moved, and on how many machines. Exact counts
+    (instructions, estimated cycles) are listed where they changed beyond the threshold."""
+    from iorace.analyse.changepoints import DEFAULT
     from iorace.compare import judge as compare
-    from iorace.compare.history import history, history_table
+    from iorace.compare.history import change_lines, history, history_table
 
     store = open_existing(db or default_db())
-    sessions, series, breaks = history(store, suite, list(variants), list(datasets), compare.parse_threshold(threshold), last)
+    limit = compare.parse_threshold(threshold)
+    sessions, series, breaks = history(store, suite, list(variants), list(datasets), limit, max(last, window))
     console.print(rich_table(history_table(suite, sessions[-last:], series)))
     for line in breaks:  # a changed machine or context under one name: its points are not compared across it
         console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
-    flagged = sum(1 for ser in series for p in ser.points if p.flag)
+    lines = change_lines(series)
+    for line in lines:
+        console.print(f"[bold]•[/] {escape(line)}", highlight=False, soft_wrap=True)
+    found = sum(len(ser.changes) for ser in series)
     console.print(
-        f"{len(series)} cells, {len(sessions)} sessions; {flagged} significant changes beyond {threshold} flagged", highlight=False
+        f"{len(series)} cells, {len(sessions)} sessions; {found} change points beyond {threshold}"
+        f" ({DEFAULT.describe()}), {sum(len(ser.exact) for ser in series)} changes of exact counts",
+        highlight=False,
+        soft_wrap=True,
     )
 
 

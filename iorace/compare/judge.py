@@ -26,6 +26,7 @@ from scipy import stats as sps
 
 from iorace.analyse.analysis import analyse
 from iorace.analyse.contention import contention
+from iorace.analyse.rules import ALPHA, DEFAULT_RULE, Rule, direction
 from iorace.analyse.stats import Ratio, median_ratio, paired_ratio
 from iorace.core import machine
 from iorace.core.errors import UsageError
@@ -37,8 +38,6 @@ from iorace.report.markdown import draw_table as draw_markdown
 from iorace.report.markdown import escape
 from iorace.report.tables import Column, Table
 from iorace.store.db import SessionData, Store, open_existing
-
-ALPHA = 0.05
 
 
 @dataclass
@@ -60,6 +59,7 @@ class CellSample:
     rounds: dict[int, float] = field(default_factory=dict)  # the cost of each measured round (paired ratios pair them)
     table: TableId = field(default_factory=lambda: TableId("", "", "{}"))  # the table the cell is ranked in
     toolchain_version: str = ""  # the version line of its toolchain ('' from a JSON export without it)
+    estimated_cycles: int | None = None  # cachegrind's cache simulation: L1 + 5 x LL + 35 x RAM hits (exact)
 
     @property
     def ident(self) -> CellId:
@@ -93,6 +93,10 @@ class Change:
     instructions_change: float | None = None  # B / A - 1, exact
     verdict: Verdict = Verdict.SAME
     reference: str = ""  # the cell whose ratio is compared against ("" : absolute times, drift between sessions included)
+    own: Ratio | None = None  # B / A of the cell's own times (ratio of medians, bootstrap interval): the machine's move included
+    own_p: float | None = None  # Mann-Whitney U of its own times, Holm-adjusted over the comparison's cells
+    by_own: bool = False  # judged by its own times: the rest of its table held while it moved
+    estimated_cycles_change: float | None = None  # B / A - 1 of cachegrind's estimated cycles, exact
 
     @property
     def significant(self) -> bool:
@@ -106,6 +110,26 @@ class Change:
 
 
 @dataclass
+class TableMove:
+    """Every compared cell of a table moved the same way, each by its own times: a change of what they share
+    (a library, the compiler, the machine), said as such instead of divided away."""
+
+    table: TableId
+    ratio: Ratio  # the reference's own change (the typical mover's), with its interval
+    cells: int
+    direction: int  # +1 slower, -1 faster
+    machine: list[str] = field(default_factory=list)  # what of the machine changed between A and B ([] : nothing)
+
+    @property
+    def text(self) -> str:
+        t = self.table
+        params = " ".join(f"{k}={v}" for k, v in json.loads(t.params or "{}").items())
+        where = f"{t.suite} {t.dataset}" + (f" {params}" if params else "")
+        cause = f"; the machine changed ({'; '.join(self.machine)}), so it is not counted as a regression" if self.machine else ""
+        return f"{where}: every cell moved {change_text(self.ratio)} ({self.cells} cells, each by its own times){cause}"
+
+
+@dataclass
 class Comparison:
     a: Side
     b: Side
@@ -114,11 +138,16 @@ class Comparison:
     status_changes: list[tuple[CellSample, CellSample]] = field(default_factory=list)
     appeared: list[CellSample] = field(default_factory=list)
     disappeared: list[CellSample] = field(default_factory=list)
+    rule: Rule = DEFAULT_RULE
+    moves: list[TableMove] = field(default_factory=list)
+    persisted: list[str] = field(default_factory=list)  # rule persist: the later sessions B was judged with
 
     @property
     def regressions(self) -> list[str]:
-        """One line per cell that got significantly slower beyond the threshold, or broke."""
+        """One line per cell that got significantly slower beyond the threshold, or broke, and per table whose
+        every cell did on the same machine."""
         out = [f"{c.a.name}: {describe(c)}" for c in self.changes if c.verdict is Verdict.REGRESSED]
+        out += [m.text for m in self.moves if m.direction > 0 and not m.machine]
         out += [f"{a.name}: {a.status} -> {b.status}" for a, b in self.status_changes if a.status == Status.OK and _broken(b.status)]
         return out
 
@@ -163,6 +192,7 @@ def side_from_session(s: SessionData, name: str | None = None) -> Side:
                     r.cost_by_round(),
                     TableId.of(g.suite, g.dataset, g.params),
                     c.toolchain_version,
+                    c.estimated_cycles,
                 )
             )
     return Side(name or f"session {s.id}", s.git_revision, s.started, cells, context_of(_meta(s)))
@@ -223,6 +253,7 @@ def side_from_json(path: Path) -> Side:
                 str(r.get("kind") or "variant"),
                 dict(enumerate(float(v) for v in values or [])),  # one run per round, in round order
                 TableId.of(r["suite"], r["dataset"], r.get("parameters") or {}),
+                estimated_cycles=r.get("estimated_cycles"),
             )
         )
     meta = doc["iorace"]
@@ -287,15 +318,16 @@ def _open(db: Path | str, spec: str) -> Store:
 # --- comparing ------------------------------------------------------------------------------------
 
 
-def compare(a: Side, b: Side, threshold: float = 0.05, between: float = 0.0) -> Comparison:
-    """Every cell of both sides: its change, judged against the noise of both sessions (and `between`, the
-    standard deviation of a log ratio from session to session, where history knows it)."""
+def compare(a: Side, b: Side, threshold: float = 0.05, between: float = 0.0, rule: Rule = DEFAULT_RULE) -> Comparison:
+    """Every cell of both sides, each table's reference included: its change, judged by `rule` against the
+    noise of both sessions (and `between`, the standard deviation of a log ratio from session to session,
+    where history knows it); then each table whose every cell moved alike (TableMove)."""
     if not a.suites & b.suites:
         raise UsageError(
             f"{a.name} and {b.name} have no suite in common ({', '.join(sorted(a.suites)) or 'none'}"
             f" vs {', '.join(sorted(b.suites)) or 'none'}): nothing to compare"
         )
-    result = Comparison(a, b, threshold)
+    result = Comparison(a, b, threshold, rule=rule)
     bs = {c.ident: c for c in b.cells}
     as_ = {c.ident: c for c in a.cells}
     refs = references(a, b)
@@ -307,36 +339,107 @@ def compare(a: Side, b: Side, threshold: float = 0.05, between: float = 0.0) -> 
         if ca.status != cb.status:
             result.status_changes.append((ca, cb))
         if ca.status == cb.status == Status.OK:
-            ref = refs.get(ca.table)
-            result.changes.append(_change(ca, cb, threshold, seed=i, refs=ref, between=between))
+            movers = refs.get(ca.table, [])
+            # the reference's own reference is the next typical mover, with three cells or more: of two, each
+            # one's ratio to the other is the other's inverse, and the reference is judged by its own times
+            ref = next((m for m in movers if m[0].ident != ca.ident), None) if len(movers) > 2 or movers[:1] != [(ca, cb)] else None
+            ch = _change(ca, cb, threshold, seed=i, refs=ref, between=between, rule=rule)
+            ch.by_own = ref is None and bool(movers)
+            result.changes.append(ch)
     result.appeared = [c for c in b.cells if c.ident not in as_]
-    _holm(result.changes, threshold)
+    _holm(result.changes, threshold, rule)
+    _tables(result, refs)
     return result
 
 
-def _holm(changes: list[Change], threshold: float) -> None:
+def _holm(changes: list[Change], threshold: float, rule: Rule = DEFAULT_RULE) -> None:
     """Holm's step-down correction over the cells of one comparison: each p becomes the family-wise one, and
     verdicts are judged again with it. Forty cells tested at 5% each would flag two of unchanged code by
     chance in most comparisons; a regression gate must not (measured: 5 false flags in 19 comparisons of
-    20 sessions of unchanged code before, docs/results/2026-11-23-compare-false-alarms/aa-and-compare.txt)."""
-    tested = sorted((c for c in changes if c.p_value is not None), key=lambda c: c.p_value or 0.0)
-    m, running = len(tested), 0.0
-    for i, c in enumerate(tested):
-        running = max(running, min(1.0, (m - i) * (c.p_value or 0.0)))
-        c.p_value = running
-        if c.verdict in (Verdict.REGRESSED, Verdict.IMPROVED, Verdict.SAME):  # the reference keeps its verdict
-            _judge(c, threshold)
+    20 sessions of unchanged code before, docs/results/2026-11-23-compare-false-alarms/aa-and-compare.txt). The cells' own times' p
+    (Mann-Whitney) are adjusted the same way, apart."""
+    for get, put in ((lambda c: c.p_value, "p_value"), (lambda c: c.own_p, "own_p")):
+        tested = sorted((c for c in changes if get(c) is not None), key=lambda c: get(c) or 0.0)
+        m, running = len(tested), 0.0
+        for i, c in enumerate(tested):
+            running = max(running, min(1.0, (m - i) * (get(c) or 0.0)))
+            setattr(c, put, running)
+    for c in changes:
+        if c.verdict in (Verdict.REGRESSED, Verdict.IMPROVED, Verdict.SAME):
+            _judge(c, threshold, rule)
 
 
-def references(a: Side, b: Side) -> dict[TableId, tuple[CellSample, CellSample]]:
-    """Each table's reference on both sides: of the compared cells ok on both (two at least), the one whose
-    change of median is the table's typical change (nearest the median of all cells' log changes; of two,
-    the smaller change).
+def _tables(cmp: Comparison, refs: dict[TableId, list[tuple[CellSample, CellSample]]]) -> None:
+    """Per table (two compared cells at least), from each cell's own times: every cell moved the same way by
+    the rule -> a TableMove, and its reference's verdict says so; else a cell whose own times moved by the
+    rule while no other cell of its table did (none significant: a noisy neighbour, or a table of one
+    changed cell and one that cannot tell) is judged by its own times. A table's move on a machine whose
+    fingerprint or context (kernel, mitigations, filesystem) changed between A and B is said, not failed."""
+    by_table: dict[TableId, list[Change]] = {}
+    for c in cmp.changes:
+        if c.a.table in refs and Kind.of(c.a.kind).compared and c.own is not None:
+            by_table.setdefault(c.a.table, []).append(c)
+    machine_changes = _machine_changes(cmp)
+    for table, cells in by_table.items():
+        if len(cells) < 2:
+            continue
+        dirs = [direction(cmp.rule, c.own, c.own_p, cmp.threshold) for c in cells]
+        reference = refs[table][0][0].ident
+        if dirs[0] != 0 and len(set(dirs)) == 1:
+            ref = next(c for c in cells if c.a.ident == reference)
+            assert ref.own is not None
+            cmp.moves.append(TableMove(table, ref.own, len(cells), dirs[0], machine_changes))
+            if ref.verdict is Verdict.SAME or ref.by_own:
+                ref.verdict = Verdict.MOVED
+            continue
+        _by_own_times(cells, dirs)
+
+
+def _by_own_times(cells: list[Change], dirs: list[int]) -> None:
+    """A table that did not move as a whole: a cell whose own times moved by the rule while every other cell's
+    held is judged by them; of two cells, the other one's ratio to it (that move, inverted) is not a change."""
+    for c, d in zip(cells, dirs, strict=True):
+        others_held = all(_own_held(o) for o in cells if o is not c)
+        if d != 0 and (c.verdict is Verdict.SAME or c.by_own) and others_held:
+            c.by_own = True
+            c.verdict = Verdict.REGRESSED if d > 0 else Verdict.IMPROVED
+        elif c.by_own and not others_held and c.verdict in (Verdict.REGRESSED, Verdict.IMPROVED):
+            c.verdict = Verdict.SAME  # its own times moved, and so did another cell's: the reference of two cannot tell
+    moved = [c for c in cells if c.by_own and c.verdict in (Verdict.REGRESSED, Verdict.IMPROVED)]
+    if len(cells) == 2 and moved:
+        for o in cells:
+            if o not in moved and _own_held(o) and not o.by_own and o.verdict in (Verdict.REGRESSED, Verdict.IMPROVED):
+                o.verdict = Verdict.SAME
+
+
+def _own_held(c: Change) -> bool:
+    """No significant change of its own times (p >= ALPHA, or an interval covering 1)."""
+    return c.own_p is None or c.own_p >= ALPHA or c.own is None or c.own.overlaps_one()
+
+
+def _machine_changes(cmp: Comparison) -> list[str]:
+    """What of the machine changed between A and B: its fingerprint, kernel, mitigations, data filesystem (a
+    toolchain's version is the code's: a compiler regression is a regression)."""
+    a, b = cmp.a.context, cmp.b.context
+    if not a or not b:
+        return []
+    out = []
+    if a["fingerprint"] != b["fingerprint"]:
+        out.append(f"fingerprint {a['fingerprint'] or '?'} -> {b['fingerprint'] or '?'}")
+    out += [line for line in machine.context_changes(a["context"], b["context"]) if not line.startswith("toolchain ")]
+    return out
+
+
+def references(a: Side, b: Side) -> dict[TableId, list[tuple[CellSample, CellSample]]]:
+    """Each table's compared cells ok on both sides (two at least), the typical mover first: the one whose
+    change of median is nearest the median of all cells' log changes (of two, the smaller change); the
+    second is the first one's own reference.
 
     Comparing each cell's ratio to it, round by round in each session, leaves out what moved the whole
     machine between the sessions (another tenant, the host's clock), which a comparison of absolute times
     calls a change of every cell; and the reference being the typical mover, one cell that really changed
-    is never taken for the machine (three cells or more)."""
+    is never taken for the machine (three cells or more). What every cell shares is judged apart, from
+    each cell's own times (compare's TableMove)."""
     bs = {c.ident: c for c in b.cells}
     tables: dict[TableId, list[tuple[CellSample, CellSample]]] = {}
     for ca in a.cells:
@@ -351,7 +454,8 @@ def references(a: Side, b: Side) -> dict[TableId, tuple[CellSample, CellSample]]
             continue
         moves = [math.log(float(np.median(cb.values)) / float(np.median(ca.values))) for ca, cb in pairs]
         typical = float(np.median(moves))
-        out[table] = min(zip(moves, pairs, strict=True), key=lambda mp: (round(abs(mp[0] - typical), 9), abs(mp[0])))[1]
+        ranked = sorted(zip(moves, pairs, strict=True), key=lambda mp: (round(abs(mp[0] - typical), 9), abs(mp[0])))
+        out[table] = [pair for _, pair in ranked]
     return out
 
 
@@ -375,44 +479,76 @@ def _change(
     seed: int,
     refs: tuple[CellSample, CellSample] | None = None,
     between: float = 0.0,
+    rule: Rule = DEFAULT_RULE,
 ) -> Change:
     ch = Change(a, b)
     if a.instructions and b.instructions:
         ch.instructions_change = b.instructions / a.instructions - 1
+    if a.estimated_cycles and b.estimated_cycles:
+        ch.estimated_cycles_change = b.estimated_cycles / a.estimated_cycles - 1
     if a.values and b.values and a.metric == b.metric:
+        ch.own = median_ratio(b.values, a.values, seed=seed)
+        if len(set(a.values) | set(b.values)) > 1:
+            ch.own_p = float(sps.mannwhitneyu(np.asarray(b.values), np.asarray(a.values), alternative="two-sided").pvalue)
         ra = rb = None
-        if refs is not None and refs[0].ident != a.ident:
+        if refs is not None:
             ra, rb = paired_ratio(a.rounds, refs[0].rounds), paired_ratio(b.rounds, refs[1].rounds)
         if ra is not None and rb is not None and ra.se_log is not None and rb.se_log is not None:
             ch.ratio, ch.p_value = ratio_change(ra, rb, between)
             ch.reference = refs[0].key if refs is not None else ""
-        elif refs is not None and refs[0].ident == a.ident:
-            # Its ratio is 1 on both sides by definition; its times are shown, and its exact instruction
-            # count still judged.
-            ch.ratio = median_ratio(b.values, a.values, seed=seed)
-            moved = ch.instructions_change or 0.0
-            ch.verdict = Verdict.REGRESSED if moved > threshold else Verdict.IMPROVED if moved < -threshold else Verdict.REFERENCE
-            return ch
         else:
-            ch.ratio = median_ratio(b.values, a.values, seed=seed)
-            if len(set(a.values) | set(b.values)) > 1:
-                ch.p_value = float(sps.mannwhitneyu(np.asarray(b.values), np.asarray(a.values), alternative="two-sided").pvalue)
-    if ch.ratio is None and ch.instructions_change is None:
+            ch.ratio, ch.p_value = ch.own, ch.own_p
+    if ch.ratio is None and ch.instructions_change is None and ch.estimated_cycles_change is None:
         ch.verdict = Verdict.NOT_TIMED if not (a.values and b.values) else Verdict.OTHER_METRIC
         return ch
-    _judge(ch, threshold)
+    _judge(ch, threshold, rule)
     return ch
 
 
-def _judge(ch: Change, threshold: float) -> None:
-    """regressed, improved or ~: a significant change beyond the threshold, or an exact instruction count's."""
-    r = ch.ratio
-    slower = r is not None and ch.significant and r.value > 1 + threshold
-    faster = r is not None and ch.significant and r.value < 1 - threshold
-    if ch.instructions_change is not None:  # exact counts: any change is real, the threshold decides
-        slower = slower or ch.instructions_change > threshold
-        faster = faster or ch.instructions_change < -threshold
+def _judge(ch: Change, threshold: float, rule: Rule = DEFAULT_RULE) -> None:
+    """regressed, improved or ~: a change that `rule` counts, or an exact count's change beyond the threshold."""
+    d = direction(rule, ch.ratio, ch.p_value, threshold)
+    slower, faster = d > 0, d < 0
+    for exact in (ch.instructions_change, ch.estimated_cycles_change):  # exact counts: any change is real, the threshold decides
+        if exact is not None:
+            slower = slower or exact > threshold
+            faster = faster or exact < -threshold
     ch.verdict = Verdict.REGRESSED if slower else Verdict.IMPROVED if faster else Verdict.SAME
+
+
+def persist(cmp: Comparison, earlier: list[Side]) -> Comparison:
+    """Rule persist: a cell (or a table's move) counts only when A against each of `earlier` (the sessions
+    before B on its machine, after A) says the same as A against B, by the z rule."""
+    others = [compare(cmp.a, side, cmp.threshold, rule=Rule.Z) for side in earlier]
+    for ch in cmp.changes:
+        if ch.verdict in (Verdict.REGRESSED, Verdict.IMPROVED):
+            same = [next((o for o in other.changes if o.a.ident == ch.a.ident), None) for other in others]
+            if any(o is None or o.verdict is not ch.verdict for o in same):
+                ch.verdict = Verdict.SAME
+    cmp.moves = [
+        m for m in cmp.moves if all(any((o.table, o.direction) == (m.table, m.direction) for o in other.moves) for other in others)
+    ]
+    cmp.persisted = [side.name for side in earlier]
+    return cmp
+
+
+def sessions_before(spec: str, db: Path | str, a: Side, n: int) -> list[Side]:
+    """The n sessions before B (a stored session id) on B's machine with a suite of A, after A when A is a
+    stored session: what rule persist judges B with."""
+    if not spec.isdigit():
+        raise UsageError(f"--rule persist: B must be a stored session id (not {spec}): its earlier sessions are read from the store")
+    store = _open(db, spec)
+    b_id = int(spec)
+    names = store.machine_names()
+    after = int(a.name.split()[1]) if a.name.startswith("session ") and a.name.split()[1].isdigit() else 0
+    ids = sorted({sid for suite in a.suites for sid in store.sessions_with_suite(suite)})
+    mine = [sid for sid in ids if after < sid < b_id and names.get(sid) == names.get(b_id)]
+    if len(mine) < n:
+        raise UsageError(
+            f"--rule persist: {n + 1} sessions wanted (B and {n} before it on its machine, after A); "
+            f"{len(mine) + 1} there ({', '.join(map(str, [*mine, b_id]))})"
+        )
+    return [side_from_session(store.load(sid)) for sid in mine[-n:]]
 
 
 # --- output ---------------------------------------------------------------------------------------
@@ -426,10 +562,14 @@ def _seconds(v: float | None) -> str:
 
 def describe(c: Change) -> str:
     parts = []
-    if c.ratio is not None:
+    if c.by_own and c.own is not None:
+        parts.append(f"{change_text(c.own)} (its own times; the rest of its table held)")
+    elif c.ratio is not None:
         parts.append(change_text(c.ratio))
     if c.instructions_change is not None:
         parts.append(f"instructions {c.instructions_change:+.2%}")
+    if c.estimated_cycles_change is not None:
+        parts.append(f"estimated cycles {c.estimated_cycles_change:+.2%}")
     return ", ".join(parts) or c.verdict
 
 
@@ -454,22 +594,24 @@ COLUMNS = [
 
 def table(cmp: Comparison) -> Table:
     """Every compared cell, regressions first, in the report's table model (drawn by the terminal and the
-    Markdown drawers); the verdict is the status column."""
+    Markdown drawers); the verdict is the status column. Estimated cycles have a column where a cell has them."""
+    cycles = any(c.estimated_cycles_change is not None for c in cmp.changes)
+    columns = COLUMNS[:-1] + ([Column("est. cycles")] if cycles else []) + COLUMNS[-1:]
     out = []
     for c in sorted(cmp.changes, key=lambda c: (c.verdict is not Verdict.REGRESSED, c.verdict is not Verdict.IMPROVED, c.a.name)):
-        out.append(
-            [
-                c.a.name,
-                c.a.metric,
-                _seconds(float(np.median(c.a.values)) if c.a.values else None),
-                _seconds(float(np.median(c.b.values)) if c.b.values else None),
-                change_text(c.ratio),
-                "-" if c.p_value is None else f"{c.p_value:.3f}",
-                "-" if c.instructions_change is None else f"{c.instructions_change:+.2%}",
-                c.verdict,
-            ]
-        )
-    return Table("", "", COLUMNS, out, [row[-1] for row in out], len(COLUMNS) - 1)
+        row = [
+            c.a.name,
+            c.a.metric,
+            _seconds(float(np.median(c.a.values)) if c.a.values else None),
+            _seconds(float(np.median(c.b.values)) if c.b.values else None),
+            change_text(c.own if c.by_own else c.ratio),
+            "-" if c.p_value is None else f"{(c.own_p if c.by_own else c.p_value) or 0.0:.3f}",
+            "-" if c.instructions_change is None else f"{c.instructions_change:+.2%}",
+        ]
+        if cycles:
+            row.append("-" if c.estimated_cycles_change is None else f"{c.estimated_cycles_change:+.2%}")
+        out.append([*row, c.verdict])
+    return Table("", "", columns, out, [row[-1] for row in out], len(columns) - 1)
 
 
 def summary(cmp: Comparison) -> str:
@@ -477,13 +619,20 @@ def summary(cmp: Comparison) -> str:
     counts = {v: sum(c.verdict is v for c in cmp.changes) for v in (Verdict.REGRESSED, Verdict.IMPROVED)}
     gm = cmp.geomean
     text = (
-        f"{n} cells compared: {counts[Verdict.REGRESSED]} regressed, {counts[Verdict.IMPROVED]} improved beyond "
-        f"{cmp.threshold:.0%} (p < {ALPHA} and the 95% interval excluding 1; a change is that of the cell's ratio to "
-        "its table's reference, whose own change is its times')"
+        f"{n} cells compared: {counts[Verdict.REGRESSED]} regressed, {counts[Verdict.IMPROVED]} improved"
+        f" ({cmp.rule.describe(cmp.threshold, len(cmp.persisted) + 1)}"
+        + (f": B and {', '.join(cmp.persisted)}" if cmp.persisted else "")
+        + "; a change is that of the cell's ratio to its table's reference, the typical mover, and the reference's"
+        " to the next typical mover; every cell's own times are judged too)"
     )
     if gm is not None:
         text += f"; geometric mean of B/A {gm:.3f}"
     return text
+
+
+def move_lines(cmp: Comparison) -> list[str]:
+    """One line per table whose every cell moved alike."""
+    return [m.text for m in cmp.moves]
 
 
 def other_lines(cmp: Comparison) -> list[str]:
@@ -543,7 +692,7 @@ def markdown(cmp: Comparison) -> str:
     lines = [f"### iorace compare: {verdict}", "", sides_text(cmp), "", summary(cmp) + ".", ""]
     if cmp.changes:
         lines += [draw_markdown(table(cmp)), ""]
-    lines += [f"- {escape(line)}" for line in what_else_changed(cmp) + other_lines(cmp)]
+    lines += [f"- {escape(line)}" for line in move_lines(cmp) + what_else_changed(cmp) + other_lines(cmp)]
     return "\n".join(lines).rstrip() + "\n"
 
 

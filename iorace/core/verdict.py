@@ -11,12 +11,12 @@ class Verdict(enum.StrEnum):
     SAME = "~"  # no significant change beyond the threshold
     NOT_TIMED = "not timed"  # a side has no timed runs
     OTHER_METRIC = "other metric"  # the sides measured different metrics (inner vs wall)
-    REFERENCE = "reference"  # the table's reference: the others' ratios refer to it, its own is 1 on both sides
+    MOVED = "table moved"  # the table's reference, when every cell of its table moved alike (compare's TableMove)
 
     @property
     def style(self) -> str:
         """The verdict's colour in the terminal (rich style)."""
-        return {Verdict.REGRESSED: "bold red", Verdict.IMPROVED: "green"}.get(self, "")
+        return {Verdict.REGRESSED: "bold red", Verdict.IMPROVED: "green", Verdict.MOVED: "yellow"}.get(self, "")
 
     @property
     def emphasis(self) -> bool:

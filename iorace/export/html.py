@@ -282,8 +282,8 @@ def _meta(report: Report) -> str:
 
 
 def _history(sessions: list[SessionData], languages: list[str]) -> str:
-    """Each cell's median across the sessions, one chart per suite x dataset x parameters; a point that
-    differs significantly from the cell's previous session (as `iorace compare` judges it) is flagged."""
+    """Each cell's median across the sessions, one chart per suite x dataset x parameters; a point where a
+    change point's new level starts (as `iorace history` finds it) is flagged."""
     from iorace.compare.history import cell_series
     from iorace.report import charts
 
@@ -305,8 +305,8 @@ def _history(sessions: list[SessionData], languages: list[str]) -> str:
     out = [
         '<section id="history"><h2>history across the given sessions</h2>',
         '<p class="caption">Each line is one cell: its median primary metric in each session; a triangle marks '
-        "a significant change from the cell's previous session beyond 5% (Mann-Whitney p < 0.05 and the 95% "
-        "interval of the ratio excluding 1), as <code>iorace compare</code> judges it.</p>",
+        "where a change point's new level starts, beyond 5%, as <code>iorace history</code> finds it (PELT over the "
+        "cell's whole series, each change checked by a t-test across it, 4 sessions a side at least).</p>",
         '<div class="charts">',
     ]
     for (suite, dataset, params), points in charts_data.items():

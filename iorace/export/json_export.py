@@ -82,6 +82,7 @@ def result(row: Row) -> dict:
         "units_per_run": c.units,
         "instructions": c.instructions,
         "instructions_ratio": row.instructions_ratio,
+        "estimated_cycles": c.estimated_cycles,
         "page_faults": [r.minflt + r.majflt for r in runs],
         "context_switches": [r.nvcsw + r.nivcsw for r in runs],
         # every other Run field declared with json="NAME" (runner.Run; none of today's): its value per run

@@ -73,6 +73,7 @@ class Cell:
     units: dict[str, int] = field(default_factory=dict)
     instructions: int | None = None  # cachegrind's count (run --instructions)
     instructions_note: str = ""  # why there is no count
+    estimated_cycles: int | None = None  # cachegrind's cache simulation: L1 + 5 x LL + 35 x RAM hits (run --instructions)
     counters: dict[str, float] = field(default_factory=dict)  # "perf:cycles", "cachegrind:branches", ... (counters.py)
     counter_notes: dict[str, str] = field(default_factory=dict)  # same keys: why a counter has no value
     extra: dict[str, float] = field(default_factory=dict)  # figures the program reports (result line "extra")

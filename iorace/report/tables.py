@@ -72,6 +72,15 @@ def group_caption(g: Group) -> str:
         text += f" Cells run with other {', '.join(g.scale_params)} are compared per {unit} of work."
     if g.has_instructions:
         text += " Instructions: one run under cachegrind, repeatable whatever the machine does; per unit = divided by the work of that run."
+    if g.has_estimated_cycles:
+        text += " Est. cycles: the same run's cache simulation, L1 hits + 5 x LL hits + 35 x RAM hits (iai-callgrind's estimate), as exact."
+    agreement = g.rank_agreement()
+    if agreement:
+        text += (
+            " Rank agreement with the measured time (Spearman's rho): "
+            + ", ".join(f"{name} {rho:+.2f} over {n} cells" for name, (rho, n) in agreement.items())
+            + "."
+        )
     return text
 
 
@@ -125,6 +134,10 @@ def _group_columns(g: Group) -> list[tuple[Column, Text]]:
         if unit:
             cols.append((Column(f"instr/{fmt.unit_singular(unit)}", compact=True), lambda r: fmt.per_unit(r.instructions_per_unit)))
         cols.append((Column("x fewest"), lambda r: _x(r.instructions_ratio)))
+    if g.has_estimated_cycles:
+        cols.append((Column("est. cycles"), lambda r: fmt.count(r.cell.estimated_cycles)))
+        if g.work_unit:
+            cols.append((Column(f"cycles/{fmt.unit_singular(g.work_unit)}"), lambda r: fmt.per_unit(r.cycles_per_unit)))
     for name in g.extra_names:
         cols.append((Column(name), _extra_text(name)))
     cols.append((Column("notes", "left", compact=True, wrap=True), fmt.notes))
@@ -303,6 +316,9 @@ COUNTER_COLUMNS = [  # (header, key or "ipc", digits after the point)
     ("branch misses", "perf:branch-misses", 0),
     ("cg branches", "cachegrind:branches", 0),
     ("cg branch misses", "cachegrind:branch-misses", 0),
+    ("cg L1 hits", "cachegrind:l1-hits", 0),
+    ("cg LL hits", "cachegrind:ll-hits", 0),
+    ("cg RAM hits", "cachegrind:ram-hits", 0),
 ]
 
 

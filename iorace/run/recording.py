@@ -39,6 +39,7 @@ def cell_record(cell: Cell) -> CellData:
         known_wrong=cell.known_wrong,
         instructions=cell.instructions,
         instructions_note=cell.instructions_note,
+        estimated_cycles=cell.estimated_cycles,
         extra=cell.extra,
         timing_note=cell.timing_note,
         sizing_note=cell.sizing_note,

@@ -66,6 +66,9 @@ class CellData:
     timing_note: str = column("TEXT NOT NULL DEFAULT ''", default="")  # why timing stopped early (race, precision)
     extra: dict = json_column("TEXT NOT NULL DEFAULT '{}'", default_factory=dict)  # figures reported beside the answer
     sizing_note: str = column("TEXT NOT NULL DEFAULT ''", default="")  # how --target-ms sized its work per run
+    # cachegrind's cache simulation of the same run (run --instructions): L1 hits + 5 x LL hits + 35 x RAM hits
+    # (iai-callgrind's estimate), exact like the instruction count
+    estimated_cycles: int | None = column("INTEGER", default=None)
     runs: list[Run] = transient(default_factory=list)
     counters: dict[str, float] = transient(default_factory=dict)  # counters table: SOURCE:EVENT -> value
     counter_notes: dict[str, str] = transient(default_factory=dict)  # SOURCE:EVENT -> why it has no value

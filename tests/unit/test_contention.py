@@ -113,3 +113,12 @@ def test_compare_names_a_side_measured_on_a_busy_machine():
     assert not [line for line in other_lines(compare(side_from_session(quiet), side_from_session(quiet))) if "busy" in line]
     lines = other_lines(compare(side_from_session(quiet), side_from_session(busy, "session 2")))
     assert any(line.startswith("session 2 was measured on a busy machine: contended") for line in lines)
+
+
+def test_history_marks_a_contended_session_and_leaves_it_out_of_the_series():
+    from iorace.compare.history import cell_series
+
+    quiet, busy = with_host(toy_session(), 0.0), with_host(toy_session(), 1.2)
+    busy.id = quiet.id + 1
+    (ser, *_) = cell_series([quiet, busy])
+    assert [p.contended for p in ser.points] == [False, True]

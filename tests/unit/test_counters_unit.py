@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import shutil
 
+import pytest
+
 from iorace.analyse import counter_keys
 from iorace.run import counters
 
@@ -46,3 +48,33 @@ def test_doctor_says_every_event_or_why_not():
         assert event in text
     if shutil.which("perf") is None:
         assert "perf not found" in text
+
+
+def test_estimated_cycles_from_the_cache_simulation_as_iai_callgrind_counts_them(tmp_path):
+    from iorace.analyse.counter_keys import cache_hits, estimated_cycles
+
+    out = tmp_path / "cg.out"
+    events = "Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw Bc Bcm Bi Bim"
+    out.write_text(f"events: {events}\nsummary: 1000 20 5 400 30 10 200 10 2 50 5 1 0\n")
+    summary = counters._cachegrind_summary(str(out))
+    ram = 5 + 10 + 2  # ILmr + DLmr + DLmw
+    ll = 20 + 30 + 10 - ram  # I1mr + D1mr + D1mw - RAM hits
+    l1 = 1000 + 400 + 200 - ll - ram
+    assert cache_hits(summary) == (l1, ll, ram) == (1540, 43, 17)
+    assert estimated_cycles(l1, ll, ram) == 1540 + 5 * 43 + 35 * 17 == 2350
+    assert cache_hits({"Ir": 1000, "Bc": 5}) is None  # no cache simulation: no estimate
+
+
+def test_each_table_says_how_well_the_exact_costs_rank_its_cells_against_time():
+    from sessions import cell, session
+
+    from iorace.analyse.analysis import analyse
+
+    cells = [cell(name, inner=[t] * 5, instructions=i) for name, t, i in (("a", 10, 100), ("b", 20, 150), ("c", 30, 120), ("d", 40, 400))]
+    for c, cycles in zip(cells, (1000, 2000, 3000, 4000), strict=True):
+        c.estimated_cycles = cycles
+    (g,) = analyse(session(cells))
+    agreement = g.rank_agreement()
+    assert agreement["estimated cycles"] == (1.0, 4)  # ranks the cells as time does
+    assert agreement["instructions"][0] == pytest.approx(0.8) and agreement["instructions"][1] == 4  # b and c swapped
+    assert analyse(session(cells[:2]))[0].rank_agreement() == {}  # two cells rank nothing

@@ -66,20 +66,30 @@ def test_a_session_stores_its_context_and_an_older_one_gets_it_on_opening(tmp_pa
 # --- history: a changed machine or context under one name starts a new history ----------------------
 
 
+def sessions_of(db, n: int, factors: dict[str, float], seed: int, first: int = 1, toolchain_version: str = "", **kw) -> None:
+    """n sessions (days first, first + 1, ...) of the given cells, each `factor` times BASE with 3% noise a round."""
+    rng = np.random.default_rng(seed)
+    for i in range(first, first + n):
+        cells = []
+        for name, factor in factors.items():
+            tc = "clang" if name.endswith("@clang") else "gcc"
+            cells.append(cell(name.split("@")[0], [t * factor * float(np.exp(rng.normal(0, 0.03))) for t in BASE], toolchain=tc))
+            if toolchain_version and tc == "gcc":
+                cells[-1].toolchain_version = toolchain_version
+        save(db, session(cells, git=f"{i:07d}", started=f"2026-11-{i:02d}T08:00:00+00:00", **kw))
+
+
 def test_a_changed_kernel_under_one_machine_name_starts_a_new_history_and_says_so(iorace_inprocess, tmp_path, fleet_db):
     db = fleet_db
-    save(db, session([cell("a", BASE), cell("b", BASE)], git="1111111"))
-    save(db, session([cell("a", scaled(1.2)), cell("b", BASE)], git="2222222", facts={"kernel": "6.12"}))
-    save(db, session([cell("a", scaled(1.44)), cell("b", BASE)], git="3333333", facts={"kernel": "6.12"}))
-    save(db, session([cell("a", scaled(3)), cell("b", BASE)], git="4444444", machine_name="other-box"))
+    sessions_of(db, 5, {"a": 1.0, "b": 1.0}, seed=1)
+    sessions_of(db, 5, {"a": 1.2, "b": 1.0}, seed=2, first=6, facts={"kernel": "6.12"})  # a 20% slower on the new kernel
+    sessions_of(db, 3, {"a": 3.0, "b": 1.0}, seed=3, first=11, machine_name="other-box")
     out = iorace_inprocess("history", "demo", "--db", str(db))
     assert out.returncode == 0, out.stderr
-    a = table_rows(out.stdout)["tiny c/a@gcc:release[passes=1]"]
-    # session 2 is not compared with session 1 (another kernel), session 3 is with 2; other-box is not with either
-    assert "12.0 ms ▲" not in a and "14.4 ms ▲+20%" in a and "30.0 ms ▲" not in a, a
+    # five sessions a side would show a's step as a change point; across another kernel they are not one series
+    assert "▲" not in out.stdout and "0 change points" in out.stdout, out.stdout
     breaks = [line for line in out.stdout.splitlines() if "a new history" in line]
-    assert len(breaks) == 1 and "machine toy-box: a new history from session 2 on (kernel 6.1 -> 6.12)" in breaks[0], out.stdout
-    assert "1 significant changes" in out.stdout
+    assert len(breaks) == 1 and "machine toy-box: a new history from session 6 on (kernel 6.1 -> 6.12)" in breaks[0], out.stdout
 
 
 # --- iorace machines ------------------------------------------------------------------------------
@@ -241,8 +251,12 @@ def test_history_of_the_last_sessions_reads_those_and_each_ones_machines_previou
     monkeypatch.setattr(Store, "load", lambda self, sid=None: loaded.append(sid) or load(self, sid))
     out = iorace_inprocess("history", "demo", "--db", str(db), "--last", "1")
     assert out.returncode == 0, out.stderr
+    assert sorted(loaded) == [1, 2, 3, 4], loaded  # --window 30: change points are found over the last 30 sessions
+    loaded.clear()
+    out = iorace_inprocess("history", "demo", "--db", str(db), "--last", "1", "--window", "1")
+    assert out.returncode == 0, out.stderr
     assert sorted(loaded) == [1, 4], loaded
-    assert "12.0 ms ▲+20%" in table_rows(out.stdout)["tiny c/a@gcc:release[passes=1]"], out.stdout
+    assert "12.0 ms" in table_rows(out.stdout)["tiny c/a@gcc:release[passes=1]"], out.stdout
 
 
 def test_fleet_scale_fills_a_store_and_times_the_three_commands(monkeypatch, capsys, tmp_path):
@@ -279,15 +293,21 @@ def test_the_html_report_lists_the_mitigations_one_by_one():
 
 def test_a_compiler_upgrade_starts_a_new_history_of_its_cells_only(iorace_inprocess, fleet_db):
     db = fleet_db
-    save(db, session([cell("a", BASE), cell("b", BASE, toolchain="clang")]))
-    upgraded = [cell("a", scaled(1.3)), cell("b", scaled(1.3), toolchain="clang")]
-    upgraded[0].toolchain_version = "gcc 13.1"
-    save(db, session(upgraded, toolchains={"gcc": "gcc 13.1", "clang": "clang 14"}))
+    sessions_of(db, 5, {"a": 1.0, "b@clang": 1.0}, seed=1)
+    sessions_of(
+        db,
+        5,
+        {"a": 1.3, "b@clang": 1.3},
+        seed=2,
+        first=6,
+        toolchain_version="gcc 13.1",
+        toolchains={"gcc": "gcc 13.1", "clang": "clang 14"},
+    )
     out = iorace_inprocess("history", "demo", "--db", str(db))
     rows = table_rows(out.stdout)
-    assert "13.0 ms ▲" not in rows["tiny c/a@gcc:release[passes=1]"] and "13.0 ms ▲+30%" in rows["tiny c/b@clang:release[passes=1]"]
+    assert "▲" not in rows["tiny c/a@gcc:release[passes=1]"] and "▲+3" in rows["tiny c/b@clang:release[passes=1]"], out.stdout
     lines = [line for line in out.stdout.splitlines() if "new history" in line]
-    assert lines == ["• machine toy-box: from session 2 on, a new history of the cells of toolchain gcc: gcc 12.2 -> gcc 13.1"], out.stdout
+    assert lines == ["• machine toy-box: from session 6 on, a new history of the cells of toolchain gcc: gcc 12.2 -> gcc 13.1"], out.stdout
 
 
 def test_compare_machines_markdown_into_a_missing_folder_is_one_line(iorace_inprocess, fleet_db, tmp_path):

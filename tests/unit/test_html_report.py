@@ -71,15 +71,15 @@ def test_report_is_self_contained_and_has_every_part():
 
 
 def test_several_sessions_add_a_history_chart():
-    sessions = [demo(1), demo(2, 1.2, "2222222"), demo(3, 0.9, "3333333")]
-    page = render(build(sessions[-1]), sessions)
-    assert "history across the given sessions" in page and page.count("<svg") == 5
-    assert "#1 2026-11-21 1111111" in page and "#3 2026-11-23 3333333" in page  # session labels on the axis
-    # the six cells made 20% slower in session 2 are flagged there, and as faster again in session 3;
-    # the limit and peer rows, unchanged, are not
-    slower = re.findall(r'aria-label="session: (#\d)[^"]*change: slower"', page)
-    faster = re.findall(r'aria-label="session: (#\d)[^"]*change: faster"', page)
-    assert slower == ["#2"] * 6 and faster == ["#3"] * 6
+    for factor, flag in ((1.2, "slower"), (0.9, "faster")):
+        sessions = [demo(i, 1.0 if i <= 4 else factor, str(i) * 7) for i in range(1, 9)]
+        page = render(build(sessions[-1]), sessions)
+        assert "history across the given sessions" in page and page.count("<svg") == 5
+        assert "#1 2026-11-21 1111111" in page and "#8 2026-11-28 8888888" in page  # session labels on the axis
+        # the six cells made slower (faster) from session 5 on are marked there as a change point; the limit
+        # and peer rows, unchanged, are not
+        assert re.findall(r'aria-label="session: (#\d)[^"]*change: (?:slower|faster)"', page) == ["#5"] * 6
+        assert re.findall(rf'aria-label="session: (#\d)[^"]*change: {flag}"', page) == ["#5"] * 6
     assert "history" not in visible_text(render(build(sessions[-1]), sessions[-1:]))
 
 

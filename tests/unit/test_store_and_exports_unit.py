@@ -44,6 +44,7 @@ class FakeCell:
             "known_wrong",
             "instructions",
             "instructions_note",
+            "estimated_cycles",
             "extra",
             "timing_note",
             "sizing_note",
