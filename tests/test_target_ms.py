@@ -25,3 +25,10 @@ def test_a_cell_is_sized_to_the_target_and_verified_at_its_new_size(tmp_path):
     plain = run_iorace(SPIN, tmp_path / "plain" if (tmp_path / "plain").mkdir() is None else tmp_path)
     (cell,) = plain.cells(variant="loop")
     assert int(cell["parameters"]["steps"]) == 60_000_000
+
+
+def test_metric_cpu_compares_user_plus_system(tmp_path):
+    res = run_iorace(["run", "spin", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--runs", "3", "--warmup", "0",
+                      "--precision", "none", "--param", "steps=5000000", "--metric", "cpu"], tmp_path)  # fmt: skip
+    assert res.returncode == 0, res.stderr
+    assert {c["metric"] for c in res.export["results"]} == {"cpu"} and "cpu time (user + system)" in res.stdout

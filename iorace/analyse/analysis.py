@@ -25,7 +25,7 @@ AA_SUFFIX = "~aa"  # an A/A cell's variant is its original's name and this (meas
 @dataclass
 class Row:
     cell: CellData
-    metric: str  # "inner" or "wall": what `primary` measures for this row
+    metric: str  # "inner", "wall" or "cpu": what `primary` measures for this row (Run.metric_ns)
     primary: Summary | None  # seconds
     wall: Summary | None
     inner: Summary | None
@@ -63,10 +63,8 @@ class Row:
         return bool(self.primary and self.primary.noisy)
 
     def primary_values(self) -> list[float]:
-        runs = self.cell.measured()
-        if self.metric == "inner":
-            return [r.inner_ns / NS for r in runs if r.inner_ns is not None]
-        return [r.wall_ns / NS for r in runs]
+        values = (r.metric_ns(self.metric) for r in self.cell.measured())
+        return [v / NS for v in values if v is not None]
 
     def cost_values(self) -> list[float]:
         return [v / self.scale for v in self.primary_values()]
@@ -75,8 +73,7 @@ class Row:
         """Each measured round's cost (the primary metric scaled to the group's work): what paired ratios pair."""
         out = {}
         for r in self.cell.measured():
-            value = r.inner_ns if self.metric == "inner" else r.wall_ns
-            if value is not None:
+            if (value := r.metric_ns(self.metric)) is not None:
                 out[r.round] = value / NS / self.scale
         return out
 
@@ -175,13 +172,15 @@ def _row(cell: CellData, suite_metric: str) -> Row:
     runs = cell.measured()
     inner = summarize([r.inner_ns / NS for r in runs if r.inner_ns is not None])
     wall = summarize([r.wall_ns / NS for r in runs])
+    cpu = summarize([r.cpu_ns / NS for r in runs])
     # A cell that does not time itself is compared on wall time, and the row says so.
     metric = "inner" if suite_metric == "inner" and inner is not None and inner.n == len(runs) else "wall"
+    metric = "cpu" if suite_metric == "cpu" else metric
     rss_runs = runs or cell.runs
     return Row(
         cell=cell,
         metric=metric,
-        primary=inner if metric == "inner" else wall,
+        primary={"inner": inner, "cpu": cpu}.get(metric, wall),
         wall=wall,
         inner=inner,
         user=summarize([r.user_ns / NS for r in runs]),

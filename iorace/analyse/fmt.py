@@ -5,6 +5,7 @@ from __future__ import annotations
 from iorace.analyse.analysis import Row
 from iorace.analyse.stats import Ratio, Summary
 from iorace.core.status import Status
+from iorace.store.db import CellData
 
 
 def seconds(value: float | None) -> str:
@@ -80,6 +81,8 @@ def rates(row: Row) -> str:
 
 
 def notes(row: Row) -> str:
+    """What a row's numbers need said beside them: how it was measured and compared, then what happened to
+    its cell while it was timed."""
     out = []
     if row.kind.note:
         out.append(row.kind.note)
@@ -89,14 +92,17 @@ def notes(row: Row) -> str:
         out.append("~ fastest")
     if row.ok and row.metric == "wall" and row.cell.metric == "inner":
         out.append("wall: no inner time")
+    if row.ok and row.metric == "cpu" and row.cpu_pct is not None and row.cpu_pct.median > 105:
+        out.append(f"cpu: several threads ({row.cpu_pct.median / 100:.1f} CPUs), all counted")
     if row.scale != 1.0:
         out.append("less work: compared per unit of work")
-    if row.cell.sizing_note:
-        out.append(row.cell.sizing_note)
-    if row.cell.timing_note:
-        out.append(row.cell.timing_note)
-    if displaced := sum(r.phase == "displaced" for r in row.cell.runs):
+    return ", ".join(out + _cell_notes(row.cell))
+
+
+def _cell_notes(cell: CellData) -> list[str]:
+    out = [note for note in (cell.sizing_note, cell.timing_note) if note]
+    if displaced := sum(r.phase == "displaced" for r in cell.runs):
         out.append(f"{displaced} displaced run{'s' if displaced != 1 else ''} repeated")
-    if row.cell.known_wrong and row.cell.status == Status.WRONG:
+    if cell.known_wrong and cell.status == Status.WRONG:
         out.append("known wrong")
-    return ", ".join(out)
+    return out

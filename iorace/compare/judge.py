@@ -236,7 +236,7 @@ def side_from_json(path: Path) -> Side:
         if not isinstance(r, dict) or any(k not in r for k in REQUIRED):
             raise UsageError(f"{path}: not an iorace JSON export (a result lacks {', '.join(REQUIRED)})")
         metric = r.get("metric") or "wall"
-        values = r.get("inner_times") if metric == "inner" else r.get("times")
+        values = r.get({"inner": "inner_times", "cpu": "cpu_times"}.get(metric, "times"))
         cells.append(
             CellSample(
                 r["suite"],

@@ -83,6 +83,16 @@ class RunOptions:
             "(+-PERCENT), up to --max-runs rounds or the --budget; 'none' for exactly --runs rounds.",
         ),
     )
+    metric: str | None = field(
+        default=None,
+        metadata=flag(
+            "--metric",
+            type=click.Choice(["inner", "wall", "cpu"]),
+            help="What cells are compared on, instead of each suite's own: inner (the program's timing of its work), "
+            "wall (the whole process), cpu (user + system: for cells whose work is one thread, a wait for the CPU "
+            "does not count; a cell of several threads counts them all, and its notes say so).",
+        ),
+    )
     target_ms: float | None = field(
         default=None,
         metadata=flag(

@@ -86,7 +86,7 @@ def lines(report: Report) -> Iterator[str]:
 def _runs(row: Row) -> Iterator[str]:
     name = benchmark_name(row)
     for r in row.cell.measured():
-        ns = r.inner_ns if row.metric == "inner" and r.inner_ns is not None else r.wall_ns
+        ns = r.metric_ns(row.metric) or r.wall_ns
         values = [f"{ns} ns/op", f"{r.wall_ns} wall-ns/op"]
         for unit, amount in row.cell.units.items():
             if ns > 0:

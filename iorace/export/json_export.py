@@ -51,6 +51,7 @@ def result(row: Row) -> dict:
         "exit_codes": [r.exit_code for r in runs],
         # iorace's: how much of each timed run the program ran, and the runs that waited for the CPU instead
         "cpu_shares": [r.cpu_share for r in runs],
+        "cpu_times": [r.cpu_ns / NS for r in runs],  # user + system of each timed run: what --metric cpu compares
         "displaced_runs": sum(r.phase == "displaced" for r in c.runs),
         "parameters": {k: str(v) for k, v in c.params.items()},
         # iorace's fields

@@ -81,6 +81,10 @@ class Cell:
     verify_wall_ns: int | None = None  # its verification run's wall time (what --target-ms sizes its work from)
     sizing_note: str = ""  # how --target-ms sized its work per run (run.calibrate)
     db_id: int | None = None
+    metric: str = ""  # what it is compared on: the suite's metric, or `run --metric` (Run.metric_ns)
+
+    def __post_init__(self) -> None:
+        self.metric = self.metric or self.suite.manifest.metric
 
     @property
     def label(self) -> str:

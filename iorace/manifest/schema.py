@@ -203,7 +203,7 @@ class SuiteManifest(Strict):
     ] = ""
     module: str = "suite.py"
     answer: Literal["result", "stdout"] = "result"
-    metric: Literal["inner", "wall"] = "wall"
+    metric: Literal["inner", "wall", "cpu"] = "wall"  # what cells compare (store.run.Run.metric_ns)
     throughput: str = ""
     baseline_languages: list[str] = Field(default_factory=list)  # "x best c/cpp" in the best-per-toolchain table
     data_deps: list[str] = Field(default_factory=list)  # code outside this folder that generate()/expected() run (cache key)

@@ -54,7 +54,7 @@ class Table:
 
 
 def metric_title(g: Group) -> str:
-    return "inner time" if g.metric == "inner" else "wall time"
+    return {"inner": "inner time", "cpu": "cpu time (user + system)"}.get(g.metric, "wall time")
 
 
 def group_title(g: Group) -> str:
@@ -104,7 +104,7 @@ def _extra_text(name: str) -> Text:
 def _group_columns(g: Group) -> list[tuple[Column, Text]]:
     """(column, row -> text) of a group table, in display order; optional columns only where the group has
     something to show in them."""
-    primary = "inner" if g.metric == "inner" else "wall"
+    primary = g.metric if g.metric in ("inner", "cpu") else "wall"
     cols: list[tuple[Column, Text]] = [
         (Column("cell", "left", compact=True, wide=False, wrap=True), cell_name),
         (Column("variant", "left"), lambda r: r.cell.key),
@@ -296,7 +296,7 @@ def then_now_table(t: ThenNowTable) -> Table:
         statuses.append(status)
     caption = (
         f"The seed's rows in the seed's order, each at the seed's own configuration (its parameters, toolchain and build "
-        f"profile) on {t.dataset}; now = this session's median ({'inner' if t.metric == 'inner' else 'wall'} time), "
+        f"profile) on {t.dataset}; now = this session's median ({t.metric if t.metric in ('inner', 'cpu') else 'wall'} time), "
         f"then = the seed's published figure ({t.figures or 'as published'}). Compare the ratios, not the seconds: the "
         "machines differ."
     )

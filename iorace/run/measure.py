@@ -216,8 +216,8 @@ def _chunk_runs(chunk: list, records: list[Run | None], skip: int) -> list[tuple
 def _cost(cell: Cell, run: Run) -> float:
     """What the analysis compares: the program's inner time where the suite compares it (else the wall
     time), per unit of work in a suite whose cells differ in scale (1 pass against 10)."""
-    inner = run.inner_ns if cell.suite.manifest.metric == "inner" else None
-    cost = float(inner if inner is not None else run.wall_ns)
+    value = run.metric_ns(cell.metric)
+    cost = float(value if value is not None else run.wall_ns)
     m = cell.suite.manifest
     per = cell.units.get(m.throughput) if m.scale_params else None
     return cost / per if per else cost

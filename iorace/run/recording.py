@@ -17,7 +17,7 @@ def cell_record(cell: Cell) -> CellData:
         id=cell.db_id or 0,
         suite=cell.suite.name,
         title=cell.suite.manifest.title,
-        metric=cell.suite.manifest.metric,
+        metric=cell.metric,
         dataset=cell.dataset.name,
         dataset_sha256=cell.dataset.sha256,
         input_path=str(cell.dataset.path or ""),

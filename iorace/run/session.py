@@ -39,8 +39,14 @@ def _now() -> str:
 
 
 def plan(opts: RunOptions) -> list[Cell]:
-    if opts.seeds:
-        return _seed_cells(opts)
+    cells = _seed_cells(opts) if opts.seeds else _suite_cells(opts)
+    if opts.metric:
+        for cell in cells:
+            cell.metric = opts.metric
+    return cells
+
+
+def _suite_cells(opts: RunOptions) -> list[Cell]:
     suites = load_suites(opts.suites, opts.suite_dirs)
     named = {v.split("=", 1)[0] for v in opts.sizes if "=" in v}
     if unknown := named - {s.name for s in suites}:

@@ -61,6 +61,14 @@ class Run:
         exceed 1). A single-threaded program well below its usual share was runnable but not running."""
         return self.cpu_ns / self.wall_ns if self.wall_ns > 0 else None
 
+    def metric_ns(self, metric: str) -> int | None:
+        """What a metric reads of this run: "inner" the program's own timing (None when it gave none), "cpu"
+        user + system (one thread's work: a scheduler that makes it wait does not count), "wall" the whole
+        process from spawn to reaping."""
+        if metric == "inner":
+            return self.inner_ns
+        return self.cpu_ns if metric == "cpu" else self.wall_ns
+
     def failure(self) -> str:
         """'' for a clean exit, else a one-line reason with the last stderr line."""
         if self.timed_out:

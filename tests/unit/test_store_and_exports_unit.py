@@ -51,6 +51,7 @@ class FakeCell:
         ):
             setattr(self, k, getattr(c, k))
         self.argv = c.command
+        self.metric = c.metric
         self.counters, self.counter_notes = dict(c.counters), dict(c.counter_notes)
         self.db_id = db_id
 
