@@ -233,6 +233,17 @@ class RunOptions:
             "stack alignment instead of one per session.",
         ),
     )
+    order: str = field(
+        default="shuffle",
+        metadata=flag(
+            "--order",
+            type=click.Choice(["shuffle", "rivals"]),
+            show_default=True,
+            help="A round's order: shuffle (every cell in a fresh random order) or rivals (each table's cells side "
+            "by side, from the fastest so far, the direction alternating round by round, the tables shuffled): "
+            "a cell's runs are next to its nearest rivals' in time, neither always first.",
+        ),
+    )
     db: Path | None = field(default=None, metadata=SHARED)
     exports: dict[str, Path | None] = field(default_factory=dict, metadata=SHARED)  # Exporter.dest -> file
     wide: bool = field(default=True, metadata=SHARED)  # every column in the printed report (terminal: compact)

@@ -40,6 +40,7 @@ class Randomize:
 
     pages: bool = False  # re-place each input file's cached pages before each round (iorace-replace-pages)
     env: bool = False  # pad each run's environment (IORACE_PAD) by a random length
+    rivals: bool = False  # a round's order puts each table's cells side by side (round_order), not a shuffle
 
 
 def _jobs(
@@ -66,6 +67,24 @@ def _jobs(
         jobs.append(Job([page_replacer(), *files], timeout, SINK_NULL))
         pads.append(0)
     return jobs, per_cell, pads
+
+
+def round_order(timed: list[Cell], race: Race, rng: random.Random, rivals: bool, round_index: int) -> list[Cell]:
+    """A round's order: a fresh shuffle, or (rivals) the tables in a shuffled order, each table's cells side by
+    side from the fastest so far (by the race's median cost; unmeasured ones last, shuffled), the direction
+    alternating with the round, so a cell runs next to its nearest rivals and neither of two always goes first."""
+    order = list(timed)
+    rng.shuffle(order)  # the tie-breaker, and the whole order without rivals
+    if not rivals:
+        return order
+    tables: dict[TableId, list[Cell]] = {}
+    for c in order:
+        tables.setdefault(c.table, []).append(c)
+    out: list[Cell] = []
+    for cells in tables.values():
+        cells.sort(key=lambda c: race.median_cost(c))
+        out += cells if round_index % 2 == 0 else cells[::-1]
+    return out
 
 
 def check_run(cell: Cell, run: Run) -> None:
@@ -117,9 +136,8 @@ def measure(
             break
         chunk = []
         for phase, number in phases:
-            order = list(timed)
-            rng.shuffle(order)
-            chunk.append((phase, warmed + number if phase == "warmup" else measured + number, order))
+            round_no = warmed + number if phase == "warmup" else measured + number
+            chunk.append((phase, round_no, round_order(timed, race, rng, randomize.rivals, warmed + measured + number)))
         jobs, per_cell, pads = _jobs(cells, timeout, sink, randomize, pad_rng)
         replacer = [len(jobs) - 1] if len(jobs) > sum(map(len, per_cell)) else []  # the page re-placer, when there is one
         schedule = [j for _, _, order in chunk for j in replacer + [pad_rng.choice(per_cell[index[id(c)]]) for c in order]]

@@ -79,6 +79,11 @@ class Race:
         self.repeated += 1
         return True
 
+    def median_cost(self, cell: Cell) -> float:
+        """Its median cost so far (infinity before its first counted run)."""
+        costs = self.costs.get(id(cell))
+        return _median(costs) if costs else float("inf")
+
     def add(self, cell: Cell, round_no: int, cost: float) -> None:
         self.costs.setdefault(id(cell), {})[round_no] = cost
 

@@ -208,7 +208,7 @@ def _measure(
             seed=seed,
             advance=advance,
             cell_changed=save,
-            randomize=Randomize(pages=opts.replace_pages, env=opts.pad_env),
+            randomize=Randomize(pages=opts.replace_pages, env=opts.pad_env, rivals=opts.order == "rivals"),
             aa=opts.aa,
             plan=Plan(opts.runs, opts.max_runs, opts.precision, opts.budget, opts.race),
         )
