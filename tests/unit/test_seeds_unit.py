@@ -33,7 +33,7 @@ def test_the_five_seeds_in_their_order():
     assert [s.name for s, _ in chosen] == ["readbytes", "lines", "serialize", "readexact", "capnp"]
     # each seed's rows: the seed's table, not an empty block (readbytes: 65 rows; capnp: 36 and libgreen)
     counts = {cfg.name: len(s.manifest.seed_rows()) for s, cfg in chosen}
-    assert counts == {"readbytes": 65, "lines": 10, "serialize": 12, "readexact": 4, "capnp": 37}
+    assert counts == {"readbytes": 65, "lines": 20, "serialize": 12, "readexact": 4, "capnp": 37}
 
 
 def test_rows_that_cannot_run_say_why():
@@ -44,6 +44,21 @@ def test_rows_that_cannot_run_say_why():
     dmd = [r for r in chosen["readbytes"].manifest.seed_rows() if "Digital Mars" in r.label]
     assert len(dmd) == 14 and {r.toolchain for r in dmd} == {"dmd"}
     assert "not packaged" in chosen["readbytes"].toolchains["dmd"].install
+
+
+def test_lines_rows_are_built_as_dcat_builds_and_ours_are_named_departures():
+    """dcat's ten tests at dcat's own build (ldc2:dcat-lto-pgo: its dub flags, -boundscheck=off among them),
+    then at ours (ldc2:lto-pgo), each of ours with its departure named; the corrected chunk boundary too."""
+    chosen = dict((cfg.name, s) for s, cfg in seeds.select(load_suites([], []), []))
+    rows = chosen["lines"].manifest.seed_rows()
+    assert [r.profile for r in rows] == ["dcat-lto-pgo"] * 10 + ["lto-pgo"] * 10
+    assert rows[0].label == "byLineInRawOut (ldc2:dcat-lto-pgo)" and rows[10].label == "byLineInRawOut (ldc2:lto-pgo)"
+    assert all(r.baseline == "byLineInRawOut (ldc2:dcat-lto-pgo)" for r in rows[:10])
+    assert all("-boundscheck=off" in r.note for r in rows[10:])
+    assert [r.label for r in rows[:10] if r.note] == ["byChunkInByLineBufOut (ldc2:dcat-lto-pgo)"]
+    assert "departure" in rows[9].note and "departure" in rows[19].note and "-boundscheck=off" in rows[19].note
+    profile = chosen["lines"].toolchains["ldc2"].profiles["dcat-lto-pgo"]
+    assert "-boundscheck=off" in profile["cflags"] and "-flto=thin" in profile["cflags"]
 
 
 def copy_suite(tmp_path: Path, name: str) -> Path:
@@ -146,7 +161,8 @@ ROWS = "label\tcell\tparams.mode\tseconds\ng++-1(count)\tcpp/fread-buffer@g++:re
         ),
         (
             ROWS.replace("seconds", "secs", 1),
-            "seed-rows.tsv: line 1: column 'secs' is none of baseline, cell, label, seconds, why or params.NAME",
+            "seed-rows.tsv: line 1: column 'secs' is none of baseline, cell, label, note, original, original_source, seconds, why"
+            " or params.NAME",
         ),
         (ROWS.replace("label\t", "name\t", 1), "seed-rows.tsv: line 1: column 'name' is none of"),
         (ROWS.replace("seconds", "cell", 1), "seed-rows.tsv: line 1: the header names each column once, label among them"),
