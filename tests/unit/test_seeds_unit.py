@@ -33,7 +33,7 @@ def test_the_five_seeds_in_their_order():
     assert [s.name for s, _ in chosen] == ["readbytes", "lines", "serialize", "readexact", "capnp"]
     # each seed's rows: the seed's table, not an empty block (readbytes: 65 rows; capnp: 36 and libgreen)
     counts = {cfg.name: len(s.manifest.seed_rows()) for s, cfg in chosen}
-    assert counts == {"readbytes": 65, "lines": 20, "serialize": 12, "readexact": 4, "capnp": 37}
+    assert counts == {"readbytes": 69, "lines": 20, "serialize": 12, "readexact": 4, "capnp": 37}
 
 
 def test_rows_that_cannot_run_say_why():
@@ -350,3 +350,25 @@ def test_the_json_export_carries_each_seeds_table():
         "baseline": "rawOut",
         "why": "dmd is not packaged here",
     }
+
+
+def test_a_folded_row_says_folded_beside_the_seed_programs_count():
+    """A seed row's cell under FOLDED_BELOW instructions per unit is marked FOLDED (the compiler dropped the
+    work: the seed's mmap count loop under today's g++), and the seed program's own count stands beside ours."""
+    from iorace.analyse.analysis import FOLDED_BELOW, ThenNowRow, ThenNowTable
+
+    def row(label: str, per_byte: float | None, note: str = "", original: float | None = None) -> ThenNowRow:
+        return ThenNowRow(label, "cpp/x@g++:release", None, "base", None, None, None, "", note, per_byte, "bytes", original, "issue 32")
+
+    rows = [row("base", 7.3), row("as written", 0.01, "the seed's program as written", 0.01), row("ours", 5.01, "departure (ours)")]
+    assert [r.folded for r in rows] == [False, True, False] and FOLDED_BELOW == 0.5
+    t = tables.then_now_table(ThenNowTable("readbytes", "t", "readbytes", "quick", "inner", "", rows))
+    headers = [c.header for c in t.columns]
+    assert "instr/byte" in headers and "seed program's instr/byte" in headers and "as the seed wrote it?" in headers
+    note = headers.index("as the seed wrote it?")
+    assert t.rows[1][note] == "FOLDED (0.01 instr/byte); the seed's program as written"
+    assert t.rows[0][note] == "" and t.rows[2][note] == "departure (ours)"
+    assert t.rows[1][headers.index("seed program's instr/byte")] == "0.01" and "issue 32" in t.caption
+    # a table with neither counts nor notes keeps its columns as before
+    plain = tables.then_now_table(ThenNowTable("x", "t", "x", "quick", "inner", "", [row("base", None)]))
+    assert "instr/byte" not in [c.header for c in plain.columns]
