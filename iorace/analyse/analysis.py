@@ -419,6 +419,21 @@ class ThenNowRow:
     then_seconds: float | None  # the seed's published figure
     then: float | None  # the seed's figure over its baseline row's
     why: str  # why there is no time now: the manifest's reason, or the cell's status and its first line
+    note: str = ""  # how the cell departs from the seed's program (the manifest's), or that it is as written
+    instructions_per_unit: float | None = None  # this cell's instructions per unit of work (--instructions)
+    unit: str = ""  # that unit (bytes, lines)
+    original: float | None = None  # the seed's own program's instructions per unit, counted here (the manifest's)
+    original_source: str = ""  # where that count comes from
+
+    @property
+    def folded(self) -> bool:
+        """The compiler folded the loop: under FOLDED_BELOW instructions per unit, it no longer does the work."""
+        return self.instructions_per_unit is not None and self.instructions_per_unit < FOLDED_BELOW
+
+
+# Fewer instructions per unit of work (a byte, a line) than this and the loop cannot have touched each unit:
+# the compiler folded it (g++ turns the seed's mmap count loop into end - begin: ~0.01 a byte).
+FOLDED_BELOW = 0.5
 
 
 @dataclass
@@ -479,12 +494,37 @@ def then_and_now(session: SessionData, groups: list[Group] | None = None) -> lis
                 else:
                     why = ""
                 then_ratio = then / then_base if then and then_base else None
-                rows.append(ThenNowRow(s["label"], s.get("cell", ""), r, base_label, now, then, then_ratio, why))
+                unit, per_unit = _instructions_per_unit(r)
+                rows.append(
+                    ThenNowRow(
+                        s["label"],
+                        s.get("cell", ""),
+                        r,
+                        base_label,
+                        now,
+                        then,
+                        then_ratio,
+                        why,
+                        s.get("note") or "",
+                        per_unit,
+                        unit,
+                        s.get("original"),
+                        s.get("original_source") or "",
+                    )
+                )
             metric = here[0].cell.metric if here else ""  # the suite's (a row without runs says wall)
             title = f"{spec['name']}: then and now · {suite} · {dataset}"
             left_out = len(spec["rows"]) - len(shown)
             out.append(ThenNowTable(spec["name"], title, suite, dataset, metric, spec.get("figures", ""), rows, left_out))
     return out
+
+
+def _instructions_per_unit(r: Row | None) -> tuple[str, float | None]:
+    """A seed row's cell's instructions per unit of its work (its first unit), timed or not."""
+    if r is None or not r.cell.instructions or not r.cell.units:
+        return "", None
+    unit, work = next(iter(r.cell.units.items()))
+    return unit, (r.cell.instructions / work if work else None)
 
 
 def _seed_cell(seed_row: dict, rows: list[Row]) -> Row | None:

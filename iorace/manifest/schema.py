@@ -156,6 +156,9 @@ class SeedRow(Strict):
     seconds: float | None = None  # the seed's published figure, in seconds
     baseline: str = ""  # the row (label) its ratio divides by; default: the seed's baseline
     why: str = ""  # why no cell answers it here (a compiler not packaged, a library gone)
+    note: str = ""  # how the cell departs from the seed's program, or that it is the program as written
+    original: float | None = None  # the seed's own program's instructions per unit of work, counted here
+    original_source: str = ""  # where `original` comes from (the command, the issue or the results file)
 
     @model_validator(mode="after")
     def _cell_or_why(self) -> SeedRow:
@@ -190,7 +193,12 @@ class SeedConfig(Strict):
     baseline: str = ""  # the row every ratio divides by (unless a row names its own)
     figures: str = ""  # what the seed's figures are: what was timed, where, how often
     from_tables: list[str] = Field(default_factory=list)  # toolchain:profile: [[seed_tables]] rows at these
+    departures: dict[str, str] = Field(default_factory=dict)  # a from_tables pair -> the note of each of its rows
+    notes: dict[str, str] = Field(default_factory=dict)  # a row's label -> its note (rows from_tables make)
     rows: list[SeedRow] = Field(default_factory=list)
+
+
+SEED_APPLIED = {"rows", "from_tables", "departures", "notes"}  # a seed block's fields its rows carry once made
 
 
 class SuiteManifest(Strict):
@@ -233,7 +241,7 @@ class SuiteManifest(Strict):
             "grids": [g.model_dump() for g in self.grids],
             "seed_tables": [t.model_dump() for t in self.seed_tables],
             "seed": (
-                {**self.seed_config.model_dump(exclude={"rows", "from_tables"}), "rows": [r.model_dump() for r in self.seed_rows()]}
+                {**self.seed_config.model_dump(exclude=SEED_APPLIED), "rows": [r.model_dump() for r in self.seed_rows()]}
                 if self.seed_config
                 else None
             ),
@@ -296,6 +304,15 @@ class SuiteManifest(Strict):
                 raise ValueError(f"seed: baseline {cfg.baseline!r} is not a row")
             if bad := [p for p in cfg.from_tables if p.count(":") != 1]:
                 raise ValueError(f"seed: from_tables {bad[0]!r} is not toolchain:profile")
+            self._check_seed_notes(cfg, labels)
+
+    @staticmethod
+    def _check_seed_notes(cfg: SeedConfig, labels: list[str]) -> None:
+        """Each departure names a from_tables pair, each note a row."""
+        if bad := [p for p in cfg.departures if p not in cfg.from_tables]:
+            raise ValueError(f"seed: departures {bad[0]!r} is not one of from_tables")
+        if bad := [label for label in cfg.notes if label not in labels]:
+            raise ValueError(f"seed: notes {bad[0]!r} is not a row")
 
     @property
     def seed_config(self) -> SeedConfig | None:
@@ -308,11 +325,13 @@ class SuiteManifest(Strict):
         if cfg is None:
             return []
         rows = list(cfg.rows)
+        toolchains = [pair.split(":", 1)[0] for pair in cfg.from_tables]
         for spec in self.seed_tables:
-            for pair in cfg.from_tables:
-                toolchain = pair.split(":", 1)[0]
+            for pair, toolchain in zip(cfg.from_tables, toolchains, strict=True):
                 figures = spec.seed_figures_by_toolchain.get(toolchain) or spec.seed_figures
-                suffix = f" ({toolchain})" if len(cfg.from_tables) > 1 else ""
+                # one pair: no suffix; one pair per toolchain: the toolchain; two profiles of one: the pair
+                where = toolchain if len(set(toolchains)) == len(toolchains) else pair
+                suffix = f" ({where})" if len(cfg.from_tables) > 1 else ""
                 for key in spec.rows:
                     rows.append(
                         SeedRow(
@@ -320,9 +339,11 @@ class SuiteManifest(Strict):
                             cell=f"{key}@{pair}",
                             seconds=figures.get(key),
                             baseline=spec.baseline.split("/", 1)[1] + suffix,
+                            note=cfg.departures.get(pair, ""),
                         )
                     )
-        return rows
+        noted = {label: (f"{r.note}; {note}" if r.note else note) for r in rows if (note := cfg.notes.get(label := r.label))}
+        return [r.model_copy(update={"note": noted[r.label]}) if r.label in noted else r for r in rows]
 
 
 def _format_validation_error(path: Path, err: ValidationError) -> str:

@@ -11,7 +11,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from iorace.analyse import fmt
-from iorace.analyse.analysis import AA_SUFFIX, GridTable, Group, Row, SeedTableData, ThenNowTable, answer_text, params_text
+from iorace.analyse.analysis import (
+    AA_SUFFIX,
+    FOLDED_BELOW,
+    GridTable,
+    Group,
+    Row,
+    SeedTableData,
+    ThenNowRow,
+    ThenNowTable,
+    answer_text,
+    params_text,
+)
 from iorace.analyse.counter_keys import ipc
 from iorace.analyse.leaders import LeaderTable
 from iorace.core.status import Status
@@ -275,6 +286,13 @@ def then_now_table(t: ThenNowTable) -> Table:
     ]
     if not shared:
         columns.append(Column("baseline", "left", wrap=True))
+    counted = any(tr.instructions_per_unit is not None or tr.original is not None for tr in t.rows)
+    unit = next((fmt.unit_singular(tr.unit) for tr in t.rows if tr.unit), "unit")
+    if counted:
+        columns += [Column(f"instr/{unit}", compact=True), Column(f"seed program's instr/{unit}")]
+    noted = any(tr.note or tr.folded for tr in t.rows)
+    if noted:
+        columns.append(Column("as the seed wrote it?", "left", compact=True, wrap=True))
     columns.append(Column("why no time", "left", compact=True, wrap=True))
     rows, statuses = [], []
     for tr in t.rows:
@@ -291,6 +309,10 @@ def then_now_table(t: ThenNowTable) -> Table:
         ]
         if not shared:
             row.append(tr.baseline)
+        if counted:
+            row += [fmt.per_unit(tr.instructions_per_unit), fmt.per_unit(tr.original)]
+        if noted:
+            row.append(_seed_note(tr))
         row.append(tr.why or "")
         rows.append(row)
         statuses.append(status)
@@ -302,7 +324,20 @@ def then_now_table(t: ThenNowTable) -> Table:
     )
     if t.left_out:
         caption += f" {t.left_out} of the seed's rows have no cell in this session: `iorace seeds {t.seed}` runs them all."
+    if counted:
+        sources = sorted({tr.original_source for tr in t.rows if tr.original is not None and tr.original_source})
+        caption += (
+            f" instr/{unit}: this cell's instructions per {unit} (cachegrind, `--instructions`) beside the seed's own "
+            f"program's, counted here ({'; '.join(sources) or 'where known'}); FOLDED: under {FOLDED_BELOW} a {unit}, "
+            "today's compiler folded the loop and it no longer does the work."
+        )
     return Table(t.title, caption, columns, rows, statuses, 2)
+
+
+def _seed_note(tr: ThenNowRow) -> str:
+    """How a seed row's cell stands to the seed's program: folded by today's compiler, a named departure."""
+    folded = f"FOLDED ({fmt.per_unit(tr.instructions_per_unit)} instr/{fmt.unit_singular(tr.unit)})" if tr.folded else ""
+    return "; ".join(x for x in (folded, tr.note) if x)
 
 
 COUNTER_COLUMNS = [  # (header, key or "ipc", digits after the point)

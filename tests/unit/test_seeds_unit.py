@@ -33,7 +33,7 @@ def test_the_five_seeds_in_their_order():
     assert [s.name for s, _ in chosen] == ["readbytes", "lines", "serialize", "readexact", "capnp"]
     # each seed's rows: the seed's table, not an empty block (readbytes: 65 rows; capnp: 36 and libgreen)
     counts = {cfg.name: len(s.manifest.seed_rows()) for s, cfg in chosen}
-    assert counts == {"readbytes": 65, "lines": 10, "serialize": 12, "readexact": 4, "capnp": 37}
+    assert counts == {"readbytes": 69, "lines": 20, "serialize": 12, "readexact": 4, "capnp": 37}
 
 
 def test_rows_that_cannot_run_say_why():
@@ -44,6 +44,21 @@ def test_rows_that_cannot_run_say_why():
     dmd = [r for r in chosen["readbytes"].manifest.seed_rows() if "Digital Mars" in r.label]
     assert len(dmd) == 14 and {r.toolchain for r in dmd} == {"dmd"}
     assert "not packaged" in chosen["readbytes"].toolchains["dmd"].install
+
+
+def test_lines_rows_are_built_as_dcat_builds_and_ours_are_named_departures():
+    """dcat's ten tests at dcat's own build (ldc2:dcat-lto-pgo: its dub flags, -boundscheck=off among them),
+    then at ours (ldc2:lto-pgo), each of ours with its departure named; the corrected chunk boundary too."""
+    chosen = dict((cfg.name, s) for s, cfg in seeds.select(load_suites([], []), []))
+    rows = chosen["lines"].manifest.seed_rows()
+    assert [r.profile for r in rows] == ["dcat-lto-pgo"] * 10 + ["lto-pgo"] * 10
+    assert rows[0].label == "byLineInRawOut (ldc2:dcat-lto-pgo)" and rows[10].label == "byLineInRawOut (ldc2:lto-pgo)"
+    assert all(r.baseline == "byLineInRawOut (ldc2:dcat-lto-pgo)" for r in rows[:10])
+    assert all("-boundscheck=off" in r.note for r in rows[10:])
+    assert [r.label for r in rows[:10] if r.note] == ["byChunkInByLineBufOut (ldc2:dcat-lto-pgo)"]
+    assert "departure" in rows[9].note and "departure" in rows[19].note and "-boundscheck=off" in rows[19].note
+    profile = chosen["lines"].toolchains["ldc2"].profiles["dcat-lto-pgo"]
+    assert "-boundscheck=off" in profile["cflags"] and "-flto=thin" in profile["cflags"]
 
 
 def copy_suite(tmp_path: Path, name: str) -> Path:
@@ -146,7 +161,8 @@ ROWS = "label\tcell\tparams.mode\tseconds\ng++-1(count)\tcpp/fread-buffer@g++:re
         ),
         (
             ROWS.replace("seconds", "secs", 1),
-            "seed-rows.tsv: line 1: column 'secs' is none of baseline, cell, label, seconds, why or params.NAME",
+            "seed-rows.tsv: line 1: column 'secs' is none of baseline, cell, label, note, original, original_source, seconds, why"
+            " or params.NAME",
         ),
         (ROWS.replace("label\t", "name\t", 1), "seed-rows.tsv: line 1: column 'name' is none of"),
         (ROWS.replace("seconds", "cell", 1), "seed-rows.tsv: line 1: the header names each column once, label among them"),
@@ -334,3 +350,25 @@ def test_the_json_export_carries_each_seeds_table():
         "baseline": "rawOut",
         "why": "dmd is not packaged here",
     }
+
+
+def test_a_folded_row_says_folded_beside_the_seed_programs_count():
+    """A seed row's cell under FOLDED_BELOW instructions per unit is marked FOLDED (the compiler dropped the
+    work: the seed's mmap count loop under today's g++), and the seed program's own count stands beside ours."""
+    from iorace.analyse.analysis import FOLDED_BELOW, ThenNowRow, ThenNowTable
+
+    def row(label: str, per_byte: float | None, note: str = "", original: float | None = None) -> ThenNowRow:
+        return ThenNowRow(label, "cpp/x@g++:release", None, "base", None, None, None, "", note, per_byte, "bytes", original, "issue 32")
+
+    rows = [row("base", 7.3), row("as written", 0.01, "the seed's program as written", 0.01), row("ours", 5.01, "departure (ours)")]
+    assert [r.folded for r in rows] == [False, True, False] and FOLDED_BELOW == 0.5
+    t = tables.then_now_table(ThenNowTable("readbytes", "t", "readbytes", "quick", "inner", "", rows))
+    headers = [c.header for c in t.columns]
+    assert "instr/byte" in headers and "seed program's instr/byte" in headers and "as the seed wrote it?" in headers
+    note = headers.index("as the seed wrote it?")
+    assert t.rows[1][note] == "FOLDED (0.01 instr/byte); the seed's program as written"
+    assert t.rows[0][note] == "" and t.rows[2][note] == "departure (ours)"
+    assert t.rows[1][headers.index("seed program's instr/byte")] == "0.01" and "issue 32" in t.caption
+    # a table with neither counts nor notes keeps its columns as before
+    plain = tables.then_now_table(ThenNowTable("x", "t", "x", "quick", "inner", "", [row("base", None)]))
+    assert "instr/byte" not in [c.header for c in plain.columns]

@@ -179,6 +179,16 @@ def test_every_variant_on_the_edge_inputs(iorace):
             assert status(variant, f"edge:{m}") <= {"ok"} and status(variant, f"edge:{m}"), (variant, m)
 
 
+def test_dcats_own_builds_copy_tiny_and_the_edge_inputs(iorace):
+    """dcat's ten tests built with dcat's own flags (its dub.json: -boundscheck=off, -enable-inlining, thin
+    LTO, PGO), the builds the seed's rows name, copy every input byte for byte."""
+    require_toolchains("ldc2")
+    args = ["run", "lines", "--variant", "d/*", "--toolchain", "ldc2", "--check-only", "--size", "tiny", "--size", "edge"]
+    result = iorace([*args, "--profile", "dcat-release", "--profile", "dcat-lto", "--profile", "dcat-lto-pgo"])
+    check_cells(result, "")
+    assert {c["profile"] for c in result.cells()} == {"dcat-release", "dcat-lto", "dcat-lto-pgo"}
+
+
 def test_list_shows_the_variants(iorace):
     result = iorace(["list", "lines"])
     assert result.returncode == 0, result.stderr
