@@ -64,7 +64,7 @@ def test_show_unknown_session(iorace, tmp_path):
             'name = "bad"\ntitle = "t"\n[datasets.tiny]\n[[variants]]\nname = "x"\nlanguage = "c"\nsources = ["x.c"]\n',
             ["suite.toml", "variants.0.description", "Field required"],
         ),
-        ('name = "bad"\ntitle = "t"\nmetric = "speed"\n[datasets.tiny]\n', ["metric", "'inner' or 'wall'"]),
+        ('name = "bad"\ntitle = "t"\nmetric = "speed"\n[datasets.tiny]\n', ["metric", "'inner', 'wall' or 'cpu'"]),
         ('name = "bad"\ntitle = "t"\ncolour = "red"\n[datasets.tiny]\n', ["colour", "Extra inputs"]),
         (
             'name = "bad"\ntitle = "t"\n[datasets.tiny]\n[[variants]]\nname = "x"\nlanguage = "c"\ndescription = "d"\n'
