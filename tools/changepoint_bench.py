@@ -46,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from iorace.analyse.changepoints import DEFAULT, Detector, change_points
 from iorace.analyse.rules import Rule, direction
 from iorace.analyse.stats import Ratio
+from iorace.compare.judge import ratio_change
 
 SESSIONS = 30
 ROUNDS = (5, 15)
@@ -189,14 +190,14 @@ def run_histories(args: argparse.Namespace, threshold: float, detectors: list[De
 # --- the gate: two sessions of a table ---------------------------------------------------------------
 
 
-def table_session(rng: np.random.Generator, sigma: np.ndarray, changed: float, between: float) -> tuple[np.ndarray, np.ndarray]:
-    """Each cell's mean log ratio to the reference over its rounds, and its standard error."""
+def table_session(rng: np.random.Generator, sigma: np.ndarray, changed: float, between: float) -> tuple[np.ndarray, np.ndarray, int]:
+    """Each cell's mean log ratio to the reference over its rounds, its standard error, and the rounds."""
     k = len(sigma)
     n = int(rng.integers(ROUNDS[0], ROUNDS[1] + 1))
     level = rng.normal(0, between, k) if between else np.zeros(k)
     level[0] += math.log(1 + changed)
     logs = level[:, None] + rng.normal(0, 1, (k, n)) * sigma[:, None]
-    return logs.mean(axis=1), logs.std(axis=1, ddof=1) / math.sqrt(n)
+    return logs.mean(axis=1), logs.std(axis=1, ddof=1) / math.sqrt(n), n
 
 
 def holm(ps: list[float]) -> list[float]:
@@ -213,10 +214,13 @@ def gate_flags(rule: Rule, a, bs, threshold: float) -> list[int]:
     sessions = bs if rule is Rule.PERSIST else bs[:1]
     verdicts = []
     for b in sessions:
-        d = b[0] - a[0]
-        se = np.sqrt(a[1] ** 2 + b[1] ** 2)
-        ps = holm([float(2 * sps.norm.sf(abs(x) / s)) for x, s in zip(d, se, strict=True)])
-        ratios = [Ratio(math.exp(x), math.exp(x - Z95 * s), math.exp(x + Z95 * s), s) for x, s in zip(d, se, strict=True)]
+        # what compare does (judge.ratio_change): Student's t with Welch-Satterthwaite's degrees of freedom
+        tested = [
+            ratio_change(Ratio(1.0, None, None, float(sa), a[2]), Ratio(math.exp(x), None, None, float(sb), b[2]))
+            for x, sa, sb in zip(b[0] - a[0], a[1], b[1], strict=True)
+        ]
+        ps = holm([p for _, p in tested])
+        ratios = [r for r, _ in tested]
         verdicts.append([direction(Rule.Z if rule is Rule.PERSIST else rule, r, p, threshold) for r, p in zip(ratios, ps, strict=True)])
     return [c for c in range(len(a[0])) if len({v[c] for v in verdicts}) == 1 and verdicts[0][c] != 0]
 
