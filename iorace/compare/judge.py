@@ -251,7 +251,8 @@ def side_from_json(path: Path) -> Side:
                 [float(v) for v in values or []],
                 r.get("instructions"),
                 str(r.get("kind") or "variant"),
-                dict(enumerate(float(v) for v in values or [])),  # one run per round, in round order
+                # one run per round: by the round each was made in (an older export without them: in order)
+                dict(zip(r.get("rounds") or range(len(values or [])), (float(v) for v in values or []), strict=False)),
                 TableId.of(r["suite"], r["dataset"], r.get("parameters") or {}),
                 estimated_cycles=r.get("estimated_cycles"),
             )

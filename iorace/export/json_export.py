@@ -52,6 +52,7 @@ def result(row: Row) -> dict:
         # iorace's: how much of each timed run the program ran, and the runs that waited for the CPU instead
         "cpu_shares": [r.cpu_share for r in runs],
         "cpu_times": [r.cpu_ns / NS for r in runs],  # user + system of each timed run: what --metric cpu compares
+        "rounds": [r.round for r in runs],  # each timed run's round: what pairs runs (a displaced run's round has none)
         "displaced_runs": sum(r.phase == "displaced" for r in c.runs),
         "parameters": {k: str(v) for k, v in c.params.items()},
         # iorace's fields

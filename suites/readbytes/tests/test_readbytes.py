@@ -66,7 +66,7 @@ def test_any_user_file_gives_the_right_answer(tmp_path):
     for p in files:
         args += ["--input", str(p)]
     result = run_iorace(args, tmp_path)
-    assert_all_ok(result, 40 * len(files))
+    assert_all_ok(result, 44 * len(files))  # 11 variants (mmap as the seed wrote it among them) x 2 compilers x 2 modes
     by_file = {}
     for c in result.cells():
         by_file.setdefault(c["dataset"], set()).add(json_key(c))
@@ -111,7 +111,7 @@ def test_file_larger_than_the_cpu_caches(tmp_path):
         ],
         tmp_path,
     )
-    assert_all_ok(result, 20)
+    assert_all_ok(result, 22)
     data = big.read_bytes()
     want = {"count": len(data), "sum": sum(data) + len(data)}
     for c in result.cells():
@@ -246,7 +246,10 @@ def test_fewer_passes_are_compared_per_byte_in_the_same_table(tmp_path):
     # one group: C's 10 passes are the fastest per byte, Python's 1 pass is scaled by 10 to compare
     assert c["ratio"] == 1.0
     # each round's ratio per byte (Python's time x 10 over C's, the same round), geometric mean
-    per_round = [p * 10 / q for p, q in zip(py["inner_times"], c["inner_times"], strict=True)]
+    py_by_round, c_by_round = dict(zip(py["rounds"], py["inner_times"], strict=True)), dict(zip(c["rounds"], c["inner_times"], strict=True))
+    per_round = [
+        py_by_round[n] * 10 / c_by_round[n] for n in sorted(py_by_round.keys() & c_by_round.keys())
+    ]  # a displaced run's round is left out
     per_byte = math.exp(sum(map(math.log, per_round)) / len(per_round))
     assert abs(py["ratio"] - per_byte) / per_byte < 1e-6
     assert "compared per byte of work" in result.stdout and "(passes=1, scaled)" in result.stdout
