@@ -23,14 +23,19 @@ $iorace compare 5 6 --db "$db" >"$out/compare-5-6.txt" 2>&1; echo "compare 5 6: 
 $iorace history spin --db "$db" --window 30 >"$out/history-sqlite.txt" 2>&1; echo "exit $?" >>"$out/history-sqlite.txt"
 
 # The same store on a PostgreSQL server of our own (no system-wide one), on a Unix socket in $work.
+# PostgreSQL refuses to run as root: as root, the server runs as Debian's postgres user (as tests/pgserver.py does).
 pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
-"$pgbin/initdb" -D "$work/pg" -A trust -U iorace >/dev/null
-"$pgbin/pg_ctl" -D "$work/pg" -o "-k $work -c listen_addresses=''" -l "$work/pg.log" -w start >/dev/null
-"$pgbin/createdb" -h "$work" -U iorace iorace
-url="postgresql://iorace@/iorace?host=$work"
+pg=$(mktemp -d)
+as=()
+if ((EUID == 0)); then as=(runuser -u postgres --); chown postgres "$pg"; fi
+"${as[@]}" "$pgbin/initdb" -D "$pg/data" -A trust -U iorace >/dev/null
+"${as[@]}" "$pgbin/pg_ctl" -D "$pg/data" -o "-k $pg -c listen_addresses=''" -l "$pg/server.log" -w start >/dev/null
+"${as[@]}" "$pgbin/createdb" -h "$pg" -U iorace iorace
+url="postgresql://iorace@/iorace?host=$pg"
 $iorace push --all --to "$url" --db "$db" >"$out/push.txt" 2>&1
 $iorace history spin --db "$url" --window 30 >"$out/history-postgresql.txt" 2>&1; echo "exit $?" >>"$out/history-postgresql.txt"
-"$pgbin/pg_ctl" -D "$work/pg" -m fast stop >/dev/null
+"${as[@]}" "$pgbin/pg_ctl" -D "$pg/data" -m fast stop >/dev/null
+rm -rf "$pg"
 
 # Exact counts: two sessions under --instructions (one run each; nothing timed that matters here).
 for i in 1 2; do
