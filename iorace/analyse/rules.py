@@ -13,9 +13,10 @@ crying wolf do one of:
   regression must show in 3 consecutive runs); a change that one session of noise made does not repeat.
 
 `tools/changepoint_bench.py` measures each on synthetic comparisons with a known truth
-(docs/changepoints-benchmark.txt; a table of 6 cells, per-round sd 0.10-0.25, 5-15 rounds, threshold 5%):
-z 11.6 false flags per 100 comparisons and 11% of 10% steps found, interval 10.3 and 13% (no quieter: the
-standard errors of 5-15 rounds are themselves noisy), persist (3 sessions) 0.4 and 3%. DEFAULT_RULE stays z,
+(docs/changepoints-benchmark.txt, section 4; a table of 6 cells, per-round sd 0.10-0.25, 5-15 rounds,
+threshold 5%), with the t test compare now makes (Welch's degrees of freedom: the standard errors of 5-15
+rounds are themselves noisy; with the normal, z gave 11.6): z 5.4 false flags per 100 comparisons and 7% of
+10% steps found, interval 6.6 and 9%, persist (3 sessions) 0.0 and 1%. DEFAULT_RULE stays z,
 the only one that judges two sessions alone at its power; a nightly gate that has the sessions should use
 persist, and `history`'s change points for the question "when did it change".
 """

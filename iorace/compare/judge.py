@@ -3,7 +3,8 @@
 Each side is a stored session (its id), a session's JSON export, or `git:REV` (the latest stored session
 made at that git revision). Per cell present on both sides: the change of its ratio to its table's
 reference (A's fastest cell that B measured too), each side's ratio paired round by round
-(stats.paired_ratio), tested by z = (ln r_B - ln r_A) / sqrt(se_A^2 + se_B^2 + 2 between^2): what moved the
+(stats.paired_ratio), tested by t = (ln r_B - ln r_A) / sqrt(se_A^2 + se_B^2 + 2 between^2) with Welch's
+degrees of freedom from both sides' rounds (ratio_change): what moved the
 whole machine between two sessions does not move a ratio, and the test is that of a repeat (Cumming &
 Maillardet), not "is B inside A's interval". The reference itself, and a cell with no reference, is
 compared by its times (ratio of medians with a bootstrap interval, Mann-Whitney U, as asv and benchstat
@@ -52,7 +53,7 @@ class CellSample:
     profile: str
     label: str
     status: str
-    metric: str  # inner | wall: what `values` measure
+    metric: str  # inner | wall | cpu: what `values` measure (Run.metric_ns)
     values: list[float]  # seconds, one per timed run
     instructions: int | None = None
     kind: str = "variant"
@@ -89,7 +90,7 @@ class Change:
     a: CellSample
     b: CellSample
     ratio: Ratio | None = None  # B / A, with its 95% interval: of the ratio to the table's reference, or of medians
-    p_value: float | None = None  # two-sided, Holm-adjusted over the comparison's cells: z test of the ratios, or Mann-Whitney
+    p_value: float | None = None  # two-sided, Holm-adjusted over the comparison's cells: t test of the ratios, or Mann-Whitney
     instructions_change: float | None = None  # B / A - 1, exact
     verdict: Verdict = Verdict.SAME
     reference: str = ""  # the cell whose ratio is compared against ("" : absolute times, drift between sessions included)
@@ -200,7 +201,8 @@ def side_from_session(s: SessionData, name: str | None = None) -> Side:
 
 def _meta(s: SessionData) -> dict:
     names = ("machine", "machine_name", "machine_fingerprint", "machine_context", "toolchains", "options")
-    return {**{k: getattr(s, k) for k in names}, "contention": contention(s).as_dict(), "contention_line": contention(s).line}
+    quiet = contention(s)
+    return {**{k: getattr(s, k) for k in names}, "contention": quiet.as_dict(), "contention_line": quiet.line}
 
 
 def context_of(meta: dict) -> dict:

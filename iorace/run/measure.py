@@ -116,7 +116,9 @@ def measure(
 
     A cell whose timed run fails, times out or changes its answer drops out of the later rounds
     (cell_changed is told), and the others go on. A round's order is a shuffle, drawn from the seed, of the
-    cells still timed when its chunk starts. With `randomize`, each round first re-places the input files'
+    cells still timed when its chunk starts (round_order; with randomize.rivals, by table). A counted run
+    that waited for the CPU instead of running is stored as "displaced" and its round repeated (_record_chunk).
+    With `randomize`, each round first re-places the input files'
     cached pages, and each run gets a random padding of its environment (recorded with the run as
     `env_pad`). With `aa`, the first round picks each table's fastest cell and adds its twin (the A/A cell:
     the same program, a cell of its own, kind control) to every later round. With a plan that races, a cell
@@ -191,7 +193,7 @@ def _record_chunk(
     A counted run that was displaced (its CPU share well below its cell's usual share: analyse.contention)
     is stored as phase "displaced", which no statistic reads, and its round is run again (Race.repeat_round,
     within a limit)."""
-    for run, cell, _ in _chunk_runs(chunk, records, skip):  # the shares first: a cell's usual share is judged on all of them
+    for run, cell in _chunk_runs(chunk, records, skip):  # the shares first: a cell's usual share is judged on all of them
         if run is not None and run.exit_code == 0 and (share := run.cpu_share) is not None:
             race.shares.setdefault(id(cell), []).append(share)
     k = 0
@@ -219,14 +221,14 @@ def _record_chunk(
             race.repeat_round()
 
 
-def _chunk_runs(chunk: list, records: list[Run | None], skip: int) -> list[tuple[Run | None, Cell, str]]:
-    """(run, cell, phase) of each cell's run in a chunk, in the order the launcher made them."""
+def _chunk_runs(chunk: list, records: list[Run | None], skip: int) -> list[tuple[Run | None, Cell]]:
+    """(run, cell) of each cell's run in a chunk, in the order the launcher made them."""
     out = []
     k = 0
-    for phase, _, order in chunk:
+    for _, _, order in chunk:
         k += skip
         for cell in order:
-            out.append((records[k], cell, phase))
+            out.append((records[k], cell))
             k += 1
     return out
 
@@ -244,7 +246,7 @@ def _cost(cell: Cell, run: Run) -> float:
 def chunk_costs(chunk: list, records: list[Run | None], skip: int) -> dict[int, float]:
     """Each cell's cost in a chunk's last round (id(cell) -> what the analysis compares: measure._cost)."""
     costs: dict[int, float] = {}
-    for run, cell, _ in _chunk_runs(chunk, records, skip):
+    for run, cell in _chunk_runs(chunk, records, skip):
         if run is not None and run.exit_code == 0:
             costs[id(cell)] = _cost(cell, run)
     return costs
