@@ -10,9 +10,12 @@ any other cell's of its table has a settled place; it stops being timed, so the 
 ranking is still open (a cell 30x behind the leader needs a few rounds, not as many as the leader's
 neighbours). Two slow cells close to each other never part that way (two Python peers, two debug
 builds), so, as F-race drops every candidate clearly worse than the best, a cell whose whole interval
-lies beyond FAR_BEHIND (2x) the fastest stops too, once it has had the minimum rounds (--runs): it decides
-nothing at the top of its table, and its place among the laggards (a seed's ratio of two slow cells) keeps
-the interval the minimum gives. The table's fastest cell and its A/A twin are never
+lies beyond FAR_BEHIND (2x) the fastest stops too: it decides nothing at the top of its table, and its
+place among the laggards (a seed's ratio of two slow cells) keeps the interval its rounds gave. Both can
+happen from RACE_MIN_ROUNDS (3) on, before --runs: a cell's minimum comes from its interval, not a fixed
+count. Once a cell has had --runs rounds, it also stops when its whole interval lies beyond those of its
+table's TOP_PLACES (3) fastest cells: the rounds past the minimum go to the top of each table, where the
+answer (which wins, and by how much) is decided. The table's fastest cell and its A/A twin are never
 stopped: every ratio refers to the one, and the other checks the intervals.
 """
 
@@ -26,8 +29,9 @@ from iorace.core.ids import TableId
 from iorace.core.kind import Kind
 from iorace.manifest.cells import Cell
 
-RACE_MIN_ROUNDS = 5  # a place is judged settled on no fewer rounds (a t-interval on 2-4 is too wide to say)
+RACE_MIN_ROUNDS = 3  # a place is judged on no fewer rounds (t = 4.30 on 2 degrees of freedom: only cells far apart part)
 FAR_BEHIND = 2.0  # F-race's elimination: a cell whose whole interval lies beyond this many times the fastest
+TOP_PLACES = 3  # past --runs, rounds go to the cells that may still be among a table's fastest three
 
 
 @dataclass(frozen=True)
@@ -117,8 +121,10 @@ class Race:
                     continue
                 if all(_apart(r, ratios[id(o)]) for o in live if o is not c):
                     self.stopped[id(c)] = f"stopped after {r.n} rounds: its place is settled (race)"
-                elif r.low > FAR_BEHIND and rounds_done >= self.min_rounds:
+                elif r.low > FAR_BEHIND:
                     self.stopped[id(c)] = f"stopped after {r.n} rounds: over {FAR_BEHIND:g}x behind the fastest (race)"
+                elif rounds_done >= self.min_rounds and r.low > _top_high(live, ratios, c):
+                    self.stopped[id(c)] = f"stopped after {r.n} rounds: behind the fastest {TOP_PLACES} (race)"
                 else:
                     continue
                 settled.append(c)
@@ -150,6 +156,17 @@ class Race:
             if not is_reference and (width is None or width > self.plan.precision):
                 out.append((c, width if width is not None else float("inf")))
         return out
+
+
+def _top_high(live: list[Cell], ratios: dict[int, Ratio], cell: Cell) -> float:
+    """The highest upper end among the intervals of the table's TOP_PLACES fastest compared cells other than
+    `cell` (by ratio): a cell whose interval starts beyond it cannot be among the fastest TOP_PLACES.
+    Infinity while some of them have no interval yet, or the table has too few cells to say."""
+    rivals = sorted((ratios[id(o)] for o in live if o is not cell and Kind.of(o.variant.kind).compared), key=lambda r: r.value)
+    top = rivals[:TOP_PLACES]
+    if len(top) < TOP_PLACES or any(r.high is None for r in top):
+        return float("inf")
+    return max(r.high for r in top if r.high is not None)
 
 
 def _apart(a: Ratio, b: Ratio) -> bool:

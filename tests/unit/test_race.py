@@ -11,7 +11,7 @@ from fakes import FakeRunner, ListRecorder, record, toy_cells
 
 from iorace.core.kind import Kind
 from iorace.run.measure import measure
-from iorace.run.race import RACE_MIN_ROUNDS, Plan, Race
+from iorace.run.race import RACE_MIN_ROUNDS, TOP_PLACES, Plan, Race
 
 
 def costs(race: Race, cell, values) -> None:
@@ -30,6 +30,22 @@ def test_a_cell_far_behind_settles_a_close_one_and_the_fastest_do_not(tmp_path):
     assert race.settle([fast, close, far], 8) == [far]
     assert "settled" in race.stopped[id(far)] and id(close) not in race.stopped
     assert Race(Plan(min_rounds=10, race=False)).settle([fast, close, far], 8) == []
+
+
+def test_past_the_minimum_rounds_go_to_the_fastest_three(tmp_path):
+    names = ("a", "b", "c", "d", "e", "f")
+    cells = toy_cells(tmp_path, names)
+    rng = np.random.default_rng(7)
+    race = Race(Plan(min_rounds=5, race=True))
+    # a, b, c close together at the top; d and e close to each other (their place is open) but beyond the top
+    # three; f between them, overlapping c
+    for cell, centre, sd in zip(cells, (10, 10.2, 10.4, 14, 14.2, 10.9), (0.01, 0.01, 0.01, 0.03, 0.03, 0.05), strict=True):
+        costs(race, cell, centre * np.exp(rng.normal(0, sd, 5)))
+    assert TOP_PLACES == 3
+    assert race.settle(cells, 4) == []  # below --runs: only settled places and laggards stop
+    stopped = race.settle(cells, 5)
+    assert {c.variant.name for c in stopped} == {"d", "e"}
+    assert all("fastest 3" in race.stopped[id(c)] for c in stopped)
 
 
 def test_precision_asks_for_rounds_until_the_budget_or_the_maximum(tmp_path):
@@ -94,6 +110,7 @@ def test_two_slow_cells_close_to_each_other_stop_far_behind_the_fastest(tmp_path
     costs(race, second, fast_costs * [0.8, 1.4, 0.9, 1.3, 1.0, 1.2, 1.1, 1.5])  # about 1.13x, wide: overlaps the fastest
     costs(race, slow, 30 * np.exp(rng.normal(0, 0.1, 8)))  # 3x and 3.1x: each other's neighbour, never apart
     costs(race, slower, 31 * np.exp(rng.normal(0, 0.1, 8)))
-    assert race.settle([fast, second, slow, slower], 7) == []  # the minimum rounds first
-    assert sorted(c.variant.name for c in race.settle([fast, second, slow, slower], 8)) == ["slow", "slower"]
+    assert race.settle([fast, second, slow, slower], RACE_MIN_ROUNDS - 1) == []  # too few rounds to judge
+    # from RACE_MIN_ROUNDS on, long before --runs (8): a cell's minimum comes from its interval
+    assert sorted(c.variant.name for c in race.settle([fast, second, slow, slower], RACE_MIN_ROUNDS)) == ["slow", "slower"]
     assert "behind the fastest" in race.stopped[id(slow)] and id(second) not in race.stopped
