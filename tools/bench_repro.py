@@ -7,9 +7,14 @@ for about 95% of the cells and z's standard deviation is about 1 (Cumming & Mail
 ratio inside the first interval" would expect only about 83%). Then the precision (median 95% half-width of
 the ratios), each session's A/A check, and whether `iorace compare` flags anything between the two.
 
-usage: .venv/bin/python tools/bench_repro.py [--sessions N] [iorace run arguments...]
+usage: .venv/bin/python tools/bench_repro.py [iorace run arguments...] [--db FILE] [--from ID,ID]
   default cells: the C/C++ readbytes cells on the seed file, default settings. Asserts nothing (the figures
-  depend on the machine); --db FILE keeps the sessions (default: a temporary database).
+  depend on the machine); --db FILE keeps the sessions (default: a temporary database); --from ID,ID reads two
+  sessions already stored in --db instead of running them (e.g. two `make bench` sessions).
+
+Also: each session's duration, and the precision at the top of the tables, the figure `make bench` promises:
+the median 95% half-width of the ratios of each table's three fastest cells (the second's and third's ratio to
+the fastest, pooled over the tables).
 """
 
 from __future__ import annotations
@@ -82,22 +87,51 @@ def calibration(zs: list[float]) -> str:
     )
 
 
+def top_widths(session) -> list[float]:
+    """The 95% half-widths of the ratios of each table's three fastest compared cells to its fastest (the fastest's
+    own ratio is 1 exactly and has none): what decides which cell wins a table, and by how much."""
+    out = []
+    for g in build(session).groups:
+        ranked = sorted((r for r in g.rows if r.kind.compared and r.vs_fastest is not None), key=lambda r: r.vs_fastest.value)
+        out += [r.vs_fastest.half_width for r in ranked[1:3] if r.vs_fastest.half_width is not None]
+    return out
+
+
+def minutes(session) -> str:
+    import datetime as dt
+
+    if not session.finished:
+        return "?"
+    span = dt.datetime.fromisoformat(session.finished) - dt.datetime.fromisoformat(session.started)
+    return f"{span.total_seconds() / 60:.1f} min"
+
+
 def describe(values: list[float]) -> str:
     return f"median {statistics.median(values):.1%}, largest {max(values):.1%}" if values else "-"
 
 
+def _take(argv: list[str], flag: str) -> str | None:
+    """The value of `flag VALUE` in argv (removed from it), or None."""
+    if flag not in argv:
+        return None
+    i = argv.index(flag)
+    value = argv[i + 1]
+    del argv[i : i + 2]
+    return value
+
+
 def main() -> None:
     argv = sys.argv[1:]
-    db_path = None
-    if "--db" in argv:
-        i = argv.index("--db")
-        db_path = Path(argv[i + 1])
-        del argv[i : i + 2]
+    db_text, from_text = _take(argv, "--db"), _take(argv, "--from")
+    db_path = Path(db_text) if db_text else None
+    stored = [int(x) for x in from_text.split(",")] if from_text else None
+    if stored is not None and (len(stored) != 2 or db_path is None):
+        sys.exit("bench-repro: --from takes two session ids, with --db FILE")
     args = argv or DEFAULT
     os.environ.setdefault("IORACE_CACHE", str(REPO / ".cache"))
     with tempfile.TemporaryDirectory(prefix="iorace-bench-repro-") as t:
         db = db_path or Path(t) / "db.sqlite"
-        ids = [run_session(args, db, 1), run_session(args, db, 2)]
+        ids = stored or [run_session(args, db, 1), run_session(args, db, 2)]
         store = Store(db)
         sessions = [store.load(i) for i in ids]
     a, b = (compare.side_from_session(s) for s in sessions)
@@ -128,12 +162,19 @@ def main() -> None:
     print(f"reproducibility: |change of a ratio| {describe(changes)}")
     print(f"precision: 95% half-width of the ratios {describe(widths)}; of the cells timed to the end {describe(raced)}")
     for s in sessions:
+        top = top_widths(s)
+        print(
+            f"session {s.id} ({minutes(s)}): 95% half-width of the ratios of each table's three fastest cells "
+            f"{describe(top)} over {len(top)} ratios"
+        )
+    for s in sessions:
         aa = [r.vs_original for g in build(s).groups for r in g.rows if r.kind is Kind.CONTROL and r.vs_original is not None]
         covered = sum(r.low is not None and r.overlaps_one() for r in aa)
         shown = ", ".join(f"{r.value:.3f}x [{r.low:.3f}-{r.high:.3f}]" for r in aa if r.low is not None)
         print(f"A/A session {s.id}: {covered} of {len(aa)} cover 1.00 ({shown})")
     print(f"iorace compare {ids[0]} {ids[1]}: {len(cmp.regressions)} flagged" + "".join(f"\n  {line}" for line in cmp.regressions))
-    print(f"command: iorace run {shlex.join(args)} (twice)")
+    if not stored:
+        print(f"command: iorace run {shlex.join(args)} (twice)")
 
 
 if __name__ == "__main__":
