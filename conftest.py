@@ -95,6 +95,10 @@ def run_iorace(
     json_path = tmp_path / "export.json"
     if args and args[0] in ("run", "seeds", "show", "report") and allow_contended and "--allow-contended" not in args:
         cmd.append("--allow-contended")
+    if args and args[0] == "run" and "--target-ms" not in args:
+        # the manifest's sizes: a tiny cell sized up to --target-ms's default (100 ms a run) would make every timed
+        # test slower for nothing (tests/test_target_ms.py tests the sizing)
+        cmd += ["--target-ms", "none"]
     if args and args[0] in ("run", "seeds"):  # the commands that measure: a private database, an export
         cmd += ["--db", str(tmp_path / "iorace.sqlite")]
         if export:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from conftest import TEST_SUITES, run_iorace
 from iorace.run.calibrate import MAX_FACTOR, sized
 
-SPIN = ["run", "spin", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--check-only"]
+SPIN = ["run", "spin", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--runs", "1", "--precision", "none", "--no-aa"]
 
 
 def test_sized_scales_in_proportion_and_within_bounds():
@@ -22,9 +22,11 @@ def test_a_cell_is_sized_to_the_target_and_verified_at_its_new_size(tmp_path):
     steps = int(cell["parameters"]["steps"])
     assert 0 < steps < 60_000_000 and cell["status"] == "ok"  # 60M steps take far longer than 5 ms anywhere
     assert "(--target-ms)" in res.stdout
-    plain = run_iorace(SPIN, tmp_path / "plain" if (tmp_path / "plain").mkdir() is None else tmp_path)
-    (cell,) = plain.cells(variant="loop")
-    assert int(cell["parameters"]["steps"]) == 60_000_000
+    for plain_args in (["--target-ms", "none"], ["--target-ms", "5", "--check-only"]):  # the manifest's sizes
+        (tmp_path / plain_args[-1]).mkdir()
+        plain = run_iorace([*SPIN, *plain_args], tmp_path / plain_args[-1])
+        (cell,) = plain.cells(variant="loop")
+        assert int(cell["parameters"]["steps"]) == 60_000_000
 
 
 def test_metric_cpu_compares_user_plus_system(tmp_path):
@@ -32,3 +34,21 @@ def test_metric_cpu_compares_user_plus_system(tmp_path):
                       "--precision", "none", "--param", "steps=5000000", "--metric", "cpu"], tmp_path)  # fmt: skip
     assert res.returncode == 0, res.stderr
     assert {c["metric"] for c in res.export["results"]} == {"cpu"} and "cpu time (user + system)" in res.stdout
+
+
+def test_the_first_verification_runs_a_tenth_of_the_work_and_the_note_names_the_manifests_size():
+    from iorace.core.options import RunOptions
+    from iorace.run.calibrate import probe
+    from iorace.run.session import plan
+
+    cells = plan(RunOptions(suites=["spin"], suite_dirs=[TEST_SUITES], sizes=["tiny"]))
+    shared = cells[0].params
+    probe(cells)
+    assert {c.params["steps"] for c in cells} == {6_000_000}
+    assert shared["steps"] == 60_000_000  # each cell got its own parameters: the sweep's dict is untouched
+
+
+def test_the_sizing_note_names_the_manifests_size_not_the_probes(tmp_path):
+    res = run_iorace([*SPIN, "--target-ms", "5"], tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "steps 60000000 -> " in res.stdout

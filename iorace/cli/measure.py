@@ -69,6 +69,7 @@ def seeds_cmd(names: tuple[str, ...], **kw: Any) -> None:
     chosen = seeds.select(load_suites([], list(kw["suite_dirs"])), list(names))
     opts = from_command(tuple(s.name for s, _ in chosen), exports=exports, wide=wide_view(kw.pop("wide")), **kw)
     opts.seeds = [cfg.name for _, cfg in chosen]
+    opts.target_ms = None  # the seeds' own work per run: their figures are for it
     opts.db = local_db(opts.db or default_db(), "seeds")
     sys.exit(measure_and_show(opts, allow_contended))
 

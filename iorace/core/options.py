@@ -40,6 +40,26 @@ class Percent(click.ParamType):
         return number
 
 
+class Milliseconds(click.ParamType):
+    """A time in ms (at least 1), or 'none'."""
+
+    name = "ms"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float | None:
+        if value is None or isinstance(value, float):
+            return value
+        text = str(value).strip()
+        if text.lower() == "none":
+            return None
+        try:
+            number = float(text)
+        except ValueError:
+            self.fail(f"{value!r} is not a number of milliseconds (e.g. 100) or 'none'", param, ctx)
+        if number < 1:
+            self.fail(f"{value!r} is below 1 ms", param, ctx)
+        return number
+
+
 SHARED = {"stored": False}  # set by an option that other commands share too (--db, --export-*, --wide, --suite-dir)
 
 
@@ -94,13 +114,15 @@ class RunOptions:
         ),
     )
     target_ms: float | None = field(
-        default=None,
+        default=100.0,
         metadata=flag(
             "--target-ms",
-            type=click.FloatRange(min=1),
-            metavar="MS",
+            type=Milliseconds(),
+            metavar="MS|none",
+            show_default="100",
             help="Size each cell's work per run (the suite's work_param, e.g. readbytes' passes) so that a run takes "
-            "about MS ms, from its verification run; cells then compare per unit of work. Default: the manifest's sizes.",
+            "about MS ms: verified first at a tenth of the manifest's work, then sized from that run and verified "
+            "again; cells compare per unit of work. 'none': the manifest's sizes (as `iorace seeds` always runs).",
         ),
     )
     budget: float | None = field(
@@ -129,7 +151,14 @@ class RunOptions:
         ),
     )
     warmup: int = field(
-        default=1, metadata=flag("--warmup", type=click.IntRange(0), show_default=True, help="Untimed runs per cell first.")
+        default=0,
+        metadata=flag(
+            "--warmup",
+            type=click.IntRange(0),
+            show_default=True,
+            help="Untimed runs per cell first, besides its verification run, which runs just before its suite's "
+            "rounds at their size and so is the warm-up (binary and data in the page cache).",
+        ),
     )
     timeout: float = field(
         default=300.0,
@@ -263,7 +292,7 @@ class RunOptions:
 
 
 # What a seed's configuration fixes: `iorace seeds` does not take these options of `run`.
-SEED_FIXED = {"inputs", "variants", "toolchains", "profiles", "params"}
+SEED_FIXED = {"inputs", "variants", "toolchains", "profiles", "params", "target_ms"}  # target_ms: the seeds' own sizes
 
 
 SEED_HELP = {

@@ -78,7 +78,7 @@ class Cell:
     counter_notes: dict[str, str] = field(default_factory=dict)  # same keys: why a counter has no value
     extra: dict[str, float] = field(default_factory=dict)  # figures the program reports (result line "extra")
     timing_note: str = ""  # why its timing stopped early (race), or the precision it did not reach
-    verify_wall_ns: int | None = None  # its verification run's wall time (what --target-ms sizes its work from)
+    verify_ns: int | None = None  # its verification run's time on its metric (what --target-ms sizes its work from)
     sizing_note: str = ""  # how --target-ms sized its work per run (run.calibrate)
     db_id: int | None = None
     metric: str = ""  # what it is compared on: the suite's metric, or `run --metric` (Run.metric_ns)

@@ -218,9 +218,10 @@ class SuiteManifest(Strict):
     # Parameters that only scale the amount of work (passes): cells that differ only in them are compared
     # in one table per unit of `throughput` (per byte), e.g. a 1-pass Python loop against 10-pass C.
     scale_params: list[str] = Field(default_factory=list)
-    # The one scale parameter whose work per run grows in proportion to it without changing the data's
-    # footprint (readbytes: passes): `iorace run --target-ms` sizes it per cell so a run takes about that long.
-    work_param: str = ""
+    # The scale parameter(s) whose work per run grows in proportion to them without changing the data's
+    # footprint (readbytes: passes; serialize: ser_ops and deser_ops, whichever a cell's op uses):
+    # `iorace run --target-ms` sizes them per cell, all by one factor, so a run takes about that long.
+    work_param: str | list[str] = ""
     same_language_reference: SameLanguageReference | None = None  # "x in-memory" (rdb)
     grids: list[Grid] = Field(default_factory=list)  # the seed's own tables (capnp: configurations x implementations)
     seed_tables: list[SeedTable] = Field(default_factory=list)  # the seed's own tables of named tests (dcat)
@@ -230,6 +231,13 @@ class SuiteManifest(Strict):
     defaults: dict[str, VariantFields] = Field(default_factory=dict)
     toolchains: dict[str, dict[str, Any]] = Field(default_factory=dict)
     variants: list[Variant] = Field(default_factory=list)
+
+    @property
+    def work_params(self) -> tuple[str, ...]:
+        """work_param as a tuple of names (one name or a list in suite.toml)."""
+        if isinstance(self.work_param, str):
+            return (self.work_param,) if self.work_param else ()
+        return tuple(self.work_param)
 
     def analysis_settings(self) -> dict:
         """The settings the analysis of a stored session needs, stored with the session per suite."""
@@ -275,10 +283,12 @@ class SuiteManifest(Strict):
             seen.add(v.key)
         if not self.datasets:
             raise ValueError("declares no dataset")
-        if self.work_param and self.work_param not in self.scale_params:
-            raise ValueError(f"work_param {self.work_param!r} is not one of scale_params (cells it sizes differently must share a table)")
-        if self.work_param and not isinstance(self.params.get(self.work_param), int):
-            raise ValueError(f"work_param {self.work_param!r} is not an integer parameter of [params]")
+        for name in self.work_params:
+            if name not in self.scale_params:
+                raise ValueError(f"work_param {name!r} is not one of scale_params (cells it sizes differently must share a table)")
+            value = self.params.get(name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"work_param {name!r} is not an integer parameter of [params]")
         for t in self.seed_tables:
             for key in t.rows:
                 if key not in seen:

@@ -3,11 +3,13 @@
 A run's noise on this kind of machine does not shrink with its length (a memory-bound program's sd of log
 time per run was 0.13 at 82 ms and 0.19 at 370 ms), so within a fixed budget shorter runs give more rounds
 and narrower intervals, down to where start-up dominates. pyperf calibrates its loops to a target time the
-same way. A suite names the parameter that scales a run's work without changing its data's footprint
-(`work_param`, one of its `scale_params`: readbytes' passes); each cell's value is set from its verification
-run so that a run takes about MS ms, and the cell is verified again at that size (its answer checked before
-anything is timed, and a warm-up). Cells sized differently share their table and compare per unit of work
-(the suite's `throughput`), as a 1-pass Python loop and a 10-pass C loop already do."""
+same way. A suite names the parameter(s) that scale a run's work without changing its data's footprint
+(`work_param`, among its `scale_params`: readbytes' passes, serialize's op counts). Each cell is first
+verified at a tenth of its manifest's work (`probe`: its answer checked, its binary and data warmed, and its
+time per unit of work seen, at a tenth of the cost), then sized from that run so that a run takes about MS ms
+on the cell's metric (`calibrate`), and verified again at that size: the run before the timed rounds is
+always at their size and doubles as their warm-up. Cells sized differently share their table and compare
+per unit of work (the suite's `throughput`), as a 1-pass Python loop and a 10-pass C loop already do."""
 
 from __future__ import annotations
 
@@ -19,30 +21,59 @@ from iorace.run.verify import Recorder, verify
 
 KEEP_WITHIN = 0.2  # a size within 20% of the target's is kept: a second verification would buy nothing
 MAX_FACTOR = 1000  # a run far shorter than the target (start-up only) grows at most this much
+PROBE_FRACTION = 10  # the first verification runs 1/10 of the manifest's work (at least 1): it only has to be timed
 
 
-def sized(value: int, wall_ns: int, target_ms: float) -> int:
-    """The work parameter's value that makes a run of `wall_ns` at `value` take about `target_ms`."""
-    factor = min(MAX_FACTOR, target_ms * 1e6 / max(wall_ns, 1))
+def sized(value: int, run_ns: int, target_ms: float) -> int:
+    """The work parameter's value that makes a run of `run_ns` at `value` take about `target_ms`."""
+    factor = min(MAX_FACTOR, target_ms * 1e6 / max(run_ns, 1))
     return max(1, round(value * factor))
 
 
-def calibrate(cells: list[Cell], target_ms: float, timeout: float, recorder: Recorder, changed: Callable[[Cell], None]) -> None:
-    """Size each verified cell of a suite with a work_param, then verify it again at its new size."""
-    for cell in cells:
-        param = cell.suite.manifest.work_param
-        if cell.status != OK or not param or cell.verify_wall_ns is None or cell.dataset.path is None:
-            continue
-        old = cell.params.get(param)
-        if not isinstance(old, int) or isinstance(old, bool):
-            continue
-        new = sized(old, cell.verify_wall_ns, target_ms)
-        if abs(new / old - 1) <= KEEP_WITHIN:
-            continue
-        cell.params = {**cell.params, param: new}  # its own dict: cells of one sweep share theirs
+def _work(cell: Cell) -> dict[str, int]:
+    """The cell's work parameters and their values (those it has, as integers)."""
+    out = {}
+    for name in cell.suite.manifest.work_params:
+        value = cell.params.get(name)
+        if isinstance(value, int) and not isinstance(value, bool):
+            out[name] = value
+    return out
+
+
+def _resize(cell: Cell, values: dict[str, int]) -> None:
+    """Give the cell new work parameter values, with the answer, units and command line that follow."""
+    cell.params = {**cell.params, **values}  # its own dict: cells of one sweep share theirs
+    if cell.dataset.path is not None:  # materialized (always, in a session: before verification)
         cell.expected = reference.expected(cell.suite, cell.dataset, cell.params)
         cell.units = reference.units(cell.suite, cell.dataset, cell.params)
         cell.argv = build.run_argv(cell, cell.dataset.path)
-        cell.sizing_note = f"{param} {old} -> {new}: runs of about {target_ms:g} ms (--target-ms)"
+
+
+def probe(cells: list[Cell]) -> None:
+    """Before verification: each cell with work parameters gets a tenth of its work, so that its verification
+    run costs a tenth and still times it (calibrate then sizes it from that run)."""
+    for cell in cells:
+        if work := _work(cell):
+            _resize(cell, {k: max(1, v // PROBE_FRACTION) for k, v in work.items()})
+
+
+def calibrate(
+    cells: list[Cell], target_ms: float, timeout: float, recorder: Recorder, changed: Callable[[Cell], None], manifest_work: dict[int, dict]
+) -> None:
+    """Size each verified cell of a suite with work parameters, then verify it again at its new size.
+    `manifest_work` (id(cell) -> values before `probe`) names the sizes the note reports the change from."""
+    for cell in cells:
+        work = _work(cell)
+        if cell.status != OK or not work or cell.verify_ns is None or cell.dataset.path is None:
+            continue
+        factor = sized(1_000_000, cell.verify_ns, target_ms) / 1_000_000
+        new = {k: max(1, round(v * factor)) for k, v in work.items()}
+        before = manifest_work.get(id(cell), work)  # the manifest's values, before probe()
+        note = ", ".join(f"{k} {before.get(k, v)} -> {new[k]}" for k, v in work.items())
+        cell.sizing_note = f"{note}: runs of about {target_ms:g} ms (--target-ms)"
+        if all(abs(new[k] / v - 1) <= KEEP_WITHIN for k, v in work.items()):
+            changed(cell)  # its probe size is near the target: its verification run stands
+            continue
+        _resize(cell, new)
         verify(cell, timeout, recorder)
         changed(cell)

@@ -23,7 +23,7 @@ from iorace.manifest import seeds
 from iorace.manifest.cells import OK, PLANNED, SKIPPED, Cell, dataset_refs, expand
 from iorace.manifest.suites import load_suites
 from iorace.run import build, counters, datasets, reference
-from iorace.run.calibrate import calibrate
+from iorace.run.calibrate import calibrate, probe
 from iorace.run.measure import Randomize, measure
 from iorace.run.progress import Stages, stages_for
 from iorace.run.race import Plan
@@ -138,14 +138,19 @@ def _execute(cells: list[Cell], opts: RunOptions, recorder: SessionRecorder, see
         _build(cells, progress, save)
         runnable = [c for c in cells if c.status == PLANNED]
         _prepare(runnable, progress, save)
+        manifest_work = {}
+        sizing = opts.target_ms is not None and not opts.check_only  # --check-only checks the manifest's sizes
+        if sizing:  # verified at a tenth of their work, then sized from that run
+            manifest_work = {id(c): dict(c.params) for c in runnable}
+            probe(runnable)
         task = progress.add_task("verify", total=len(runnable), what="")
         for cell in runnable:
             progress.update(task, what=cell.label)
             verify(cell, opts.timeout, recorder)
             save(cell)
             progress.advance(task)
-        if opts.target_ms is not None:
-            calibrate(runnable, opts.target_ms, opts.timeout, recorder, save)
+        if sizing and opts.target_ms is not None:
+            calibrate(runnable, opts.target_ms, opts.timeout, recorder, save, manifest_work)
         if opts.instructions:
             _count_instructions([c for c in runnable if c.status == OK], opts, progress, save)
         if opts.counters:

@@ -90,7 +90,8 @@ def verify(cell: Cell, timeout: float, recorder: Recorder, *, runner: Runner = r
         cell.status, cell.detail = FAILED, f"cannot start {cell.argv[0]}: {e.strerror or e}"
         return
     judge(cell, run)
-    cell.verify_wall_ns = run.wall_ns
+    metric_ns = run.metric_ns(cell.metric)  # the inner time where the program reports one, as the rounds compare
+    cell.verify_ns = metric_ns if metric_ns is not None else run.wall_ns
     extra = (run.result or {}).get("extra")
     if isinstance(extra, dict):  # figures the program reports beside its answer (bytes per message, ...)
         cell.extra = {str(k): v for k, v in extra.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}

@@ -324,7 +324,7 @@ def test_seeds_takes_runs_options_but_not_the_selection():
 
     run_names = {p.name for p in run_cmd.params}
     names = {p.name for p in seeds_cmd.params}
-    assert run_names - names == {"inputs", "variants", "toolchains", "profiles", "params", "suites"}
+    assert run_names - names == {"inputs", "variants", "toolchains", "profiles", "params", "target_ms", "suites"}
     assert names - run_names == {"names"}
     size = next(p for p in seeds_cmd.params if p.name == "sizes")
     assert "each seed's own size" in (size.help or "")

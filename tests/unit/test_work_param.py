@@ -17,3 +17,11 @@ def test_a_work_param_is_an_integer_scale_parameter():
         SuiteManifest.model_validate({**BASE, "work_param": "passes"})
     with pytest.raises(ValidationError, match="not an integer parameter"):
         SuiteManifest.model_validate({**BASE, "scale_params": ["mode"], "work_param": "mode"})
+
+
+def test_a_work_param_may_be_a_list_each_an_integer_scale_parameter():
+    params = {"ser_ops": 10, "deser_ops": 30, "op": "ser"}
+    two = {**BASE, "params": params, "scale_params": ["ser_ops", "deser_ops"], "work_param": ["ser_ops", "deser_ops"]}
+    assert SuiteManifest.model_validate(two).work_params == ("ser_ops", "deser_ops")
+    with pytest.raises(ValidationError, match="'op' is not one of scale_params"):
+        SuiteManifest.model_validate({**two, "work_param": ["ser_ops", "op"]})
