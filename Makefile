@@ -2,14 +2,19 @@
 IORACE := .venv/bin/iorace
 PYTEST := .venv/bin/pytest
 
-# make bench's suites, in the order their tables print (readbytes, the first seed, last), sizes and runs:
-# quick data everywhere, and rdb also on its seed-like RDB 6 dump, the one the peers can read.
-SUITES ?= capnp serialize lines rdb readexact readbytes
+# make bench's suites, in the order they are verified, measured and printed, each as soon as it is measured:
+# a small suite first (lines: its tables within about two minutes of a warm start), readbytes, the first
+# seed, last; quick data everywhere, and rdb also on its seed-like RDB 6 dump, the one the peers can read.
+SUITES ?= lines readexact rdb serialize capnp readbytes
 SIZES ?= --size quick --size rdb=quick --size rdb=seed
-# Rounds at least; then up to 3x as many while a cell still timed is wider than the precision (2%), within a
-# budget of BUDGET seconds of measuring per suite; racing stops timing a cell whose place is settled.
+# Each cell's work per run is sized to about TARGET_MS (readbytes' passes, serialize's ops, capnp's iterations;
+# rdb, lines and readexact have one fixed job a run). Rounds: RUNS at least for a cell that may be among its
+# table's fastest three (racing stops a settled or far-behind cell from the third round, and the rest after
+# RUNS), then more while a cell still timed is wider than the precision (2%), within BUDGET seconds of
+# measuring per suite.
 RUNS ?= 5
 BUDGET ?= 60
+TARGET_MS ?= 100
 
 # make fuzz: each fuzzer of the rdb parsers (cargo fuzz, libFuzzer, go test -fuzz) for FUZZ_SECONDS, then the
 # differential driver (every parser on each mutant) as long; installs cargo-fuzz and nightly Rust if missing.
@@ -27,7 +32,7 @@ setup:
 # The main job: verified, measured, stored in the session database, reported, and written to results.md.
 bench: setup
 	$(IORACE) doctor
-	$(IORACE) run $(SUITES) $(SIZES) --runs $(RUNS) --budget $(BUDGET) --export-markdown results.md --export-html results.html
+	$(IORACE) run $(SUITES) $(SIZES) --runs $(RUNS) --budget $(BUDGET) --target-ms $(TARGET_MS) --export-markdown results.md --export-html results.html
 
 seeds: setup
 	$(IORACE) doctor

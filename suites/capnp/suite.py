@@ -249,11 +249,14 @@ def generate(dataset: str, path: Path) -> None:
 
 
 def _run_iterations(path: Path, params: dict) -> int:
-    """The iterations one run does: ceil(count / divide) (divide = 1 except for the slow Python row)."""
-    divide = int(params.get("divide", 1))
+    """The iterations one run does: ceil(count * scale / (100 * divide)) (divide = 1 except for the slow Python
+    row; scale, a percentage, is what `run --target-ms` sizes)."""
+    divide, scale = int(params.get("divide", 1)), int(params.get("scale", 100))
     if divide < 1:
         raise ValueError(f"divide must be >= 1, got {divide}")
-    return -(-iterations(path, params["case"]) // divide)
+    if not 1 <= scale <= 100_000:
+        raise ValueError(f"scale must be 1 to 100000 (a percentage), got {scale}")
+    return -(-iterations(path, params["case"]) * scale // (100 * divide))
 
 
 def expected(path: Path, params: dict) -> dict:

@@ -120,12 +120,13 @@ inline uint64_t read_iterations(const char* path, const std::string& kase) {
 }
 
 inline Config parse_args(int argc, char** argv, const char* usage_extra = "") {
-  if (argc != 4) {
+  if (argc != 4 && argc != 5) {
     fprintf(stderr,
-            "usage: %s CASE CONFIG ITERS_FILE\n"
+            "usage: %s CASE CONFIG ITERS_FILE [SCALE]\n"
             "  CASE: carsales | catrank | eval\n"
             "  CONFIG: object[-reuse] | bytes[-packed][-reuse] | pipe[-packed][-reuse]\n"
-            "  ITERS_FILE: lines `CASE COUNT` (iterations per case)\n%s",
+            "  ITERS_FILE: lines `CASE COUNT` (iterations per case)\n"
+            "  SCALE: percent of COUNT to run, ceil(COUNT * SCALE / 100) (default 100)\n%s",
             argv[0], usage_extra);
     exit(2);
   }
@@ -152,6 +153,14 @@ inline Config parse_args(int argc, char** argv, const char* usage_extra = "") {
   else if (s == "pipe") c.mode = Mode::pipe;
   else die("unknown config " + c.config_name);
   c.iters = read_iterations(argv[3], c.case_name);
+  if (argc == 5) {  // iorace's --target-ms sizes a run's work by this percentage (the suite's work_param)
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long scale = strtoull(argv[4], &end, 10);
+    if (argv[4][0] < '0' || argv[4][0] > '9' || *end || errno || scale < 1 || scale > 100000)
+      die(std::string("bad SCALE ") + argv[4] + " (a percentage, 1 to 100000)");
+    c.iters = (c.iters * scale + 99) / 100;
+  }
   return c;
 }
 

@@ -1,7 +1,8 @@
 # pycapnp (PyPI, bundles libcapnp 1.0): the three cases in Python through Cap'n Proto's dynamic API, schemas loaded at run time; reuse has no effect (no scratch-space API).
-"""usage: pycapnp_bench.py CASE CONFIG ITERS_FILE [DIVIDE]
+"""usage: pycapnp_bench.py CASE CONFIG ITERS_FILE [DIVIDE [SCALE]]
 
-Runs ceil(count / DIVIDE) iterations of CASE (count from ITERS_FILE), so that Python finishes in the time
+Runs ceil(count * SCALE / (100 * DIVIDE)) iterations of CASE (count from ITERS_FILE; SCALE, a percentage,
+default 100, is what iorace's --target-ms sizes; DIVIDE makes Python finish in about the time
 the compiled rows take for the whole count; the report compares it per message. Same draws, checks and
 checksum as every other row (see the suite's README.md). The pipe configs re-run this script as the server
 (`--serve CASE CONFIG N`). CAPNP_BENCH_FAULT=truncate|garbage spoils the first request's bytes.
@@ -465,7 +466,7 @@ def parse_config(name: str) -> tuple[str, bool]:
 
 def main(argv: list[str]) -> None:
     serving = len(argv) == 5 and argv[1] == "--serve"
-    if not serving and len(argv) not in (4, 5):
+    if not serving and len(argv) not in (4, 5, 6):
         print(__doc__.splitlines()[0], file=sys.stderr)
         sys.exit(2)
     args = argv[2:] if serving else argv[1:]
@@ -484,12 +485,17 @@ def main(argv: list[str]) -> None:
             die(e, f"{PROG} server")
         return
     divide = 1
-    if len(args) == 4:
+    if len(args) >= 4:
         if not args[3].isdigit() or int(args[3]) < 1:
             die(f"bad DIVIDE {args[3]}")
         divide = int(args[3])
+    scale = 100
+    if len(args) == 5:  # iorace's --target-ms sizes a run's work by this percentage (the suite's work_param)
+        if not args[4].isdigit() or not 1 <= int(args[4]) <= 100_000:
+            die(f"bad SCALE {args[4]} (a percentage, 1 to 100000)")
+        scale = int(args[4])
     count = read_iterations(args[2], case)
-    n = -(-count // divide)
+    n = -(-count * scale // (100 * divide))
     acc = [0]
     sizes = {"request": 0, "response": 0}
     start = time.perf_counter_ns()

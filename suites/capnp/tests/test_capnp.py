@@ -76,7 +76,8 @@ def _programs(tiny_run) -> dict[str, list[str]]:
     progs = {}
     for r in tiny_run.cells(suite="capnp", status="ok"):
         argv = shlex.split(r["command"])
-        progs[f"{r['language']}/{r['variant']}@{r['toolchain']}:{r['profile']}"] = argv[:-4] if r["language"] == "python" else argv[:-3]
+        first = argv.index(r["parameters"]["case"])  # CASE CONFIG ITERS_FILE [DIVIDE] SCALE follow the program
+        progs[f"{r['language']}/{r['variant']}@{r['toolchain']}:{r['profile']}"] = argv[:first]
     return progs
 
 
@@ -167,6 +168,8 @@ def test_bad_command_lines_and_iteration_files(tiny_run, tmp_path):
             ["carsales", "object", str(tmp_path / "absent.txt")],
             ["dogs", "object", str(missing)],
             ["eval", "object-packed", str(missing)],
+            ["eval", "object", str(missing), "0"],  # SCALE (DIVIDE for python/pycapnp) is at least 1
+            ["eval", "object", str(missing), "ten"],
         ):
             p = _run([*prog, *args], timeout=30)
             lines = [ln for ln in p.stderr.splitlines() if ln.strip()]

@@ -208,9 +208,10 @@ pub fn read_iterations(path: &str, case: &str) -> std::result::Result<u64, Strin
 
 fn usage(prog: &str) -> ! {
     eprintln!(
-        "usage: {prog} CASE CONFIG ITERS_FILE\n  CASE: carsales | catrank | eval\n  \
+        "usage: {prog} CASE CONFIG ITERS_FILE [SCALE]\n  CASE: carsales | catrank | eval\n  \
          CONFIG: object[-reuse] | bytes[-packed][-reuse] | pipe[-packed][-reuse]\n  \
          ITERS_FILE: lines `CASE COUNT` (iterations per case)\n  \
+         SCALE: percent of COUNT to run, ceil(COUNT * SCALE / 100) (default 100)\n  \
          (a pipe config re-runs this program as its server: {prog} --serve CASE CONFIG ITERATIONS)"
     );
     std::process::exit(2)
@@ -219,7 +220,7 @@ fn usage(prog: &str) -> ! {
 pub fn parse_args(prog: &str) -> Config {
     let args: Vec<String> = std::env::args().collect();
     let serve = args.len() == 5 && args[1] == "--serve";
-    if args.len() != 4 && !serve {
+    if (args.len() != 4 && args.len() != 5) && !serve {
         usage(prog);
     }
     let a = if serve { &args[2..] } else { &args[1..] };
@@ -247,7 +248,19 @@ pub fn parse_args(prog: &str) -> Config {
         a[2].parse()
             .unwrap_or_else(|_| die(prog, &format!("bad iteration count {}", a[2])))
     } else {
-        read_iterations(&a[2], &a[0]).unwrap_or_else(|e| die(prog, &e))
+        let count = read_iterations(&a[2], &a[0]).unwrap_or_else(|e| die(prog, &e));
+        match a.get(3) {
+            // iorace's --target-ms sizes a run's work by this percentage (the suite's work_param)
+            Some(text) => {
+                let scale: u64 = text
+                    .parse()
+                    .ok()
+                    .filter(|s| (1..=100_000).contains(s) && text.bytes().all(|b| b.is_ascii_digit()))
+                    .unwrap_or_else(|| die(prog, &format!("bad SCALE {text} (a percentage, 1 to 100000)")));
+                (count * scale).div_ceil(100)
+            }
+            None => count,
+        }
     };
     Config {
         case,

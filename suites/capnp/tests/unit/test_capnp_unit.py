@@ -50,6 +50,12 @@ def test_iterations_files(tmp_path):
     assert suite.read_counts(p) == suite.DATASETS["tiny"]
     assert suite.expected(p, {"case": "eval", "config": "pipe"}) == {"iterations": 400, "checksum": suite.checksum("eval", 400)}
     assert suite.units(p, {"case": "catrank", "config": "bytes"}) == {"messages": 8}
+    # scale (what --target-ms sizes) is a percentage of the count, rounded up; divide then divides it
+    assert suite.units(p, {"case": "eval", "config": "bytes", "scale": 25}) == {"messages": 100}
+    assert suite.units(p, {"case": "catrank", "config": "bytes", "scale": 30}) == {"messages": 3}  # 2.4 up
+    assert suite.units(p, {"case": "eval", "config": "bytes", "scale": 250, "divide": 3}) == {"messages": 334}
+    with pytest.raises(ValueError, match="scale must be"):
+        suite.units(p, {"case": "eval", "config": "bytes", "scale": 0})
     for bad in ["carsales ten\n", "carsales 1 2\n", "dogs 3\n", "eval 1\neval 2\n"]:
         p.write_text(bad)
         with pytest.raises(ValueError):
