@@ -7,6 +7,7 @@ they can never disagree about a ratio.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,6 +21,41 @@ from iorace.store.db import CellData, SessionData
 
 NS = 1e9
 AA_SUFFIX = "~aa"  # an A/A cell's variant is its original's name and this (measure.aa_twins)
+
+
+@dataclass(frozen=True)
+class Place:
+    """A ranked cell's place in its table as the range its 95% interval allows (a ranking with confidence):
+    best = 1 + the cells whose interval lies wholly below its own, worst = the ranked cells less those whose
+    interval lies wholly above it. A range ("1-3") is a tie: the intervals cannot tell those cells apart, so
+    the table's order among them is not a finding."""
+
+    best: int
+    worst: int
+
+    @property
+    def tied(self) -> bool:
+        return self.worst > self.best
+
+    def __str__(self) -> str:
+        return f"{self.best}-{self.worst}" if self.tied else str(self.best)
+
+
+@dataclass(frozen=True)
+class Lead:
+    """Who leads a table: the cells whose best place is 1, fastest first. One cell: a clear leader, `ahead`
+    the least any other cell's interval lies above its own (0.042: by at least 4.2%). Several: a tie, `within`
+    the farthest their intervals reach from the fastest's time (0.031: each within +-3.1%; None when none of
+    them has an interval), `unknown` those of them without an interval."""
+
+    rows: list[Row]
+    ahead: float | None = None
+    within: float | None = None
+    unknown: list[Row] = field(default_factory=list)
+
+    @property
+    def tie(self) -> bool:
+        return len(self.rows) > 1
 
 
 @dataclass
@@ -43,6 +79,7 @@ class Row:
     scale: float = 1.0  # this cell's work / the group's (1 pass of 10: 0.1); comparisons use cost
     instructions_per_unit: float | None = None  # instructions / the run's work in the group's first unit
     cycles_per_unit: float | None = None  # estimated cycles (cachegrind's cache simulation) / the same work
+    place: Place | None = None  # ranked rows only (Group.ranked): the places its interval allows
 
     @property
     def cost(self) -> float:
@@ -113,8 +150,32 @@ class Group:
 
     @property
     def fastest(self) -> Row | None:
-        candidates = [r for r in self.rows if r.ok and r.kind.compared]
+        candidates = self.ranked
         return min(candidates, key=lambda r: r.cost) if candidates else None
+
+    @property
+    def ranked(self) -> list[Row]:
+        """The rows that get a place: those that can be the fastest (variants and peers, timed). Limit and
+        bulk rows use another method and the A/A twin is the fastest again: ranking them would push the
+        cells that do the job down a place."""
+        return [r for r in self.rows if r.ok and r.kind.compared]
+
+    def lead(self) -> Lead | None:
+        """The cells that share the first place (Place.best == 1) and by how much they lead or tie; None with
+        fewer than two ranked cells (no order to speak of)."""
+        ranked = self.ranked
+        if len(ranked) < 2 or any(r.place is None for r in ranked):
+            return None
+        first = [r for r in ranked if r.place is not None and r.place.best == 1]
+        if len(first) == 1:
+            # A lone first place means every other interval lies wholly above the leader's (the leader's own,
+            # to itself, is [1, 1]): the smallest gap between them is what the table can claim.
+            (leader,) = first
+            ahead = min(interval(r)[0] for r in ranked if r is not leader) / interval(leader)[1] - 1
+            return Lead(first, ahead=ahead)
+        # how far the others' intervals reach from the fastest's time (the fastest's own, to itself, is [1, 1])
+        reach = [max(high - 1, 1 - low) for low, high in (interval(r) for r in first if r is not self.fastest) if math.isfinite(high)]
+        return Lead(first, within=max(reach) if reach else None, unknown=[r for r in first if not math.isfinite(interval(r)[1])])
 
     @property
     def work_unit(self) -> str:
@@ -213,6 +274,7 @@ def analyse(session: SessionData) -> list[Group]:
     for g in groups:
         _apply_scale(g)
         _compare_within(g)
+        _place(g)
         g.rows.sort(key=lambda r: (Status.sort_key(r.cell.status) if not r.ok else -1, r.cost if r.ok else 0, r.cell.label))
     return groups
 
@@ -266,6 +328,27 @@ def _compare_within(g: Group) -> None:
         _per_unit(r, g.work_unit)
         if r.primary is not None and r.primary.median > 0:
             r.rates = {unit: n / r.primary.median for unit, n in r.cell.units.items()}
+
+
+def interval(r: Row) -> tuple[float, float]:
+    """A row's 95% interval of its ratio to the fastest; without one (fewer than two rounds paired with the
+    fastest) it could be anywhere, (0, inf), so it ties with every cell rather than claim a place."""
+    v = r.vs_fastest
+    if v is None or v.low is None or v.high is None:
+        return 0.0, math.inf
+    return v.low, v.high
+
+
+def _place(g: Group) -> None:
+    """Each ranked row's Place from the overlaps of the ranked rows' intervals (the other rows get none).
+    The intervals are each cell's paired ratio to the fastest, so two of them overlapping is a fair stand-in
+    for "cannot be told apart" between those two cells, and the rule needs no test between every pair."""
+    ranked = g.ranked
+    bounds = [interval(r) for r in ranked]
+    for r, (low, high) in zip(ranked, bounds, strict=True):
+        below = sum(1 for _, other_high in bounds if other_high < low)
+        above = sum(1 for other_low, _ in bounds if other_low > high)
+        r.place = Place(1 + below, len(ranked) - above)
 
 
 def _per_unit(r: Row, unit: str) -> None:

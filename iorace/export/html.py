@@ -172,8 +172,10 @@ def _group_section(section: Section, index: int, languages: list[str]) -> str:
     g = section.source
     assert isinstance(g, Group)
     table = section.table.view(wide=True)  # every column the terminal report has
-    fastest = g.fastest
+    fastest, first = g.fastest, g.lead()
     lead = f" · fastest: {tables.cell_name(fastest)}" if fastest is not None else " · no cell timed"
+    if first is not None and first.tie:  # the summary line must not name one winner where the intervals cannot
+        lead = f" · fastest: a tie of {len(first.rows)} ({', '.join(tables.cell_name(r) for r in first.rows)})"
     out = [
         f'<details class="group" id="g{index}"><summary><b>{esc(table.title)}</b>{esc(lead)} · {len(g.rows)} cells</summary>',
         f'<p class="caption">{esc(table.caption)}</p>',

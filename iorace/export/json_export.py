@@ -77,6 +77,10 @@ def result(row: Row) -> dict:
         "inner_median": row.inner.median if row.inner else None,
         "ratio": row.vs_fastest.value if row.vs_fastest else None,
         "ratio_ci95": [row.vs_fastest.low, row.vs_fastest.high] if row.vs_fastest and row.vs_fastest.low is not None else None,
+        # the places its interval allows among the table's ranked cells ([1, 3]: first to third), and whether that
+        # is a range, a tie the intervals cannot break (analysis.Place); null for a cell that is not ranked
+        "place": [row.place.best, row.place.worst] if row.place is not None else None,
+        "tied": row.place.tied if row.place is not None else None,
         "ratio_to_limit": row.vs_limit,
         "ratio_to_language_reference": row.vs_language_ref,
         "ratio_to_best_peer": row.vs_peer,

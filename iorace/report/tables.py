@@ -73,10 +73,13 @@ def group_title(g: Group) -> str:
 
 
 def group_caption(g: Group) -> str:
-    text = (
-        f"{g.title}. Ratios compare the {metric_title(g)} with the fastest cell's round by round (the geometric "
+    text = f"{g.title}. {lead_text(g)}" if g.lead() is not None else f"{g.title}."
+    text += (
+        f" Ratios compare the {metric_title(g)} with the fastest cell's round by round (the geometric "
         "mean of each round's paired ratio, 95% t-interval over rounds); "
-        "inner = the program's own timing of the work, wall = the whole process."
+        "inner = the program's own timing of the work, wall = the whole process. "
+        "Place: from 1 + the cells whose interval lies wholly below this one's to the cells less those wholly "
+        "above it; a range is a tie (limit, bulk and A/A cells are not placed)."
     )
     if g.scaled:
         unit = g.scale_unit[:-1] if g.scale_unit.endswith("s") else g.scale_unit or "unit"
@@ -93,6 +96,28 @@ def group_caption(g: Group) -> str:
             + "."
         )
     return text
+
+
+def _names(rows: list[Row]) -> str:
+    """'a', 'a and b', 'a, b and c': cells as the compact view names them."""
+    names = [cell_name(r) for r in rows]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def lead_text(g: Group) -> str:
+    """The caption's answer to "which is fastest?", saying a tie where the 95% intervals cannot order the
+    first cells, so a reader does not take the table's order among them for a result ('' without a lead)."""
+    lead = g.lead()
+    if lead is None:
+        return ""
+    if not lead.tie:
+        return f"Fastest: {_names(lead.rows)}, ahead of the next by at least {lead.ahead:.1%} (95% intervals)."
+    text = f"Fastest: {_names(lead.rows)}, a tie at 95%"
+    if lead.within is not None:
+        text += f": each within +-{lead.within:.1%} of the fastest's time"
+    if lead.unknown:
+        text += f" ({_names(lead.unknown)}: no interval, so any place)"
+    return text + "."
 
 
 def _x(value: float | None) -> str:
@@ -117,6 +142,7 @@ def _group_columns(g: Group) -> list[tuple[Column, Text]]:
     something to show in them."""
     primary = g.metric if g.metric in ("inner", "cpu") else "wall"
     cols: list[tuple[Column, Text]] = [
+        (Column("place", "left", compact=True), lambda r: str(r.place) if r.place is not None else "-"),
         (Column("cell", "left", compact=True, wide=False, wrap=True), cell_name),
         (Column("variant", "left"), lambda r: r.cell.key),
         (Column("toolchain", "left"), lambda r: r.cell.toolchain),

@@ -35,9 +35,19 @@ def fit(table: tables.Table, width: int | None) -> tables.Table:
     return table
 
 
-def rich_table(table: tables.Table) -> Table:
+def _natural_width(table: tables.Table) -> int:
+    """The width rich gives the table when nothing wraps: each column's longest text or whole header, its
+    padding and the space between columns."""
+    return sum(max([len(row[i]) for row in table.rows] + [len(c.header)]) + 2 for i, c in enumerate(table.columns))
+
+
+def rich_table(table: tables.Table, width: int | None = None) -> Table:
     """Draw a format-neutral table with rich. Program and manifest text is plain text, never markup
-    ("#[inline]", "[mode=sum]"); only the status gets a colour. Long labels and notes wrap; numbers never do."""
+    ("#[inline]", "[mode=sum]"); only the status gets a colour. Long labels and notes wrap; numbers never do.
+    Given a `width` the table is wider than, every column but the label and notes ones is fixed at its
+    narrowest (its headers break between words): rich would otherwise narrow a number's column too, widen it
+    again to its min_width and leave the table wider than the terminal, which crops the notes."""
+    tight = width is not None and _natural_width(table) > width
     t = Table(
         title=f"[bold]{escape(table.title)}[/]" if table.title else None,
         title_justify="left",
@@ -55,6 +65,7 @@ def rich_table(table: tables.Table) -> Table:
             justify="left" if col.align == "left" else "right",
             overflow="fold" if col.wrap else "ellipsis",
             min_width=_min_width(table, i),
+            width=_min_width(table, i) if tight and not col.wrap else None,
         )
     for i, row in enumerate(table.rows):
         cells = [escape(c) for c in row]
@@ -70,7 +81,7 @@ def rich_table(table: tables.Table) -> Table:
 def _print_table(console: Console, table: tables.Table, wide: bool) -> None:
     """A table in the wide view, or the compact one fitted to the terminal's width."""
     view = table.view(wide)
-    console.print(rich_table(view if wide else fit(view, console.width)))
+    console.print(rich_table(view) if wide else rich_table(fit(view, console.width), console.width))
 
 
 def print_session(report: Report, console: Console, wide: bool = True) -> None:

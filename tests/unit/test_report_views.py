@@ -36,8 +36,10 @@ def test_compact_view_wraps_long_labels_instead_of_cutting_them():
     out = io.StringIO()
     print_session(build(s), Console(file=out, width=80, color_system=None), wide=False)
     text = out.getvalue().split("•")[0]
-    first_column = "".join(line[:20].strip() for line in text.splitlines())
-    assert "c/a-very-long-variant-name-that-needs-wrapping" in first_column.replace(" ", "")
+    header = next(line for line in text.splitlines() if line.startswith("place"))
+    start, end = header.index("cell"), header.index("status")  # the cell column, after the place column
+    cell_column = "".join(line[start:end].strip() for line in text.splitlines())
+    assert "c/a-very-long-variant-name-that-needs-wrapping" in cell_column.replace(" ", "")
     assert "…" not in text
 
 
@@ -63,7 +65,16 @@ def test_compact_columns_are_a_subset_of_the_table_model():
     (g,) = analyse(toy_session())
     full = tables.group_table(g)
     compact = full.view(wide=False)
-    assert [c.header for c in compact.columns] == ["cell", "status", "inner median", "rate", "x fastest [95% CI]", "instr/byte", "notes"]
+    assert [c.header for c in compact.columns] == [
+        "place",
+        "cell",
+        "status",
+        "inner median",
+        "rate",
+        "x fastest [95% CI]",
+        "instr/byte",
+        "notes",
+    ]
     assert compact.statuses == full.statuses and compact.columns[compact.status_column].header == "status"
 
 
@@ -172,3 +183,16 @@ def test_a_seed_table_takes_the_figures_of_its_own_compiler():
     assert gdc.rows[3].seed_vs_baseline == pytest.approx(4.5 / 16.1) and "(gdc's)" in gdc.source
     assert all(r.seed_seconds is None for r in ldc2.rows)
     assert "seed's median" not in tables.seed_table(ldc2).columns[-1].header
+
+
+def test_a_compact_table_too_wide_for_the_terminal_loses_no_word_of_its_notes():
+    """rich narrowed the number columns too, widened them again to their minimum and printed a table wider
+    than the terminal, which cropped the notes ("reference agai"); the numbers' columns are now fixed."""
+    from test_golden import full_session
+
+    out = io.StringIO()
+    print_session(build(full_session()), Console(file=out, width=80, color_system=None, highlight=False), wide=False)
+    words = set(out.getvalue().split())
+    assert {"A/A:", "the", "reference", "again,", "as", "its", "own", "cell", "(not", "ranked)"} <= words
+    assert {"stopped", "after", "5", "rounds:", "its", "place", "is", "settled", "(race)"} <= words
+    assert max(len(line) for line in out.getvalue().splitlines()) <= 80
