@@ -69,7 +69,10 @@ def metric_title(g: Group) -> str:
 
 
 def group_title(g: Group) -> str:
-    return f"{g.suite} · {g.dataset} · {params_text(g.params)}"
+    # where the cells ran different amounts of work (a 1-pass Python loop, or each cell sized by --target-ms),
+    # one cell's scale parameters would misname the table: the caption says they are compared per unit of work
+    params = {k: v for k, v in g.params.items() if k not in g.scale_params} if g.scaled else g.params
+    return f"{g.suite} · {g.dataset} · {params_text(params)}"
 
 
 def group_caption(g: Group) -> str:
