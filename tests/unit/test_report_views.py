@@ -172,3 +172,31 @@ def test_a_seed_table_takes_the_figures_of_its_own_compiler():
     assert gdc.rows[3].seed_vs_baseline == pytest.approx(4.5 / 16.1) and "(gdc's)" in gdc.source
     assert all(r.seed_seconds is None for r in ldc2.rows)
     assert "seed's median" not in tables.seed_table(ldc2).columns[-1].header
+
+
+def _suite_by_suite(session, width: int = 200) -> tuple[str, str]:
+    """What `run` prints (each suite's tables as it is measured, then the rest) and what `show` prints."""
+    from iorace.report.terminal import print_suite
+
+    report = build(session)
+    piecewise, whole = io.StringIO(), io.StringIO()
+    suites = list(dict.fromkeys(c.suite for c in session.cells))
+    for suite in suites:
+        print_suite(report, Console(file=piecewise, width=width, color_system=None, highlight=False), suite, wide=True)
+    print_session(report, Console(file=piecewise, width=width, color_system=None, highlight=False), wide=True, shown=suites)
+    print_session(report, Console(file=whole, width=width, color_system=None, highlight=False), wide=True)
+    return piecewise.getvalue(), whole.getvalue()
+
+
+def test_suite_by_suite_prints_what_show_prints_once():
+    """`run` prints a suite's tables as soon as it is measured, then only the session-wide rest: one suite's
+    session reads exactly as `iorace show` prints it, and one of several suites has every line once."""
+    from test_golden import full_session
+
+    piecewise, whole = _suite_by_suite(toy_session())
+    assert piecewise == whole
+    several = full_session()
+    assert len({c.suite for c in several.cells}) == 3
+    piecewise, whole = _suite_by_suite(several)
+    assert sorted(piecewise.splitlines()) == sorted(whole.splitlines())
+    assert piecewise.splitlines()[-1] == whole.splitlines()[-1]  # the session line last
