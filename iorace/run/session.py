@@ -258,6 +258,7 @@ def _measure(
             aa=opts.aa,
             plan=Plan(opts.runs, opts.max_runs, opts.precision, opts.budget, opts.race),
         )
+        progress.stop_task(task)  # its "done" line before its tables, also when the race ended it early
 
 
 def _count_perf(cells: list[Cell], opts: RunOptions, progress: Stages, save: Callable[[Cell], None]) -> None:
