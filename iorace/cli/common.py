@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -17,10 +18,10 @@ from iorace.core.options import CommandFunc, RunOptions
 from iorace.core.paths import default_db
 from iorace.export import EXPORTERS, export_all
 from iorace.report import document
-from iorace.report.terminal import print_session
+from iorace.report.terminal import print_session, print_suite
 from iorace.run.session import plan, run_session
 from iorace.store import dialect
-from iorace.store.db import SessionData
+from iorace.store.db import SessionData, Store
 
 
 def _width(stream: TextIO) -> int | None:
@@ -114,22 +115,41 @@ def check_exports(exports: dict[str, Path | None]) -> None:
             raise UsageError(f"{e.option} {path}: folder {path.resolve().parent} does not exist")
 
 
-def show_session(session: SessionData, exports: dict[str, Path | None], wide: bool, allow_contended: bool = False) -> None:
+def show_session(
+    session: SessionData, exports: dict[str, Path | None], wide: bool, allow_contended: bool = False, shown: Collection[str] = ()
+) -> None:
     """The one way a stored session reaches the user, after `run` and `seeds` as in `show`: analysed once,
-    printed, then written to each export asked for."""
+    printed (less the tables of the suites in `shown`, printed as each was measured), then written whole to
+    each export asked for."""
     report = document.build(session)
-    print_session(report, console, wide=wide)
+    print_session(report, console, wide=wide, shown=shown)
     export_all(report, exports, lambda line: console.print(escape(line), highlight=False), allow_contended)
+
+
+def show_suite(store: Store, session_id: int, suite: str, wide: bool) -> None:
+    """One suite's tables of a session being measured, as `iorace show` prints them, analysed from the store
+    with that suite's cells only (a table's numbers do not depend on the other suites')."""
+    session = store.load(session_id)
+    session.cells = [c for c in session.cells if c.suite == suite]
+    print_suite(document.build(session), console, suite, wide=wide)
 
 
 def measure_and_show(opts: RunOptions, allow_contended: bool = False) -> int:
     """`run` and `seeds`: plan (every usage error before anything is built or stored), measure into the
-    store, show the stored session; returns the exit code."""
+    store, printing each suite's tables as soon as it is measured, then the rest of the stored session
+    (what is session-wide: overview, counters, problems, the session line) and its exports; returns the
+    exit code."""
     cells = plan(opts)
     check_exports(opts.exports)
-    done = run_session(opts, cells, console, err_console)
+    shown: list[str] = []
+
+    def suite_done(store: Store, session_id: int, suite: str) -> None:
+        show_suite(store, session_id, suite, opts.wide)
+        shown.append(suite)
+
+    done = run_session(opts, cells, console, err_console, on_suite_done=suite_done)
     try:
-        show_session(done.store.load(done.session_id), opts.exports, opts.wide, allow_contended)
+        show_session(done.store.load(done.session_id), opts.exports, opts.wide, allow_contended, shown)
     finally:  # where it is stored, also when its exports were refused
         console.print(f"stored in {done.store.where} (iorace show {done.session_id})", highlight=False)
     return done.exit_code

@@ -182,6 +182,16 @@ class RunOptions:
     check_only: bool = field(
         default=False, metadata=flag("--check-only", is_flag=True, help="Build and verify every answer; measure nothing.")
     )
+    build_jobs: int | None = field(
+        default=None,
+        metadata=flag(
+            "--build-jobs",
+            stored=False,  # how fast the builds went, not what was measured
+            type=click.IntRange(1),
+            metavar="N",
+            help="Builds run at once (each build key is built once, in its own thread) [default: one per CPU].",
+        ),
+    )
     seed: int | None = field(
         default=None, metadata=flag("--seed", type=int, help="Seed of the interleaving order (default: random, stored).")
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from rich import box
 from rich.console import Console
 from rich.markup import escape
@@ -11,7 +13,7 @@ from iorace.analyse.leaders import EXPLAINED
 from iorace.core.status import Status
 from iorace.core.verdict import Verdict
 from iorace.report import tables
-from iorace.report.document import Report
+from iorace.report.document import Report, Section
 
 WRAP_MIN = 12  # the narrowest a label or notes column becomes before the table drops a column
 
@@ -84,12 +86,9 @@ def _print_table(console: Console, table: tables.Table, wide: bool) -> None:
     console.print(rich_table(view) if wide else rich_table(fit(view, console.width), console.width))
 
 
-def print_session(report: Report, console: Console, wide: bool = True) -> None:
-    """The report document's detail (a group's table, compact unless `wide`: the terminal's default, with its
-    best-per-toolchain table; the grids; the seed tables; the counters; the A/A check), then its overview
-    (each seed's then-and-now table, each suite's best cell per language and toolchain), the problems and the
-    session line: a terminal shows the end of a run, so the answer is printed last, where the reader is."""
-    for section in report.detail + report.overview:
+def _print_sections(report: Report, sections: list[Section], console: Console, wide: bool) -> None:
+    """Sections of `report`, each table with its caption (and a group's best-per-toolchain table)."""
+    for section in sections:
         if section is next(iter(report.of_kind("leaders")), None):  # what their ratios are, once
             console.print(escape(EXPLAINED), style="dim", highlight=False)
             console.print()
@@ -105,6 +104,30 @@ def print_session(report: Report, console: Console, wide: bool = True) -> None:
         if section.best is not None:
             _print_table(console, section.best, wide)
         console.print()
+
+
+def section_suite(section: Section) -> str | None:
+    """The suite a section belongs to (a group's table, a grid, a seed table), None for what is
+    session-wide (the overview, the counters, the A/A check)."""
+    if section.kind in ("group", "grid", "seed") and section.source is not None:
+        return section.source.suite
+    return None
+
+
+def print_suite(report: Report, console: Console, suite: str, wide: bool = True) -> None:
+    """A suite's part of the report's detail (its tables, grids and seed tables), as print_session prints
+    it: `run` shows each suite's as soon as it is measured, then print_session(..., shown=) the rest."""
+    _print_sections(report, [s for s in report.detail if section_suite(s) == suite], console, wide)
+
+
+def print_session(report: Report, console: Console, wide: bool = True, shown: Collection[str] = ()) -> None:
+    """The report document's detail (a group's table, compact unless `wide`: the terminal's default, with its
+    best-per-toolchain table; the grids; the seed tables; the counters; the A/A check), then its overview
+    (each seed's then-and-now table, each suite's best cell per language and toolchain), the problems and the
+    session line: a terminal shows the end of a run, so the answer is printed last, where the reader is.
+    The suites in `shown` had their tables printed already (print_suite), and are not printed again."""
+    detail = [s for s in report.detail if section_suite(s) not in shown]
+    _print_sections(report, detail + report.overview, console, wide)
     for line in report.problem_lines:  # whole lines when piped or wide, wrapped to a terminal
         console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=wide)
     if report.contention.timed_runs:  # the machine while it measured, next to the session line

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shlex
 import shutil
+import signal
 import subprocess
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from iorace.core.errors import UsageError
 from iorace.core.paths import cache_dir
-from iorace.manifest.cells import BUILD_FAILED, SKIPPED, Cell
+from iorace.core.status import Status
+from iorace.manifest.cells import BUILD_FAILED, PLANNED, SKIPPED, Cell
 from iorace.manifest.toolchains import harness_python, probe
 
 if TYPE_CHECKING:
@@ -108,43 +113,113 @@ def build_key(cell: Cell) -> str:
     return h.hexdigest()[:24]
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What building one key gave: where it is, or why there is nothing (the cells of the key share it)."""
+
+    build_dir: Path | None
+    status: Status = PLANNED
+    detail: str = ""
+
+    def apply(self, cell: Cell) -> None:
+        cell.build_dir = self.build_dir
+        if self.status != PLANNED:
+            cell.status, cell.detail = self.status, self.detail
+
+
 def build(cell: Cell) -> None:
     """Build one cell (or find it cached); sets cell.build_dir, or marks it skipped/build-failed."""
+    prepare(cell)
+    if cell.status == PLANNED:
+        compile_key(cell).apply(cell)
+
+
+def prepare(cell: Cell) -> None:
+    """Probe the cell's toolchain (cached per toolchain) and compute its build key; a missing toolchain
+    makes it skipped. Cells with one build key are built once (compile_key), then share the outcome."""
     pr = probe(cell.toolchain)
     if not pr.available:
         cell.status, cell.detail = SKIPPED, pr.reason
         return
     cell.toolchain_version = pr.version
     cell.build_key = build_key(cell)
+
+
+_running: set[subprocess.Popen] = set()  # build commands running now, in any thread
+_running_lock = threading.Lock()
+_stopped = threading.Event()  # set by stop_builds: no build command starts until resume_builds
+
+
+def stop_builds() -> None:
+    """Kill every build command running (Ctrl-C in the main thread while worker threads build): its whole
+    process group, the compilers it started too; and start none until resume_builds()."""
+    with _running_lock:
+        _stopped.set()
+        for proc in _running:
+            _kill_group(proc)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def resume_builds() -> None:
+    _stopped.clear()
+
+
+def _run_command(command: str, cwd: Path, env: dict[str, str]) -> tuple[str, int]:
+    """Run a build command in its own process group (stop_builds kills it whole); its output and exit code."""
+    with _running_lock:
+        if _stopped.is_set():
+            return "build stopped: the session was interrupted", -1
+        proc = subprocess.Popen(
+            ["bash", "-c", command],
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=env,
+            start_new_session=True,
+        )
+        _running.add(proc)
+    try:
+        try:
+            output, _ = proc.communicate(timeout=BUILD_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc)
+            proc.communicate()
+            return f"build timed out after {BUILD_TIMEOUT} s", -1
+        return output, proc.returncode
+    finally:
+        with _running_lock:
+            _running.discard(proc)
+        if proc.returncode is None:  # interrupted in this thread (Ctrl-C): nothing of the build outlives it
+            _kill_group(proc)
+            proc.wait()
+
+
+def compile_key(cell: Cell) -> Outcome:
+    """Build the key of a prepared cell into the cache (or find it there). Reads the cell, changes nothing
+    (safe in a worker thread): the caller applies the outcome to every cell of the key. One key is built by
+    one thread at a time: its temp dir is named after the process."""
+    assert cell.build_key, f"{cell.label}: prepare() first"
     final = cache_dir() / "build" / cell.build_key
-    cell.build_dir = final
     if (final / ".built").exists():
-        return
+        return Outcome(final)
     tmp = final.with_name(final.name + f".tmp{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     (cache_dir() / "work" / cell.suite.name / cell.toolchain.name).mkdir(parents=True, exist_ok=True)
     command = build_command(cell, tmp)
     if command.strip():
-        try:
-            proc = subprocess.run(
-                ["bash", "-c", command],
-                cwd=tmp,
-                capture_output=True,
-                text=True,
-                timeout=BUILD_TIMEOUT,
-                env={**os.environ, **cell.variant.env},
-            )
-            output, code = proc.stdout + proc.stderr, proc.returncode
-        except subprocess.TimeoutExpired:
-            output, code = f"build timed out after {BUILD_TIMEOUT} s", -1
+        output, code = _run_command(command, tmp, {**os.environ, **cell.variant.env})
         (tmp / "build.log").write_text(f"$ {command}\n{output}")
         if code != 0:
             tail = "\n".join(output.strip().splitlines()[-LOG_TAIL_LINES:])
-            cell.status, cell.detail = BUILD_FAILED, f"exit {code}: {tail}"
-            cell.build_dir = None
             shutil.rmtree(tmp, ignore_errors=True)
-            return
+            return Outcome(None, BUILD_FAILED, f"exit {code}: {tail}")
     # Built in a temp dir and renamed, so an interrupted build never looks finished. Another iorace
     # process may have finished the same build meanwhile: then its copy stands and ours goes.
     (tmp / ".built").write_text(command)
@@ -156,3 +231,4 @@ def build(cell: Cell) -> None:
         if not (final / ".built").exists():
             raise
         shutil.rmtree(tmp, ignore_errors=True)
+    return Outcome(final)

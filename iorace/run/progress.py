@@ -34,6 +34,8 @@ class Stages(Protocol):
 
     def advance(self, task_id: TaskID, advance: float = ...) -> None: ...
 
+    def stop_task(self, task_id: TaskID) -> None: ...
+
 
 class _QuietProgress(Progress):
     """Redrawn when it changes, never by rich's 10 Hz timer thread."""
@@ -100,6 +102,13 @@ class LineProgress:
             self._say(stage, "done")
         elif self.clock() - stage.said >= self.every_s:
             self._say(stage, "")
+
+    def stop_task(self, task_id: TaskID) -> None:
+        """The stage is over (its suite is measured, the race stopped it early): its "done" line now, before
+        the suite's tables, not at the end of the session."""
+        stage = self.stages[task_id]
+        if not stage.ended:
+            self._say(stage, "done")
 
     def _say(self, stage: _Stage, what: str) -> None:
         now = self.clock()

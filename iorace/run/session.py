@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import random
 import shlex
 import sys
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from rich.console import Console
@@ -89,10 +91,11 @@ class Finished:
     exit_code: int
 
 
-def run_session(opts: RunOptions, cells: list[Cell], console: Console, err: Console) -> Finished:
-    """Build, verify, count and measure `cells` (from plan(opts), which raises every usage error before
-    anything is built or stored), storing everything as it goes. Prints progress and warnings; the report
-    is the caller's (the stored session, shown as `iorace show` shows it)."""
+def run_session(opts: RunOptions, cells: list[Cell], console: Console, err: Console, on_suite_done: SuiteDone | None = None) -> Finished:
+    """Build `cells` (from plan(opts), which raises every usage error before anything is built or stored),
+    then verify, count and measure them suite by suite, storing everything as it goes. Prints progress and
+    warnings; the report is the caller's (the stored session, shown as `iorace show` shows it), suite by
+    suite through on_suite_done as each is measured, then whole at the end."""
     machine_name = machine.name(opts.machine_name)
     seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(2**31)
     m = machine.info()
@@ -107,7 +110,7 @@ def run_session(opts: RunOptions, cells: list[Cell], console: Console, err: Cons
     status, busy = "done", ""
     recorder = SessionRecorder(store, session_id)
     try:
-        busy = _execute(cells, opts, recorder, seed, console)
+        busy = _execute(cells, opts, recorder, seed, console, on_suite_done)
     except KeyboardInterrupt:
         status = "interrupted"
     finally:
@@ -125,8 +128,21 @@ def run_session(opts: RunOptions, cells: list[Cell], console: Console, err: Cons
     return Finished(store, session_id, EXIT_CELLS_FAILED if bad else EXIT_OK)
 
 
-def _execute(cells: list[Cell], opts: RunOptions, recorder: SessionRecorder, seed: int, console: Console) -> str:
-    """Build, verify, count, measure; returns a warning when the machine was busy around measuring, else ''."""
+SuiteDone = Callable[[Store, int, str], None]
+"""Called with the store, the session's id and a suite's name as soon as that suite is measured (or verified,
+when nothing of it is timed): its tables can be shown while the next suite runs."""
+
+
+def build_jobs(opts: RunOptions) -> int:
+    """How many builds run at once: --build-jobs, else one per CPU."""
+    return opts.build_jobs or os.cpu_count() or 1
+
+
+def _execute(
+    cells: list[Cell], opts: RunOptions, recorder: SessionRecorder, seed: int, console: Console, on_suite_done: SuiteDone | None
+) -> str:
+    """Build every cell (in parallel), then each suite in turn: data, verify, count, measure, and its tables
+    (on_suite_done); returns a warning when the machine was busy around measuring, else ''."""
 
     def save(cell: Cell) -> None:
         # committed at once, here for every phase: a transaction left open across builds or verification runs
@@ -134,48 +150,85 @@ def _execute(cells: list[Cell], opts: RunOptions, recorder: SessionRecorder, see
         recorder.save(cell)
         recorder.commit()
 
+    before: dict | None = None  # the machine before the first suite is measured
     with stages_for(console) as progress:
-        _build(cells, progress, save)
-        runnable = [c for c in cells if c.status == PLANNED]
-        _prepare(runnable, progress, save)
-        manifest_work = {}
-        sizing = opts.target_ms is not None and not opts.check_only  # --check-only checks the manifest's sizes
-        if sizing:  # verified at a tenth of their work, then sized from that run
-            manifest_work = {id(c): dict(c.params) for c in runnable}
-            probe(runnable)
-        task = progress.add_task("verify", total=len(runnable), what="")
-        for cell in runnable:
-            progress.update(task, what=cell.label)
-            verify(cell, opts.timeout, recorder)
-            save(cell)
-            progress.advance(task)
-        if sizing and opts.target_ms is not None:
-            calibrate(runnable, opts.target_ms, opts.timeout, recorder, save, manifest_work)
-        if opts.instructions:
-            _count_instructions([c for c in runnable if c.status == OK], opts, progress, save)
-        if opts.counters:
-            _count_perf([c for c in runnable if c.status == OK], opts, progress, save)
-        if opts.check_only or not any(c.status == OK for c in runnable):
-            return ""
-        before = machine.busy_sample()
-        _measure(runnable, opts, recorder, seed, progress, save)
-        return machine.busy_warning(before, machine.busy_sample())
+        _build(cells, progress, save, build_jobs(opts))
+        for suite_name in dict.fromkeys(c.suite.name for c in cells):
+            runnable = [c for c in cells if c.suite.name == suite_name and c.status == PLANNED]
+            _prepare(runnable, progress, save, f"data {suite_name}")
+            _verify(runnable, opts, recorder, progress, save, suite_name)
+            if opts.instructions:
+                _count_instructions([c for c in runnable if c.status == OK], opts, progress, save)
+            if opts.counters:
+                _count_perf([c for c in runnable if c.status == OK], opts, progress, save)
+            if not opts.check_only and any(c.status == OK for c in runnable):
+                if before is None:
+                    before = machine.busy_sample()
+                _measure(runnable, opts, recorder, seed, progress, save)
+            recorder.commit()
+            if on_suite_done is not None:
+                on_suite_done(recorder.store, recorder.session_id, suite_name)
+        return machine.busy_warning(before, machine.busy_sample()) if before is not None else ""
 
 
-def _build(cells: list[Cell], progress: Stages, save: Callable[[Cell], None]) -> None:
-    task = progress.add_task("build", total=len(cells), what="")
-    for cell in cells:
+def _verify(
+    runnable: list[Cell], opts: RunOptions, recorder: SessionRecorder, progress: Stages, save: Callable[[Cell], None], suite_name: str
+) -> None:
+    """Each cell's verification run; with --target-ms (and not --check-only, which checks the manifest's sizes),
+    at a tenth of its work first, then sized from that run and verified again at its size (run/calibrate.py)."""
+    target_ms = None if opts.check_only else opts.target_ms
+    manifest_work = {id(c): dict(c.params) for c in runnable}
+    if target_ms is not None:
+        probe(runnable)
+    task = progress.add_task(f"verify {suite_name}", total=len(runnable), what="")
+    for cell in runnable:
         progress.update(task, what=cell.label)
-        if cell.status == PLANNED:  # not a cell the manifest skips on this dataset
-            build.build(cell)
+        verify(cell, opts.timeout, recorder)
         save(cell)
         progress.advance(task)
+    if target_ms is not None:
+        calibrate(runnable, target_ms, opts.timeout, recorder, save, manifest_work)
 
 
-def _prepare(runnable: list[Cell], progress: Stages, save: Callable[[Cell], None]) -> None:
+def _build(cells: list[Cell], progress: Stages, save: Callable[[Cell], None], jobs: int) -> None:
+    """Every cell's build, `jobs` at a time in threads (a build is a subprocess: the GIL is free meanwhile);
+    cells of one build key are built once and share its outcome. The store and the progress are touched in
+    this thread only (a SQLite connection belongs to its thread)."""
+    task = progress.add_task("build", total=len(cells), what="")
+    by_key: dict[str, list[Cell]] = {}
+    for cell in cells:  # stored in the plan's order first: the cells' row ids are the reports' order
+        if cell.status == PLANNED:  # not a cell the manifest skips on this dataset
+            build.prepare(cell)
+        if cell.status == PLANNED:
+            by_key.setdefault(cell.build_key, []).append(cell)
+        else:
+            progress.advance(task)
+        save(cell)
+    if not by_key:
+        return
+    pool = ThreadPoolExecutor(max_workers=max(1, min(jobs, len(by_key))), thread_name_prefix="iorace-build")
+    try:
+        running = {pool.submit(build.compile_key, same[0]): same for same in by_key.values()}
+        for done in as_completed(running):
+            outcome = done.result()
+            for cell in running[done]:
+                outcome.apply(cell)
+                progress.update(task, what=cell.label)
+                save(cell)
+                progress.advance(task)
+    except BaseException:  # Ctrl-C: no build starts, the running ones are killed; their cells stay planned
+        pool.shutdown(wait=False, cancel_futures=True)
+        build.stop_builds()
+        raise
+    finally:
+        pool.shutdown(wait=True)
+        build.resume_builds()
+
+
+def _prepare(runnable: list[Cell], progress: Stages, save: Callable[[Cell], None], stage: str = "data") -> None:
     """Data, expected answers and the exact command line of each cell."""
     refs = {id(c.dataset): c for c in runnable}
-    task = progress.add_task("data", total=len(refs), what="")
+    task = progress.add_task(stage, total=len(refs), what="")
     for cell in refs.values():
         progress.update(task, what=f"{cell.suite.name}/{cell.dataset.name}")
         datasets.materialize(cell.suite, cell.dataset)
@@ -217,6 +270,7 @@ def _measure(
             aa=opts.aa,
             plan=Plan(opts.runs, opts.max_runs, opts.precision, opts.budget, opts.race),
         )
+        progress.stop_task(task)  # its "done" line before its tables, also when the race ended it early
 
 
 def _count_perf(cells: list[Cell], opts: RunOptions, progress: Stages, save: Callable[[Cell], None]) -> None:

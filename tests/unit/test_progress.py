@@ -50,3 +50,17 @@ def test_a_stage_that_grows_past_its_plan_ends_once_at_exit():
         p.advance(task)
     lines = out.getvalue().splitlines()
     assert [line for line in lines if "done" in line] == ["measure spin: done, 2/2, 0s", "measure spin: done, 3/3, 0s"]
+
+
+def test_a_stage_stopped_early_says_done_when_stopped_not_at_exit():
+    """A race ends a suite's measuring below its planned rounds: its "done" line comes when the suite is over
+    (before its tables are printed), once."""
+    out = io.StringIO()
+    with LineProgress(Console(file=out, width=200), clock=Clock()) as p:
+        task = p.add_task("measure spin", total=10, what="")
+        for _ in range(6):
+            p.advance(task)
+        p.stop_task(task)
+        out.write("the tables\n")
+    lines = out.getvalue().splitlines()
+    assert lines == ["measure spin: started, 0/10, 0s", "measure spin: done, 6/10, 0s", "the tables"]

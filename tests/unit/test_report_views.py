@@ -196,3 +196,31 @@ def test_a_compact_table_too_wide_for_the_terminal_loses_no_word_of_its_notes():
     assert {"A/A:", "the", "reference", "again,", "as", "its", "own", "cell", "(not", "ranked)"} <= words
     assert {"stopped", "after", "5", "rounds:", "its", "place", "is", "settled", "(race)"} <= words
     assert max(len(line) for line in out.getvalue().splitlines()) <= 80
+
+
+def _suite_by_suite(session, width: int = 200) -> tuple[str, str]:
+    """What `run` prints (each suite's tables as it is measured, then the rest) and what `show` prints."""
+    from iorace.report.terminal import print_suite
+
+    report = build(session)
+    piecewise, whole = io.StringIO(), io.StringIO()
+    suites = list(dict.fromkeys(c.suite for c in session.cells))
+    for suite in suites:
+        print_suite(report, Console(file=piecewise, width=width, color_system=None, highlight=False), suite, wide=True)
+    print_session(report, Console(file=piecewise, width=width, color_system=None, highlight=False), wide=True, shown=suites)
+    print_session(report, Console(file=whole, width=width, color_system=None, highlight=False), wide=True)
+    return piecewise.getvalue(), whole.getvalue()
+
+
+def test_suite_by_suite_prints_what_show_prints_once():
+    """`run` prints a suite's tables as soon as it is measured, then only the session-wide rest: one suite's
+    session reads exactly as `iorace show` prints it, and one of several suites has every line once."""
+    from test_golden import full_session
+
+    piecewise, whole = _suite_by_suite(toy_session())
+    assert piecewise == whole
+    several = full_session()
+    assert len({c.suite for c in several.cells}) == 3
+    piecewise, whole = _suite_by_suite(several)
+    assert sorted(piecewise.splitlines()) == sorted(whole.splitlines())
+    assert piecewise.splitlines()[-1] == whole.splitlines()[-1]  # the session line last
