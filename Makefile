@@ -15,6 +15,8 @@ SIZES ?= --size quick --size rdb=quick --size rdb=seed
 RUNS ?= 5
 BUDGET ?= 60
 TARGET_MS ?= 100
+# anything else for `iorace run` (BENCH_ARGS="--export-json results.json --suite-dir tests/suites")
+BENCH_ARGS ?=
 
 # make fuzz: each fuzzer of the rdb parsers (cargo fuzz, libFuzzer, go test -fuzz) for FUZZ_SECONDS, then the
 # differential driver (every parser on each mutant) as long; installs cargo-fuzz and nightly Rust if missing.
@@ -32,7 +34,7 @@ setup:
 # The main job: verified, measured, stored in the session database, reported, and written to results.md.
 bench: setup
 	$(IORACE) doctor
-	$(IORACE) run $(SUITES) $(SIZES) --runs $(RUNS) --budget $(BUDGET) --target-ms $(TARGET_MS) --export-markdown results.md --export-html results.html
+	$(IORACE) run $(SUITES) $(SIZES) --runs $(RUNS) --budget $(BUDGET) --target-ms $(TARGET_MS) --export-markdown results.md --export-html results.html $(BENCH_ARGS)
 
 seeds: setup
 	$(IORACE) doctor
