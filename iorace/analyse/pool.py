@@ -17,8 +17,11 @@ from iorace.core.status import Status
 from iorace.store.db import CellData, SessionData
 
 
-def cell_ident(c: CellData) -> tuple:
-    return (c.suite, c.dataset, json.dumps(c.params, sort_keys=True), c.key, c.toolchain, c.profile)
+def cell_ident(c: CellData, scale_params: list[str] | tuple[str, ...] = ()) -> tuple:
+    """A cell's identity across sessions, its scale parameters left out (--target-ms sizes them anew each time;
+    cells are compared per unit of work)."""
+    params = {k: v for k, v in c.params.items() if k not in scale_params}
+    return (c.suite, c.dataset, json.dumps(params, sort_keys=True), c.key, c.toolchain, c.profile)
 
 
 def pool(sessions: list[SessionData]) -> SessionData:
@@ -32,7 +35,7 @@ def pool(sessions: list[SessionData]) -> SessionData:
     cells: dict[tuple, CellData] = {}
     for i, s in enumerate(sessions):
         for c in s.cells:
-            key = cell_ident(c)
+            key = cell_ident(c, s.suite_setting(c.suite, "scale_params", []))
             runs = [dataclasses.replace(r, round=i * SESSION_STRIDE + r.round) for r in c.runs] if c.status == Status.OK else []
             held = cells.get(key)
             if held is None:

@@ -61,10 +61,14 @@ class CellSample:
     table: TableId = field(default_factory=lambda: TableId("", "", "{}"))  # the table the cell is ranked in
     toolchain_version: str = ""  # the version line of its toolchain ('' from a JSON export without it)
     estimated_cycles: int | None = None  # cachegrind's cache simulation: L1 + 5 x LL + 35 x RAM hits (exact)
+    scale_params: tuple[str, ...] = ()  # its suite's parameters that only scale the work (passes, --target-ms's)
 
     @property
     def ident(self) -> CellId:
-        return CellId.of(self.suite, self.dataset, self.params, self.key, self.toolchain, self.profile)
+        """Its identity across sessions, the scale parameters left out: --target-ms sizes a cell's passes anew in
+        every session, and a cell is compared per unit of work, so 12 passes and 14 are the same cell."""
+        params = {k: v for k, v in self.params.items() if k not in self.scale_params}
+        return CellId.of(self.suite, self.dataset, params, self.key, self.toolchain, self.profile)
 
     @property
     def name(self) -> str:
@@ -171,11 +175,25 @@ def _params(params: dict) -> dict[str, str]:
     return {k: str(v) for k, v in params.items()}
 
 
+def per_unit(values: list[float], rounds: dict[int, float], metric: str, scale_params: list[str], units: dict) -> tuple:
+    """A cell of a suite whose cells differ in their amount of work (passes, what --target-ms sizes anew in each
+    session) is compared across sessions per unit of that work: its values and rounds divided by its work, and
+    its metric named so ("inner/byte"); other cells as they are."""
+    unit = next(iter(units), "") if scale_params else ""
+    work = units.get(unit) if unit else None
+    if not work:
+        return values, rounds, metric
+    name = unit[:-1] if unit.endswith("s") else unit
+    return [v / work for v in values], {k: v / work for k, v in rounds.items()}, f"{metric}/{name}"
+
+
 def side_from_session(s: SessionData, name: str | None = None) -> Side:
     cells = []
     for g in analyse(s):
         for r in g.rows:
             c = r.cell
+            raw_rounds = {k: v * r.scale for k, v in r.cost_by_round().items()}  # each round's own time
+            values, rounds, metric = per_unit(r.primary_values(), raw_rounds, r.metric, g.scale_params, c.units)
             cells.append(
                 CellSample(
                     c.suite,
@@ -186,14 +204,15 @@ def side_from_session(s: SessionData, name: str | None = None) -> Side:
                     c.profile,
                     c.label,
                     c.status,
-                    r.metric,
-                    r.primary_values(),
+                    metric,
+                    values,
                     c.instructions,
                     c.kind,
-                    r.cost_by_round(),
-                    TableId.of(g.suite, g.dataset, g.params),
+                    rounds,
+                    TableId.of(g.suite, g.dataset, g.params, g.scale_params),
                     c.toolchain_version,
                     c.estimated_cycles,
+                    tuple(g.scale_params),
                 )
             )
     return Side(name or f"session {s.id}", s.git_revision, s.started, cells, context_of(_meta(s)))
@@ -238,7 +257,10 @@ def side_from_json(path: Path) -> Side:
         if not isinstance(r, dict) or any(k not in r for k in REQUIRED):
             raise UsageError(f"{path}: not an iorace JSON export (a result lacks {', '.join(REQUIRED)})")
         metric = r.get("metric") or "wall"
-        values = r.get({"inner": "inner_times", "cpu": "cpu_times"}.get(metric, "times"))
+        values = [float(v) for v in r.get({"inner": "inner_times", "cpu": "cpu_times"}.get(metric, "times")) or []]
+        # one run per round: by the round each was made in (an older export without them: in order)
+        by_round = dict(zip(r.get("rounds") or range(len(values)), values, strict=False))
+        values, by_round, metric = per_unit(values, by_round, metric, r.get("scale_parameters") or [], r.get("units_per_run") or {})
         cells.append(
             CellSample(
                 r["suite"],
@@ -250,13 +272,13 @@ def side_from_json(path: Path) -> Side:
                 r["label"],
                 r["status"],
                 metric,
-                [float(v) for v in values or []],
+                values,
                 r.get("instructions"),
                 str(r.get("kind") or "variant"),
-                # one run per round: by the round each was made in (an older export without them: in order)
-                dict(zip(r.get("rounds") or range(len(values or [])), (float(v) for v in values or []), strict=False)),
-                TableId.of(r["suite"], r["dataset"], r.get("parameters") or {}),
+                by_round,
+                TableId.of(r["suite"], r["dataset"], r.get("parameters") or {}, r.get("scale_parameters") or ()),
                 estimated_cycles=r.get("estimated_cycles"),
+                scale_params=tuple(r.get("scale_parameters") or ()),
             )
         )
     meta = doc["iorace"]

@@ -30,7 +30,7 @@ def measured(row: Row) -> bool:
     return row.ok and bool(row.cell.measured()) and row.wall is not None
 
 
-def result(row: Row) -> dict:
+def result(row: Row, scale_params: list[str] | None = None) -> dict:
     c = row.cell
     runs = c.measured()
     times = [r.wall_ns / NS for r in runs]
@@ -55,6 +55,9 @@ def result(row: Row) -> dict:
         "rounds": [r.round for r in runs],  # each timed run's round: what pairs runs (a displaced run's round has none)
         "displaced_runs": sum(r.phase == "displaced" for r in c.runs),
         "parameters": {k: str(v) for k, v in c.params.items()},
+        # those of its parameters that only scale its work (passes; what --target-ms sizes): a cell compared
+        # across sessions is the same cell whatever they were, since it is compared per unit of work
+        "scale_parameters": [k for k in scale_params or [] if k in c.params],
         # iorace's fields
         "suite": c.suite,
         "dataset": c.dataset,
@@ -116,10 +119,10 @@ def session_fields(session: SessionData) -> dict:
 
 def document(report: Report) -> dict:
     session = report.session
-    rows = [r for g in report.groups for r in g.rows]
+    rows = [(r, g.scale_params) for g in report.groups for r in g.rows]
     return {
-        "results": [result(r) for r in rows if measured(r)],
-        "iorace_unmeasured": [result(r) for r in rows if not measured(r)],
+        "results": [result(r, scaling) for r, scaling in rows if measured(r)],
+        "iorace_unmeasured": [result(r, scaling) for r, scaling in rows if not measured(r)],
         "iorace": {**session_fields(session), "contention": report.contention.as_dict()},
         # each seed's published table beside this session (the report's overview), row by row
         "iorace_seeds": [seed(s.source) for s in report.of_kind("overview") if isinstance(s.source, ThenNowTable)],

@@ -365,3 +365,26 @@ def test_holm_keeps_a_clear_change_and_drops_a_chance_one():
     _holm([chance, clear, *rest], threshold=0.05)
     assert clear.verdict == "regressed" and clear.p_value == pytest.approx(0.01)
     assert chance.verdict == "~" and chance.p_value == pytest.approx(0.27)
+
+
+def test_cells_sized_anew_in_each_session_are_the_same_cells(iorace_inprocess, tmp_path):
+    """--target-ms gives each cell its own passes in each session: compare (sessions and JSON exports alike) must
+    still match the cells, leaving their scale parameters out, and judge them per unit of work."""
+    from iorace.store.db import Store
+
+    demo = {"demo": {"baseline_languages": [], "scale_params": ["passes"], "throughput": "bytes", "same_language_reference": None}}
+
+    def sized(variant, passes, per_pass):  # each run's inner time is passes x per_pass; the work is passes x 1000 bytes
+        return cell(variant, [t * passes for t in per_pass], params={"passes": passes}, units={"bytes": 1000 * passes})
+
+    db = tmp_path / "sized.sqlite"
+    save(db, session([sized("a", 10, BASE), sized("b", 4, scaled(2.0))], suites=demo))
+    save(db, session([sized("a", 12, scaled(1.2)), sized("b", 5, scaled(2.0))], suites=demo, started="2026-11-22T09:00:00+00:00"))
+    out = iorace_inprocess("compare", "1", "2", "--db", str(db))
+    assert "appeared in B" not in out.stdout and "disappeared from A" not in out.stdout, out.stdout
+    assert out.returncode == 1 and "regressed: demo tiny c/a@gcc:release[passes=10]: +20.0%" in out.stderr
+    store = Store(db)
+    write_json(build(store.load(1)), tmp_path / "a.json")
+    write_json(build(store.load(2)), tmp_path / "b.json")
+    out = iorace_inprocess("compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
+    assert "appeared in B" not in out.stdout and "regressed: demo tiny c/a@gcc:release[passes=10]: +20.0%" in out.stderr
