@@ -17,7 +17,9 @@ def seconds(value: float | None) -> str:
         return f"{value:.2f} s"
     if value >= 1e-3:
         return f"{value * 1e3:.1f} ms"
-    return f"{value * 1e6:.0f} µs"
+    if value >= 1e-6 or value <= 0:
+        return f"{value * 1e6:.0f} µs"
+    return f"{value * 1e9:.3g} ns"  # a cost per unit of work (a byte, a step) compared across sessions
 
 
 def spread(s: Summary | None) -> str:

@@ -224,3 +224,11 @@ def test_suite_by_suite_prints_what_show_prints_once():
     piecewise, whole = _suite_by_suite(several)
     assert sorted(piecewise.splitlines()) == sorted(whole.splitlines())
     assert piecewise.splitlines()[-1] == whole.splitlines()[-1]  # the session line last
+
+
+def test_a_cost_per_unit_of_work_below_a_microsecond_is_shown_in_nanoseconds():
+    """compare shows a sized cell's cost per byte or step: below 1 µs it must not read "0 µs"."""
+    from iorace.analyse.fmt import seconds
+
+    assert seconds(2.1e-9) == "2.1 ns" and seconds(3.456e-7) == "346 ns"
+    assert seconds(30e-6) == "30 µs" and seconds(0.0) == "0 µs" and seconds(0.0125) == "12.5 ms"
