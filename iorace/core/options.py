@@ -20,44 +20,54 @@ def flag(*decls: str, stored: bool = True, **click_kw: Any) -> dict:
     return {"click": (decls, click_kw), "stored": stored}
 
 
-class Percent(click.ParamType):
+class _NumberOrNone(click.ParamType):
+    """A number, or 'none' (None: no target); `parse` reads the text, `check` judges the number."""
+
+    what = "a number"
+
+    def parse(self, text: str) -> float:
+        return float(text)
+
+    def check(self, number: float) -> str:
+        """Why the number is refused ('' when it is fine)."""
+        raise NotImplementedError
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float | None:
+        if value is None or isinstance(value, float):
+            return value
+        text = str(value).strip()
+        if text.lower() == "none":
+            return None
+        try:
+            number = self.parse(text)
+        except ValueError:
+            self.fail(f"{value!r} is not {self.what} or 'none'", param, ctx)
+        if why := self.check(number):
+            self.fail(f"{value!r} is {why}", param, ctx)
+        return number
+
+
+class Percent(_NumberOrNone):
     """'2%' or 0.02 (a fraction); 'none' for no target."""
 
     name = "percent"
+    what = "a percentage (e.g. 2%)"
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float | None:
-        if value is None or isinstance(value, float):
-            return value
-        text = str(value).strip()
-        if text.lower() == "none":
-            return None
-        try:
-            number = float(text[:-1]) / 100 if text.endswith("%") else float(text)
-        except ValueError:
-            self.fail(f"{value!r} is not a percentage (e.g. 2%)", param, ctx)
-        if not 0 < number < 1:
-            self.fail(f"{value!r} is out of range (0% to 100%, exclusive)", param, ctx)
-        return number
+    def parse(self, text: str) -> float:
+        return float(text[:-1]) / 100 if text.endswith("%") else float(text)
+
+    def check(self, number: float) -> str:
+        return "" if 0 < number < 1 else "out of range (0% to 100%, exclusive)"
 
 
-class Milliseconds(click.ParamType):
+class Milliseconds(_NumberOrNone):
     """A time in ms (at least 1), or 'none'."""
 
     name = "ms"
+    what = "a number of milliseconds (e.g. 100)"
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float | None:
-        if value is None or isinstance(value, float):
-            return value
-        text = str(value).strip()
-        if text.lower() == "none":
-            return None
-        try:
-            number = float(text)
-        except ValueError:
-            self.fail(f"{value!r} is not a number of milliseconds (e.g. 100) or 'none'", param, ctx)
-        if number < 1:
-            self.fail(f"{value!r} is below 1 ms", param, ctx)
-        return number
+    def check(self, number: float) -> str:
+        return "" if number >= 1 else "below 1 ms"
 
 
 SHARED = {"stored": False}  # set by an option that other commands share too (--db, --export-*, --wide, --suite-dir)

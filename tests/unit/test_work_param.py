@@ -25,3 +25,15 @@ def test_a_work_param_may_be_a_list_each_an_integer_scale_parameter():
     assert SuiteManifest.model_validate(two).work_params == ("ser_ops", "deser_ops")
     with pytest.raises(ValidationError, match="'op' is not one of scale_params"):
         SuiteManifest.model_validate({**two, "work_param": ["ser_ops", "op"]})
+
+
+def test_target_ms_takes_a_number_of_at_least_one_ms_or_none():
+    import click
+
+    from iorace.core.options import Milliseconds
+
+    ms = Milliseconds()
+    assert ms.convert("100", None, None) == 100.0 and ms.convert("none", None, None) is None
+    for bad, why in (("0.5", "below 1 ms"), ("x", "is not a number of milliseconds")):
+        with pytest.raises(click.BadParameter, match=why):
+            ms.convert(bad, None, None)
