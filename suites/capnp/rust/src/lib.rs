@@ -255,8 +255,15 @@ pub fn parse_args(prog: &str) -> Config {
                 let scale: u64 = text
                     .parse()
                     .ok()
-                    .filter(|s| (1..=100_000).contains(s) && text.bytes().all(|b| b.is_ascii_digit()))
-                    .unwrap_or_else(|| die(prog, &format!("bad SCALE {text} (a percentage, 1 to 100000)")));
+                    .filter(|s| {
+                        (1..=100_000).contains(s) && text.bytes().all(|b| b.is_ascii_digit())
+                    })
+                    .unwrap_or_else(|| {
+                        die(
+                            prog,
+                            &format!("bad SCALE {text} (a percentage, 1 to 100000)"),
+                        )
+                    });
                 (count * scale).div_ceil(100)
             }
             None => count,
