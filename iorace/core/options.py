@@ -94,7 +94,8 @@ class RunOptions:
             "--runs",
             type=click.IntRange(1),
             show_default=True,
-            help="Rounds (one timed run of every cell each) at least: 10 give a t-interval over rounds 9 degrees of "
+            help="Rounds (one timed run of every cell each) at least, for a cell whose place is still open (racing "
+            "stops a settled or far-behind cell from the third round): 10 give a t-interval over rounds 9 degrees of "
             "freedom (t = 2.26, against 2.78 for 5).",
         ),
     )

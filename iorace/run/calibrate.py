@@ -24,10 +24,14 @@ MAX_FACTOR = 1000  # a run far shorter than the target (start-up only) grows at 
 PROBE_FRACTION = 10  # the first verification runs 1/10 of the manifest's work (at least 1): it only has to be timed
 
 
+def scale_factor(run_ns: int, target_ms: float) -> float:
+    """How much more (or less) work makes a run of `run_ns` take about `target_ms`."""
+    return min(MAX_FACTOR, target_ms * 1e6 / max(run_ns, 1))
+
+
 def sized(value: int, run_ns: int, target_ms: float) -> int:
     """The work parameter's value that makes a run of `run_ns` at `value` take about `target_ms`."""
-    factor = min(MAX_FACTOR, target_ms * 1e6 / max(run_ns, 1))
-    return max(1, round(value * factor))
+    return max(1, round(value * scale_factor(run_ns, target_ms)))
 
 
 def _work(cell: Cell) -> dict[str, int]:
@@ -66,8 +70,7 @@ def calibrate(
         work = _work(cell)
         if cell.status != OK or not work or cell.verify_ns is None or cell.dataset.path is None:
             continue
-        factor = sized(1_000_000, cell.verify_ns, target_ms) / 1_000_000
-        new = {k: max(1, round(v * factor)) for k, v in work.items()}
+        new = {k: sized(v, cell.verify_ns, target_ms) for k, v in work.items()}
         before = manifest_work.get(id(cell), work)  # the manifest's values, before probe()
         note = ", ".join(f"{k} {before.get(k, v)} -> {new[k]}" for k, v in work.items())
         cell.sizing_note = f"{note}: runs of about {target_ms:g} ms (--target-ms)"
