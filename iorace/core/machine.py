@@ -244,12 +244,11 @@ def busy_sample(sample_s: float = 0.25) -> dict:
 
 
 def busy_warning(before: dict, after: dict) -> str:
-    """One line when the machine was busy before or after measuring ('' when quiet): load average above
-    LOAD_WARN per core before (after measuring it includes iorace's own runs), or other processes using
-    more than BUSY_OTHERS_PCT of a core before or after."""
+    """One line when other processes used more than BUSY_OTHERS_PCT of a core just before or just after
+    measuring ('' when quiet). The load average is not judged here: it decays over minutes, so it still
+    shows the work that ended before the session (a build, the session before), and the runs themselves
+    say whether anything ran beside them (analyse.contention)."""
     why = []
-    if before["load_per_core"] > LOAD_WARN:
-        why.append(f"load average {before['load_per_core']} per core before measuring (> {LOAD_WARN})")
     for when, s in (("before", before), ("after", after)):
         if s["others_pct"] > BUSY_OTHERS_PCT:
             why.append(f"other processes used {s['others_pct']}% of a core {when} measuring ({', '.join(s['busiest'])})")

@@ -94,8 +94,9 @@ class RunOptions:
             "--runs",
             type=click.IntRange(1),
             show_default=True,
-            help="Rounds (one timed run of every cell each) at least, for a cell whose place is still open (racing "
-            "stops a settled or far-behind cell from the third round): 10 give a t-interval over rounds 9 degrees of "
+            help="Rounds (one timed run of every cell each) at least, for a cell that may still be among its table's "
+            "fastest three (racing stops a cell many times behind from the second round, a settled or trailing one "
+            "from the third): 10 give a t-interval over rounds 9 degrees of "
             "freedom (t = 2.26, against 2.78 for 5).",
         ),
     )
@@ -292,6 +293,15 @@ class RunOptions:
             help="A round's order: shuffle (every cell in a fresh random order) or rivals (each table's cells side "
             "by side, from the fastest so far, the direction alternating round by round, the tables shuffled): "
             "a cell's runs are next to its nearest rivals' in time, neither always first.",
+        ),
+    )
+    idle_spinners: bool = field(
+        default=False,
+        metadata=flag(
+            "--idle-spinners/--no-idle-spinners",
+            show_default=True,
+            help="While measuring, keep every CPU busy with a SCHED_IDLE, nice 19 loop that yields at once to any "
+            "other task, so a VM's idle vCPUs do not halt between runs (run/spinners.py).",
         ),
     )
     db: Path | None = field(default=None, metadata=SHARED)

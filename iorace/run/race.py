@@ -11,12 +11,14 @@ ranking is still open (a cell 30x behind the leader needs a few rounds, not as m
 neighbours). Two slow cells close to each other never part that way (two Python peers, two debug
 builds), so, as F-race drops every candidate clearly worse than the best, a cell whose whole interval
 lies beyond FAR_BEHIND (2x) the fastest stops too: it decides nothing at the top of its table, and its
-place among the laggards (a seed's ratio of two slow cells) keeps the interval its rounds gave. Both can
-happen from RACE_MIN_ROUNDS (3) on, before --runs: a cell's minimum comes from its interval, not a fixed
-count. Once a cell has had --runs rounds, it also stops when its whole interval lies beyond those of its
-table's TOP_PLACES (3) fastest cells: the rounds past the minimum go to the top of each table, where the
-answer (which wins, and by how much) is decided. The table's fastest cell and its A/A twin are never
-stopped: every ratio refers to the one, and the other checks the intervals.
+place among the laggards (a seed's ratio of two slow cells) keeps the interval its rounds gave. That rule
+is judged from RACE_FAR_ROUNDS (2) on: on two rounds the interval is wide (t = 12.7), so only a cell many
+times behind stops there (a Python reference, a debug build), and its rounds are the longest of a table.
+From RACE_MIN_ROUNDS (3) on, a place may settle, and a cell stops when its whole interval lies beyond those
+of its table's TOP_PLACES (3) fastest cells: the rounds past that go to the top of each table, where the
+answer (which wins, and by how much) is decided. A cell's minimum comes from its interval, not a fixed
+count: --runs is the minimum of the cells that may still be among the fastest three. The table's fastest
+cell and its A/A twin are never stopped: every ratio refers to the one, and the other checks the intervals.
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ from iorace.core.kind import Kind
 from iorace.manifest.cells import Cell
 
 RACE_MIN_ROUNDS = 3  # a place is judged on no fewer rounds (t = 4.30 on 2 degrees of freedom: only cells far apart part)
+RACE_FAR_ROUNDS = 2  # far behind is judged from two rounds (t = 12.7 on 1 degree of freedom: many times behind only)
 FAR_BEHIND = 2.0  # F-race's elimination: a cell whose whole interval lies beyond this many times the fastest
-TOP_PLACES = 3  # past --runs, rounds go to the cells that may still be among a table's fastest three
+TOP_PLACES = 3  # from RACE_MIN_ROUNDS, rounds go to the cells that may still be among a table's fastest three
 
 
 @dataclass(frozen=True)
@@ -107,8 +110,9 @@ class Race:
 
     def settle(self, cells: list[Cell], rounds_done: int) -> list[Cell]:
         """Racing: the cells whose place in their table is settled now (and were still timed); marks them."""
-        if not self.plan.race or rounds_done < RACE_MIN_ROUNDS:
+        if not self.plan.race or rounds_done < RACE_FAR_ROUNDS:
             return []
+        judged = rounds_done >= RACE_MIN_ROUNDS  # places and the top three; before, only far behind
         ratios = self.ratios(cells)
         settled = []
         for table in _tables(cells).values():
@@ -119,11 +123,11 @@ class Race:
                     continue  # the fastest (and anything level with it) is always timed
                 if Kind.of(c.variant.kind) is Kind.CONTROL:
                     continue
-                if all(_apart(r, ratios[id(o)]) for o in live if o is not c):
+                if judged and all(_apart(r, ratios[id(o)]) for o in live if o is not c):
                     self.stopped[id(c)] = f"stopped after {r.n} rounds: its place is settled (race)"
                 elif r.low > FAR_BEHIND:
                     self.stopped[id(c)] = f"stopped after {r.n} rounds: over {FAR_BEHIND:g}x behind the fastest (race)"
-                elif rounds_done >= self.min_rounds and r.low > _top_high(live, ratios, c):
+                elif judged and r.low > _top_high(live, ratios, c):
                     self.stopped[id(c)] = f"stopped after {r.n} rounds: behind the fastest {TOP_PLACES} (race)"
                 else:
                     continue

@@ -30,6 +30,7 @@ from iorace.run.measure import Randomize, measure
 from iorace.run.progress import Stages, stages_for
 from iorace.run.race import Plan
 from iorace.run.recording import SessionRecorder
+from iorace.run.spinners import idle_spinners
 from iorace.run.verify import verify
 from iorace.store.db import Store
 
@@ -256,20 +257,21 @@ def _measure(
             progress.update(task, what=label)
             progress.advance(task)
 
-        measure(
-            suite_cells,
-            runs=opts.runs,
-            warmup=opts.warmup,
-            timeout=opts.timeout,
-            sink=opts.sink,
-            recorder=recorder,
-            seed=seed,
-            advance=advance,
-            cell_changed=save,
-            randomize=Randomize(pages=opts.replace_pages, env=opts.pad_env, rivals=opts.order == "rivals"),
-            aa=opts.aa,
-            plan=Plan(opts.runs, opts.max_runs, opts.precision, opts.budget, opts.race),
-        )
+        with idle_spinners(opts.idle_spinners):  # a VM's vCPUs kept from halting while it measures
+            measure(
+                suite_cells,
+                runs=opts.runs,
+                warmup=opts.warmup,
+                timeout=opts.timeout,
+                sink=opts.sink,
+                recorder=recorder,
+                seed=seed,
+                advance=advance,
+                cell_changed=save,
+                randomize=Randomize(pages=opts.replace_pages, env=opts.pad_env, rivals=opts.order == "rivals"),
+                aa=opts.aa,
+                plan=Plan(opts.runs, opts.max_runs, opts.precision, opts.budget, opts.race),
+            )
         progress.stop_task(task)  # its "done" line before its tables, also when the race ended it early
 
 

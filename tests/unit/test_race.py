@@ -11,7 +11,7 @@ from fakes import FakeRunner, ListRecorder, record, toy_cells
 
 from iorace.core.kind import Kind
 from iorace.run.measure import measure
-from iorace.run.race import RACE_MIN_ROUNDS, TOP_PLACES, Plan, Race
+from iorace.run.race import RACE_FAR_ROUNDS, RACE_MIN_ROUNDS, TOP_PLACES, Plan, Race
 
 
 def costs(race: Race, cell, values) -> None:
@@ -26,13 +26,13 @@ def test_a_cell_far_behind_settles_a_close_one_and_the_fastest_do_not(tmp_path):
     costs(race, fast, 10 * np.exp(rng.normal(0, 0.02, 8)))
     costs(race, close, 10.1 * np.exp(rng.normal(0, 0.05, 8)))
     costs(race, far, 30 * np.exp(rng.normal(0, 0.02, 8)))
-    assert race.settle([fast, close, far], RACE_MIN_ROUNDS - 1) == []  # too few rounds to judge
+    assert race.settle([fast, close, far], RACE_FAR_ROUNDS - 1) == []  # too few rounds to judge
     assert race.settle([fast, close, far], 8) == [far]
     assert "settled" in race.stopped[id(far)] and id(close) not in race.stopped
     assert Race(Plan(min_rounds=10, race=False)).settle([fast, close, far], 8) == []
 
 
-def test_past_the_minimum_rounds_go_to_the_fastest_three(tmp_path):
+def test_from_the_third_round_rounds_go_to_the_fastest_three(tmp_path):
     names = ("a", "b", "c", "d", "e", "f")
     cells = toy_cells(tmp_path, names)
     rng = np.random.default_rng(7)
@@ -42,8 +42,8 @@ def test_past_the_minimum_rounds_go_to_the_fastest_three(tmp_path):
     for cell, centre, sd in zip(cells, (10, 10.2, 10.4, 14, 14.2, 10.9), (0.01, 0.01, 0.01, 0.03, 0.03, 0.05), strict=True):
         costs(race, cell, centre * np.exp(rng.normal(0, sd, 5)))
     assert TOP_PLACES == 3
-    assert race.settle(cells, 4) == []  # below --runs: only settled places and laggards stop
-    stopped = race.settle(cells, 5)
+    assert race.settle(cells, RACE_MIN_ROUNDS - 1) == []  # on two rounds only a cell many times behind stops
+    stopped = race.settle(cells, RACE_MIN_ROUNDS)  # from the third round, not from --runs (5)
     assert {c.variant.name for c in stopped} == {"d", "e"}
     assert all("fastest 3" in race.stopped[id(c)] for c in stopped)
 
@@ -86,7 +86,7 @@ def test_a_settled_cell_is_no_longer_timed_and_says_why(tmp_path):
     rng = np.random.default_rng(5)
     # rounds of 4 s: one round per chunk, so the race is judged after every round (CHUNK_S is 2 s)
     script = {("fast", n): record(wall_ms=1000 * float(np.exp(rng.normal(0, 0.01)))) for n in range(40)}
-    script |= {("slow", n): record(wall_ms=3000 * float(np.exp(rng.normal(0, 0.01)))) for n in range(40)}
+    script |= {("slow", n): record(wall_ms=1500 * float(np.exp(rng.normal(0, 0.01)))) for n in range(40)}  # not far
     recorder, changed = run([fast, slow], Plan(min_rounds=12, race=True), script)
     assert len(recorder.of("fast")) == 12 and RACE_MIN_ROUNDS <= len(recorder.of("slow")) < 12
     assert slow in changed and "settled" in slow.timing_note and fast.timing_note == ""
@@ -110,7 +110,18 @@ def test_two_slow_cells_close_to_each_other_stop_far_behind_the_fastest(tmp_path
     costs(race, second, fast_costs * [0.8, 1.4, 0.9, 1.3, 1.0, 1.2, 1.1, 1.5])  # about 1.13x, wide: overlaps the fastest
     costs(race, slow, 30 * np.exp(rng.normal(0, 0.1, 8)))  # 3x and 3.1x: each other's neighbour, never apart
     costs(race, slower, 31 * np.exp(rng.normal(0, 0.1, 8)))
-    assert race.settle([fast, second, slow, slower], RACE_MIN_ROUNDS - 1) == []  # too few rounds to judge
+    assert race.settle([fast, second, slow, slower], RACE_FAR_ROUNDS - 1) == []  # too few rounds to judge
     # from RACE_MIN_ROUNDS on, long before --runs (8): a cell's minimum comes from its interval
     assert sorted(c.variant.name for c in race.settle([fast, second, slow, slower], RACE_MIN_ROUNDS)) == ["slow", "slower"]
     assert "behind the fastest" in race.stopped[id(slow)] and id(second) not in race.stopped
+
+
+def test_a_cell_many_times_behind_stops_after_two_rounds_a_cell_twice_behind_does_not(tmp_path):
+    fast, twice, python = toy_cells(tmp_path, ("fast", "twice", "python"))
+    rng = np.random.default_rng(11)
+    race = Race(Plan(min_rounds=5, race=True))
+    costs(race, fast, 10 * np.exp(rng.normal(0, 0.2, 2)))
+    costs(race, twice, 25 * np.exp(rng.normal(0, 0.2, 2)))  # 2.5x: on two rounds its interval still reaches below 2x
+    costs(race, python, 800 * np.exp(rng.normal(0, 0.2, 2)))  # 80x, as rdb's Python reference
+    assert race.settle([fast, twice, python], RACE_FAR_ROUNDS) == [python]
+    assert "over 2x behind" in race.stopped[id(python)]
