@@ -62,21 +62,35 @@ def probe(cells: list[Cell]) -> None:
 
 
 def calibrate(
-    cells: list[Cell], target_ms: float, timeout: float, recorder: Recorder, changed: Callable[[Cell], None], manifest_work: dict[int, dict]
+    cells: list[Cell],
+    target_ms: float,
+    timeout: float,
+    recorder: Recorder,
+    changed: Callable[[Cell], None],
+    manifest_work: dict[int, dict],
+    advance: Callable[[str], None] = lambda _label: None,
 ) -> None:
     """Size each verified cell of a suite with work parameters, then verify it again at its new size.
-    `manifest_work` (id(cell) -> values before `probe`) names the sizes the note reports the change from."""
+    `manifest_work` (id(cell) -> values before `probe`) names the sizes the note reports the change from;
+    `advance` is told of each cell as it is done (the progress)."""
     for cell in cells:
-        work = _work(cell)
-        if cell.status != OK or not work or cell.verify_ns is None or cell.dataset.path is None:
-            continue
-        new = {k: sized(v, cell.verify_ns, target_ms) for k, v in work.items()}
-        before = manifest_work.get(id(cell), work)  # the manifest's values, before probe()
-        note = ", ".join(f"{k} {before.get(k, v)} -> {new[k]}" for k, v in work.items())
-        cell.sizing_note = f"{note}: runs of about {target_ms:g} ms (--target-ms)"
-        if all(abs(new[k] / v - 1) <= KEEP_WITHIN for k, v in work.items()):
-            changed(cell)  # its probe size is near the target: its verification run stands
-            continue
-        _resize(cell, new)
-        verify(cell, timeout, recorder)
-        changed(cell)
+        _size(cell, target_ms, timeout, recorder, changed, manifest_work)
+        advance(cell.label)
+
+
+def _size(
+    cell: Cell, target_ms: float, timeout: float, recorder: Recorder, changed: Callable[[Cell], None], manifest_work: dict[int, dict]
+) -> None:
+    work = _work(cell)
+    if cell.status != OK or not work or cell.verify_ns is None or cell.dataset.path is None:
+        return
+    new = {k: sized(v, cell.verify_ns, target_ms) for k, v in work.items()}
+    before = manifest_work.get(id(cell), work)  # the manifest's values, before probe()
+    note = ", ".join(f"{k} {before.get(k, v)} -> {new[k]}" for k, v in work.items())
+    cell.sizing_note = f"{note}: runs of about {target_ms:g} ms (--target-ms)"
+    if all(abs(new[k] / v - 1) <= KEEP_WITHIN for k, v in work.items()):
+        changed(cell)  # its probe size is near the target: its verification run stands
+        return
+    _resize(cell, new)
+    verify(cell, timeout, recorder)
+    changed(cell)

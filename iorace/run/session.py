@@ -187,8 +187,15 @@ def _verify(
         verify(cell, opts.timeout, recorder)
         save(cell)
         progress.advance(task)
-    if target_ms is not None:
-        calibrate(runnable, target_ms, opts.timeout, recorder, save, manifest_work)
+    if target_ms is not None and any(c.status == OK for c in runnable):
+        sizing = progress.add_task(f"size {suite_name}", total=len(runnable), what="")
+
+        def advance(label: str) -> None:
+            progress.update(sizing, what=label)
+            progress.advance(sizing)
+
+        calibrate(runnable, target_ms, opts.timeout, recorder, save, manifest_work, advance)
+        progress.stop_task(sizing)
 
 
 def _build(cells: list[Cell], progress: Stages, save: Callable[[Cell], None], jobs: int) -> None:
