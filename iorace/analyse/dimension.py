@@ -20,6 +20,7 @@ import numpy as np
 from scipy import stats as sps
 
 from iorace.analyse.analysis import analyse
+from iorace.run.race import RACE_MIN_ROUNDS, TOP_PLACES
 from iorace.store.db import SessionData
 
 
@@ -32,24 +33,33 @@ class Levels:
     session_var: float  # s_s^2: between sessions, beyond what the rounds explain
     sessions: int
     rounds: float  # rounds per session, on average
+    top: bool = False  # among its table's TOP_PLACES fastest (by its ratio) in most of the sessions
+    run_s: float = 0.0  # a run's wall time, the median over the sessions' runs
 
 
 def levels(sessions: list[SessionData]) -> list[Levels]:
     """Each cell (compared, measured in at least two of the sessions) with its two variances."""
     per_cell: dict[str, list[np.ndarray]] = {}
+    tops: dict[str, list[bool]] = {}
+    walls: dict[str, list[float]] = {}
     for s in sessions:
         for g in analyse(s):
             fastest = g.fastest
             if fastest is None:
                 continue
             ref = fastest.cost_by_round()
+            placed = [(r.vs_fastest.value, i, r) for i, r in enumerate(g.rows) if r.ok and r.kind.compared and r.vs_fastest is not None]
+            first = {id(r) for _, _, r in sorted(placed)[:TOP_PLACES]}
             for r in g.rows:
                 if not r.ok or r is fastest or not r.kind.compared:
                     continue
                 mine = r.cost_by_round()
                 logs = [math.log(mine[k] / ref[k]) for k in sorted(set(mine) & set(ref)) if mine[k] > 0 and ref[k] > 0]
                 if len(logs) >= 2:
-                    per_cell.setdefault(f"{g.suite} {g.dataset} {r.cell.label}", []).append(np.asarray(logs))
+                    name = f"{g.suite} {g.dataset} {r.cell.label}"
+                    per_cell.setdefault(name, []).append(np.asarray(logs))
+                    tops.setdefault(name, []).append(id(r) in first)
+                    walls.setdefault(name, []).extend(run.wall_ns / 1e9 for run in r.cell.measured())
     out = []
     for name, groups in per_cell.items():
         if len(groups) < 2:
@@ -58,8 +68,43 @@ def levels(sessions: list[SessionData]) -> list[Levels]:
         within = float(np.mean([x.var(ddof=1) for x in groups]))
         means = np.asarray([x.mean() for x in groups])
         between = max(0.0, float(means.var(ddof=1)) - within / n)  # E[var of session means] = s_s^2 + s_r^2 / n
-        out.append(Levels(name, within, between, len(groups), n))
+        top = sum(tops[name]) * 2 > len(tops[name])
+        out.append(Levels(name, within, between, len(groups), n, top, statistics.median(walls[name]) if walls[name] else 0.0))
     return out
+
+
+def fastest_run_s(sessions: list[SessionData]) -> dict[str, float]:
+    """Each table's fastest cell's run (seconds, the median over the sessions' runs): every round has it."""
+    walls: dict[str, list[float]] = {}
+    for s in sessions:
+        for g in analyse(s):
+            if g.fastest is not None:
+                walls.setdefault(f"{g.suite} {g.dataset} {g.params}", []).extend(r.wall_ns / 1e9 for r in g.fastest.cell.measured())
+    return {k: statistics.median(v) for k, v in walls.items() if v}
+
+
+@dataclass(frozen=True)
+class RacedForecast:
+    """What `run --precision P` (racing) should take to bring every table's three fastest within P."""
+
+    rounds: int  # rounds the noisiest of the top cells needs
+    median_rounds: int  # rounds the median top cell needs
+    top_round_s: float  # one round of the tables' three fastest cells (and each fastest's A/A twin)
+    seconds: float  # the session's rounds: RACE_MIN_ROUNDS of every cell, the rest of the top cells only
+
+
+def raced_forecast(found: list[Levels], fastest_s: dict[str, float], round_s: float, half_width: float) -> RacedForecast | None:
+    """From the pilots' levels: racing stops the cells beyond each table's fastest three from the third round,
+    so past that a round costs only their runs (`fastest_s`: each table's fastest cell's run, timed twice with
+    its A/A twin); rounds go on until the noisiest of them is within `half_width`. None without top cells."""
+    top = [lv for lv in found if lv.top]
+    if not top:
+        return None
+    n = rounds_needed(max(lv.round_var for lv in top), half_width)
+    median_n = rounds_needed(statistics.median(lv.round_var for lv in top), half_width)
+    top_round = sum(lv.run_s for lv in top) + 2 * sum(fastest_s.values())
+    seconds = RACE_MIN_ROUNDS * round_s + max(0, n - RACE_MIN_ROUNDS) * top_round
+    return RacedForecast(n, median_n, top_round, seconds)
 
 
 def optimal_rounds(round_var: float, session_var: float, round_s: float, session_s: float) -> int | None:

@@ -156,12 +156,23 @@ def dimension_cmd(
         ),
         highlight=False,
     )
+    forecast = dimension.raced_forecast(found, dimension.fastest_run_s(loaded), round_s, precision)
+    if forecast is not None:
+        console.print(
+            escape(
+                f"each table's three fastest: `iorace run --precision {precision * 100:g}` (racing) needs about {forecast.rounds} "
+                f"rounds for the noisiest of them ({forecast.median_rounds} for the median one); past the third round a round "
+                f"times only them ({forecast.top_round_s:.2f} s): about {forecast.seconds / 60:.1f} minutes of rounds, "
+                f"{(forecast.seconds + session_s) / 60:.1f} with the rest of a session"
+            ),
+            highlight=False,
+        )
     if best is None:
         n = dimension.rounds_needed(round_var, precision)
         console.print(
             escape(
                 f"nothing measurable moves between sessions here: one session of {n} rounds reaches "
-                f"+-{precision:.1%} (about {n * round_s / 60:.0f} minutes of rounds)"
+                f"+-{precision:.1%} for the median cell (about {n * round_s / 60:.0f} minutes of rounds of every cell)"
             ),
             highlight=False,
         )

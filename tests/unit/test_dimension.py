@@ -51,3 +51,32 @@ def test_the_command_reads_stored_sessions(iorace_inprocess, tmp_path):
     assert "between rounds" in out.stdout and ("sessions reach" in out.stdout or "one session of" in out.stdout)
     bad = iorace_inprocess("dimension", "--from", "1,x", "--db", str(db))
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
+
+
+def test_a_raced_forecast_times_only_the_top_cells_past_the_third_round():
+    from iorace.analyse.dimension import Levels, raced_forecast
+
+    found = [
+        Levels("t a2", 0.10**2, 0.0, 2, 10, top=True, run_s=0.05),
+        Levels("t a3", 0.20**2, 0.0, 2, 10, top=True, run_s=0.05),
+        Levels("t slow", 0.30**2, 0.0, 2, 10, top=False, run_s=4.0),  # beyond the top three: stops at round 3
+    ]
+    f = raced_forecast(found, {"t": 0.05}, round_s=4.2, half_width=0.05)
+    assert f is not None
+    assert f.rounds == rounds_needed(0.20**2, 0.05) and f.median_rounds == rounds_needed((0.10**2 + 0.20**2) / 2, 0.05)
+    assert f.top_round_s == pytest.approx(0.05 + 0.05 + 2 * 0.05)  # the fastest and its A/A twin too
+    assert f.seconds == pytest.approx(3 * 4.2 + (f.rounds - 3) * f.top_round_s)
+    assert raced_forecast([found[2]], {}, 4.2, 0.05) is None
+
+
+def test_the_pilots_mark_each_tables_fastest_three():
+    rng = np.random.default_rng(5)
+    sessions = []
+    for i in range(2):
+        cells = [
+            cell(name, inner=[c * math.exp(rng.normal(0, 0.01)) for _ in range(8)])
+            for name, c in (("a", 10), ("b", 11), ("c", 12), ("d", 30))
+        ]
+        sessions.append(session(cells, sid=i + 1))
+    found = {lv.cell.split()[-1]: lv for lv in levels(sessions)}
+    assert {k.split("/")[-1].split("@")[0]: v.top for k, v in found.items()} == {"b": True, "c": True, "d": False}
