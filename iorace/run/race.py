@@ -16,7 +16,8 @@ is judged from RACE_FAR_ROUNDS (2) on: on two rounds the interval is wide (t = 1
 times behind stops there (a Python reference, a debug build), and its rounds are the longest of a table.
 From RACE_MIN_ROUNDS (3) on, a place may settle, and a cell stops when its whole interval lies beyond those
 of its table's TOP_PLACES (3) fastest cells: the rounds past that go to the top of each table, where the
-answer (which wins, and by how much) is decided. A cell's minimum comes from its interval, not a fixed
+answer (which wins, and by how much) is decided; and a table whose every cell still timed is within
+--precision stops whole, so they go to the tables still open. A cell's minimum comes from its interval, not a fixed
 count: --runs is the minimum of the cells that may still be among the fastest three. The table's fastest
 cell and its A/A twin are never stopped: every ratio refers to the one, and the other checks the intervals.
 """
@@ -132,7 +133,28 @@ class Race:
                 else:
                     continue
                 settled.append(c)
+            settled += self._within_precision(table, ratios, rounds_done)
         return settled
+
+    def _within_precision(self, table: list[Cell], ratios: dict[int, Ratio], rounds_done: int) -> list[Cell]:
+        """A table whose every cell still timed is within the precision asked, after the minimum rounds, is done:
+        all of it stops (its fastest and A/A twin too, since no ratio needs them any more), so the rounds that
+        the budget buys go to the tables still open."""
+        if self.plan.precision is None or rounds_done < self.min_rounds:
+            return []
+        live = [c for c in table if id(c) in ratios and id(c) not in self.stopped]
+        if not live:
+            return []
+        for c in live:
+            r = ratios[id(c)]
+            is_reference = r.value == 1.0 and r.low == r.high
+            if not is_reference and (r.half_width is None or r.half_width > self.plan.precision):
+                return []
+        for c in live:
+            self.stopped[id(c)] = (
+                f"stopped after {ratios[id(c)].n} rounds: its table is within the precision asked (+-{self.plan.precision:.1%})"
+            )
+        return live
 
     def more_rounds(self, cells: list[Cell], rounds_done: int) -> bool:
         """Whether another round is needed: below the minimum; else, with a precision, while a cell still

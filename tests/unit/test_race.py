@@ -125,3 +125,23 @@ def test_a_cell_many_times_behind_stops_after_two_rounds_a_cell_twice_behind_doe
     costs(race, python, 800 * np.exp(rng.normal(0, 0.2, 2)))  # 80x, as rdb's Python reference
     assert race.settle([fast, twice, python], RACE_FAR_ROUNDS) == [python]
     assert "over 2x behind" in race.stopped[id(python)]
+
+
+def test_a_table_within_the_precision_stops_whole_and_the_rounds_go_to_the_open_one(tmp_path):
+    fast, close, closer = toy_cells(tmp_path, ("fast", "close", "closer"))
+    other_fast, other_wide = toy_cells(tmp_path / "other", ("ofast", "owide"))
+    for c in (other_fast, other_wide):
+        c.params = {**c.params, "mode": "other"}  # a table of its own
+    rng = np.random.default_rng(12)
+    race = Race(Plan(min_rounds=5, precision=0.02, race=True))
+    costs(race, fast, 10 * np.exp(rng.normal(0, 0.005, 6)))
+    costs(race, close, 10.5 * np.exp(rng.normal(0, 0.005, 6)))  # within +-2% of 1.05x after 6 rounds
+    costs(race, closer, 10.51 * np.exp(rng.normal(0, 0.005, 6)))  # level with it: neither place settles
+    costs(race, other_fast, 10 * np.exp(rng.normal(0, 0.005, 6)))
+    costs(race, other_wide, 10.5 * np.exp(rng.normal(0, 0.2, 6)))  # +-20%: its table stays open
+    cells = [fast, close, closer, other_fast, other_wide]
+    assert fast.table != other_fast.table
+    assert race.settle(cells, 4) == []  # below --runs
+    assert sorted(c.variant.name for c in race.settle(cells, 6)) == ["close", "closer", "fast"]
+    assert "within the precision" in race.stopped[id(fast)] and id(other_fast) not in race.stopped
+    assert Race(Plan(min_rounds=5, race=True)).settle(cells, 6) == []  # no precision asked: nothing is done
