@@ -102,7 +102,12 @@ class RunOptions:
     )
     max_runs: int | None = field(
         default=None,
-        metadata=flag("--max-runs", type=click.IntRange(1), help="Rounds at most, while --precision is not reached [default: 3 x --runs]."),
+        metadata=flag(
+            "--max-runs",
+            type=click.IntRange(1),
+            help="Rounds at most, while --precision is not reached [default: 3 x --runs; with --budget, the rounds the "
+            "noisiest of each table's three fastest needed in this machine's latest quiet session of the suite].",
+        ),
     )
     precision: float | None = field(
         default=0.02,

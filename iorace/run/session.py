@@ -24,7 +24,7 @@ from iorace.core.status import BAD_STATES, Status
 from iorace.manifest import seeds
 from iorace.manifest.cells import OK, PLANNED, SKIPPED, Cell, dataset_refs, expand
 from iorace.manifest.suites import load_suites
-from iorace.run import build, counters, datasets, reference
+from iorace.run import build, counters, datasets, prior, reference
 from iorace.run.calibrate import calibrate, probe
 from iorace.run.measure import Randomize, measure
 from iorace.run.progress import Stages, stages_for
@@ -257,8 +257,16 @@ def _measure(
         suite_cells = [c for c in runnable if c.suite.name == suite_name and c.status == OK]
         if not suite_cells:
             continue
-        rounds = opts.warmup + Plan(opts.runs, opts.max_runs, opts.precision).most_rounds  # at most: racing and precision may stop earlier
-        task = progress.add_task(f"measure {suite_name}", total=rounds * len(suite_cells), what="")
+        max_runs, note = opts.max_runs, ""
+        if max_runs is None and opts.precision is not None and opts.budget is not None:  # planned from earlier noise, within the budget
+            scale = suite_cells[0].suite.manifest.scale_params
+            here = machine.name(opts.machine_name)
+            tables = {c.table for c in suite_cells}
+            found = prior.planned(recorder.store, suite_name, tables, scale, here, opts.precision, recorder.session_id)
+            if found is not None:
+                max_runs, note = max(found.rounds, opts.runs), f" ({found.note()})"
+        rounds = opts.warmup + Plan(opts.runs, max_runs, opts.precision).most_rounds  # at most: racing and precision may stop earlier
+        task = progress.add_task(f"measure {suite_name}{note}", total=rounds * len(suite_cells), what="")
 
         def advance(label: str, task: TaskID = task) -> None:
             progress.update(task, what=label)
@@ -277,7 +285,7 @@ def _measure(
                 cell_changed=save,
                 randomize=Randomize(pages=opts.replace_pages, env=opts.pad_env, rivals=opts.order == "rivals"),
                 aa=opts.aa,
-                plan=Plan(opts.runs, opts.max_runs, opts.precision, opts.budget, opts.race),
+                plan=Plan(opts.runs, max_runs, opts.precision, opts.budget, opts.race),
             )
         progress.stop_task(task)  # its "done" line before its tables, also when the race ended it early
 

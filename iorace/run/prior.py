@@ -1,0 +1,84 @@
+"""Rounds planned from the noise this machine showed before (issue 30): "as many rounds as the precision needs"
+is known before measuring when the store has an earlier session of the same tables here.
+
+Without it, a session asked for a precision goes on past --runs up to a fixed cap (3 x --runs), however
+noisy its cells: enough on a quiet register loop, far too few for a memory-bound program whose per-round
+sd of log ratio is 0.2 (about 400 rounds for +-2%). With it, the cap is the rounds that the noisiest ratio
+among the tables' three fastest cells needed in the latest quiet session of this machine that measured them
+(Kalibera & Jones's count, analyse.dimension.rounds_needed), so the budget, not a guess, ends the rounds.
+A session judged contended (analyse.contention) is not a plan for a quiet one, and `--max-runs` given by
+the user always wins. The plan applies to a session with a --budget only: without one, rounds stay within
+3 x --runs as before, so a store's history never makes a plain `iorace run` many times longer."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+
+from iorace.analyse.analysis import analyse
+from iorace.analyse.contention import contention
+from iorace.analyse.dimension import rounds_needed
+from iorace.core.ids import TableId
+from iorace.run.race import TOP_PLACES
+from iorace.store.db import SessionData, Store
+
+MIN_PILOT_ROUNDS = 5  # a ratio's variance from fewer rounds is too rough to plan with
+MOST_PLANNED = 1000  # the plan never asks for more rounds than this (the budget usually ends them first)
+LOOK_BACK = 5  # sessions of this machine looked at, newest first, for one that measured these tables quietly
+
+
+@dataclass(frozen=True)
+class Prior:
+    """The rounds planned for one suite, and where the plan comes from."""
+
+    session_id: int
+    rounds: int  # rounds the noisiest ratio at the top needs for the precision (the cap on this session's rounds)
+    sd: float  # that ratio's sd of log ratio per round, in the earlier session
+
+    def note(self) -> str:
+        return f"up to {self.rounds} rounds, planned from session {self.session_id} (sd {self.sd:.1%} a round at the top)"
+
+
+_loaded: dict[tuple[str, int], SessionData] = {}  # a session is loaded once per process, however many suites ask
+
+
+def _load(store: Store, session_id: int) -> SessionData:
+    key = (str(store.where), session_id)
+    if key not in _loaded:
+        _loaded[key] = store.load(session_id)
+    return _loaded[key]
+
+
+def top_round_vars(session: SessionData, suite: str, tables: set[TableId], scale_params: list[str]) -> list[float]:
+    """The per-round variance of the log ratio of each of its tables' second and third fastest cells to the
+    fastest, over the rounds they share (tables of `suite` among `tables` only)."""
+    out = []
+    for g in analyse(session):
+        if g.suite != suite or g.fastest is None or TableId.of(g.suite, g.dataset, g.params, scale_params) not in tables:
+            continue
+        ref = g.fastest.cost_by_round()
+        placed = [(r.vs_fastest.value, i, r) for i, r in enumerate(g.rows) if r.ok and r.kind.compared and r.vs_fastest is not None]
+        for _, _, r in sorted(placed)[1:TOP_PLACES]:
+            mine = r.cost_by_round()
+            logs = [math.log(mine[k] / ref[k]) for k in sorted(set(mine) & set(ref)) if mine[k] > 0 and ref[k] > 0]
+            if len(logs) >= MIN_PILOT_ROUNDS:
+                out.append(statistics.variance(logs))
+    return out
+
+
+def planned(
+    store: Store, suite: str, tables: set[TableId], scale_params: list[str], machine: str, precision: float, this_session: int
+) -> Prior | None:
+    """The plan from the latest quiet, finished session of `machine` that measured these tables, or None."""
+    names = store.machine_names()
+    candidates = [i for i in sorted(store.sessions_with_suite(suite), reverse=True) if i != this_session and names.get(i) == machine]
+    for session_id in candidates[:LOOK_BACK]:
+        session = _load(store, session_id)
+        if session.status != "done" or contention(session).contended:
+            continue
+        variances = top_round_vars(session, suite, tables, scale_params)
+        if variances:
+            worst = max(variances)
+            return Prior(session_id, min(MOST_PLANNED, rounds_needed(worst, precision)), math.sqrt(worst))
+    return None

@@ -1,0 +1,50 @@
+"""Rounds planned from this machine's earlier noise (run/prior.py): the noisiest ratio among each table's
+three fastest in the latest quiet session of the same machine and tables sets the cap; other machines,
+other tables and contended sessions do not."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from sessions import cell, save, session
+
+from iorace.analyse.dimension import rounds_needed
+from iorace.core.ids import TableId
+from iorace.run import prior
+from iorace.store.db import Store
+
+TABLE = TableId.of("toy", "tiny", {"mode": "count"}, [])
+
+
+def toy_session(sd: float, sid: int, machine_name: str = "toy-box", seed: int = 1):
+    rng = np.random.default_rng(seed)
+    cells = []
+    for name, centre, noise in (("a", 10, 0.0), ("b", 11, sd), ("c", 12, sd / 2), ("d", 40, 0.5)):
+        cells.append(cell(name, inner=[centre * math.exp(rng.normal(0, noise)) for _ in range(12)]))
+    return session(cells, sid=sid, machine_name=machine_name)
+
+
+def test_the_noisiest_top_ratio_of_the_latest_session_here_sets_the_rounds(tmp_path):
+    db = tmp_path / "s.sqlite"
+    save(db, toy_session(0.05, 1))
+    save(db, toy_session(0.20, 2))  # the latest: its noise plans
+    save(db, toy_session(0.01, 3, machine_name="elsewhere"))  # another machine's is no plan for this one
+    store = Store(db)
+    found = prior.planned(store, "toy", {TABLE}, [], "toy-box", 0.02, this_session=99)
+    assert found is not None and found.session_id == 2
+    assert 0.12 < found.sd < 0.3  # b's ratio (c's is quieter, d is beyond the top three)
+    assert found.rounds == rounds_needed(found.sd**2, 0.02) and "planned from session 2" in found.note()
+    assert prior.planned(store, "toy", {TableId.of("toy", "tiny", {"mode": "sum"}, [])}, [], "toy-box", 0.02, 99) is None
+    assert prior.planned(store, "toy", {TABLE}, [], "nowhere", 0.02, 99) is None
+
+
+def test_a_contended_session_is_no_plan(tmp_path):
+    db = tmp_path / "s.sqlite"
+    busy = toy_session(0.2, 1)
+    for c in busy.cells:  # the rest of the machine used a whole CPU while each run ran
+        for r in c.runs:
+            r.host_busy_ns = r.user_ns + r.sys_ns + r.wall_ns
+            r.host_steal_ns = 0
+    save(db, busy)
+    assert prior.planned(Store(db), "toy", {TABLE}, [], "toy-box", 0.02, 99) is None
