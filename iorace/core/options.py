@@ -106,7 +106,8 @@ class RunOptions:
             "--max-runs",
             type=click.IntRange(1),
             help="Rounds at most, while --precision is not reached [default: 3 x --runs; with --budget, the rounds the "
-            "noisiest of each table's three fastest needed in this machine's latest quiet session of the suite].",
+            "noisiest of each table's three fastest needed in this machine's latest quiet session of the suite, or "
+            "until the budget ends them].",
         ),
     )
     precision: float | None = field(

@@ -7,8 +7,9 @@ sd of log ratio is 0.2 (about 400 rounds for +-2%). With it, the cap is the roun
 among the tables' three fastest cells needed in the latest quiet session of this machine that measured them
 (Kalibera & Jones's count, analyse.dimension.rounds_needed), so the budget, not a guess, ends the rounds.
 A session judged contended (analyse.contention) is not a plan for a quiet one, and `--max-runs` given by
-the user always wins. The plan applies to a session with a --budget only: without one, rounds stay within
-3 x --runs as before, so a store's history never makes a plain `iorace run` many times longer."""
+the user always wins. The plan applies to a session with a --budget only (without an earlier session, the
+budget alone ends the rounds, up to MOST_PLANNED): without a budget, rounds stay within 3 x --runs as before,
+so a store's history never makes a plain `iorace run` many times longer."""
 
 from __future__ import annotations
 

@@ -265,6 +265,8 @@ def _measure(
             found = prior.planned(recorder.store, suite_name, tables, scale, here, opts.precision, recorder.session_id)
             if found is not None:
                 max_runs, note = max(found.rounds, opts.runs), f" ({found.note()})"
+            else:  # nothing to plan from: the budget ends the rounds
+                max_runs, note = prior.MOST_PLANNED, " (until the precision or the budget: no earlier session here to plan from)"
         rounds = opts.warmup + Plan(opts.runs, max_runs, opts.precision).most_rounds  # at most: racing and precision may stop earlier
         task = progress.add_task(f"measure {suite_name}{note}", total=rounds * len(suite_cells), what="")
 
