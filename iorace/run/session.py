@@ -268,6 +268,8 @@ def _measure(
             else:  # nothing to plan from: the budget ends the rounds
                 max_runs, note = prior.MOST_PLANNED, " (until the precision or the budget: no earlier session here to plan from)"
         rounds = opts.warmup + Plan(opts.runs, max_runs, opts.precision).most_rounds  # at most: racing and precision may stop earlier
+        if opts.budget is not None:  # the budget, not a count, ends them: the progress counts 3 x --runs, and grows past it
+            rounds = min(rounds, opts.warmup + 3 * opts.runs)
         task = progress.add_task(f"measure {suite_name}{note}", total=rounds * len(suite_cells), what="")
 
         def advance(label: str, task: TaskID = task) -> None:
