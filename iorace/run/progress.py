@@ -63,6 +63,7 @@ class _Stage:
     said: float = 0.0  # when its last line was printed
     ended: bool = False  # its "done" line is printed
     grew: bool = False  # it went past its planned total
+    open_ended: bool = False  # its total is a guess (a budget ends it): its "done" line comes from stop_task only
 
 
 @dataclass
@@ -86,7 +87,7 @@ class LineProgress:
         self, description: str, start: bool = True, total: float | None = None, completed: int = 0, visible: bool = True, **fields: Any
     ) -> TaskID:
         now = self.clock()
-        self.stages.append(_Stage(description, int(total or 0), now, said=now))
+        self.stages.append(_Stage(description, int(total or 0), now, said=now, open_ended=bool(fields.get("open_ended"))))
         self._say(self.stages[-1], "started")
         return TaskID(len(self.stages) - 1)
 
@@ -98,7 +99,7 @@ class LineProgress:
         stage.done += int(advance)
         if stage.done > stage.total:  # more than planned (an A/A cell joined, rounds were repeated): its end is at exit
             stage.total, stage.grew, stage.ended = stage.done, True, False
-        if stage.done == stage.total and not stage.grew:
+        if stage.done == stage.total and not stage.grew and not stage.open_ended:
             self._say(stage, "done")
         elif self.clock() - stage.said >= self.every_s:
             self._say(stage, "")
@@ -115,7 +116,7 @@ class LineProgress:
         stage.said, stage.ended = now, what == "done"
         elapsed = now - stage.started
         parts = [f"{stage.done}/{stage.total}", _minutes(elapsed)]
-        if what == "" and stage.done:
+        if what == "" and stage.done and not stage.grew:
             parts.append(f"about {_minutes(elapsed / stage.done * (stage.total - stage.done))} left at most")
         line = f"{stage.name}: {what + ', ' if what else ''}{', '.join(parts)}"
         self.console.print(escape(line), highlight=False, soft_wrap=True)

@@ -270,7 +270,8 @@ def _measure(
         rounds = opts.warmup + Plan(opts.runs, max_runs, opts.precision).most_rounds  # at most: racing and precision may stop earlier
         if opts.budget is not None:  # the budget, not a count, ends them: the progress counts 3 x --runs, and grows past it
             rounds = min(rounds, opts.warmup + 3 * opts.runs)
-        task = progress.add_task(f"measure {suite_name}{note}", total=rounds * len(suite_cells), what="")
+        budgeted = opts.budget is not None
+        task = progress.add_task(f"measure {suite_name}{note}", total=rounds * len(suite_cells), what="", open_ended=budgeted)
 
         def advance(label: str, task: TaskID = task) -> None:
             progress.update(task, what=label)

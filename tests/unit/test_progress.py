@@ -64,3 +64,19 @@ def test_a_stage_stopped_early_says_done_when_stopped_not_at_exit():
         out.write("the tables\n")
     lines = out.getvalue().splitlines()
     assert lines == ["measure spin: started, 0/10, 0s", "measure spin: done, 6/10, 0s", "the tables"]
+
+
+def test_an_open_ended_stage_says_done_once_when_stopped_past_its_guess():
+    """A budget ends a suite's rounds: the planned total is a guess, passed or not reached; one "done" line,
+    when the suite is over, and no time left once past the guess."""
+    out = io.StringIO()
+    clock = Clock()
+    with LineProgress(Console(file=out, width=200), clock=clock, every_s=1) as p:
+        task = p.add_task("measure spin", total=2, what="", open_ended=True)
+        for _ in range(5):
+            clock.now += 2
+            p.advance(task)
+        p.stop_task(task)
+    lines = out.getvalue().splitlines()
+    assert [line for line in lines if "done" in line] == ["measure spin: done, 5/5, 10s"]
+    assert not any("left" in line for line in lines if "/5" in line or "/4" in line or "/3" in line)
