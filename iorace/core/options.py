@@ -335,7 +335,10 @@ SEED_FIXED = {"inputs", "variants", "toolchains", "profiles", "params", "target_
 SEED_HELP = {
     "sizes": "Dataset for every seed instead of its own size (tiny, quick, seed, ...). Repeatable; SUITE=NAME "
     "applies to one seed's suite only. Default: each seed's own size (its [seed] block's size).",
+    "race": "Stop timing a cell once its place is settled. Off by default here: every seed row is published, "
+    "so each gets --runs rounds, not the two or three that decide it is far behind.",
 }
+SEED_DEFAULTS = {"race": False}  # every seed row keeps its row, with the interval of all its rounds
 
 
 def run_options(command: CommandFunc) -> CommandFunc:
@@ -345,15 +348,17 @@ def run_options(command: CommandFunc) -> CommandFunc:
 
 def seeds_options(command: CommandFunc) -> CommandFunc:
     """The `seeds` command's options: `run`'s, less those the seeds' configurations fix."""
-    return _options(command, SEED_FIXED, SEED_HELP)
+    return _options(command, SEED_FIXED, SEED_HELP, SEED_DEFAULTS)
 
 
-def _options(command: CommandFunc, leave_out: set[str], helps: dict[str, str]) -> CommandFunc:
+def _options(command: CommandFunc, leave_out: set[str], helps: dict[str, str], defaults: dict[str, Any] | None = None) -> CommandFunc:
     for f in reversed(fields(RunOptions)):
         if "click" in f.metadata and f.name not in leave_out:
             decls, kw = f.metadata["click"]
             kw = {**kw, "help": helps.get(f.name, kw.get("help"))}
             default = f.default if "multiple" not in kw and not kw.get("is_flag") else None
+            if defaults and f.name in defaults:
+                default = defaults[f.name]
             extra = {"default": default} if default is not None else {}
             command = click.option(*decls, f.name, **extra, **kw)(command)
     return command

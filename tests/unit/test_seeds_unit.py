@@ -372,3 +372,15 @@ def test_a_folded_row_says_folded_beside_the_seed_programs_count():
     # a table with neither counts nor notes keeps its columns as before
     plain = tables.then_now_table(ThenNowTable("x", "t", "x", "quick", "inner", "", [row("base", None)]))
     assert "instr/byte" not in [c.header for c in plain.columns]
+
+
+def test_seeds_do_not_race_by_default_and_run_does():
+    # every seed row is published: it gets --runs rounds, not the two that decide it is far behind
+    import click
+
+    from iorace.cli.measure import run, seeds_cmd
+
+    def default(command: click.Command, name: str):
+        return next(p.default for p in command.params if p.name == name)
+
+    assert default(seeds_cmd, "race") is False and default(run, "race") is True
