@@ -33,7 +33,7 @@ def test_the_five_seeds_in_their_order():
     assert [s.name for s, _ in chosen] == ["readbytes", "lines", "serialize", "readexact", "capnp"]
     # each seed's rows: the seed's table, not an empty block (readbytes: 65 rows; capnp: 36 and libgreen)
     counts = {cfg.name: len(s.manifest.seed_rows()) for s, cfg in chosen}
-    assert counts == {"readbytes": 76, "lines": 20, "serialize": 12, "readexact": 4, "capnp": 37}
+    assert counts == {"readbytes": 76, "lines": 20, "serialize": 18, "readexact": 4, "capnp": 37}
 
 
 def test_rows_that_cannot_run_say_why():
@@ -59,6 +59,23 @@ def test_lines_rows_are_built_as_dcat_builds_and_ours_are_named_departures():
     assert "departure" in rows[9].note and "departure" in rows[19].note and "-boundscheck=off" in rows[19].note
     profile = chosen["lines"].toolchains["ldc2"].profiles["dcat-lto-pgo"]
     assert "-boundscheck=off" in profile["cflags"] and "-flto=thin" in profile["cflags"]
+
+
+def test_serialize_rows_have_the_seeds_programs_as_written_beside_ours():
+    """Each gdc row of Cerealed's designs has an as-written twin (the seed's program: Cerealed v0.4.1 / v0.5.0 as it
+    ran then), both carrying the count of Cerealed's own code built here; ours name their departure, the twins
+    divide by the as-written baseline; dmd's rows stay (not packaged here), with no count."""
+    chosen = dict((cfg.name, s) for s, cfg in seeds.select(load_suites([], []), []))
+    rows = {r.label: r for r in chosen["serialize"].manifest.seed_rows()}
+    designs = ["ser-classes", "ser-array", "ser-appender", "ser-scopebuffer", "deser-classes", "deser-structs"]
+    for d in designs:
+        ours, written, dmd = rows[f"{d} (gdc)"], rows[f"{d} (gdc, as written)"], rows[f"{d} (dmd)"]
+        assert written.cell == f"d/{d}-as-written@gdc:seed-flags" and written.seconds == ours.seconds
+        assert ours.original is not None and written.original == ours.original and "gdc 12" in ours.original_source
+        assert ours.note.startswith("departure (ours):") and written.note.startswith("the seed's program as written")
+        assert written.baseline.endswith("(gdc, as written)") and ours.baseline.endswith("(gdc)")
+        assert dmd.toolchain == "dmd" and dmd.original is None
+    assert len(rows) == 18
 
 
 def copy_suite(tmp_path: Path, name: str) -> Path:

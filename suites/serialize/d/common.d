@@ -43,6 +43,19 @@ template inlineGrains(C)
         enum bool inlineGrains = false;
 }
 
+/// Whether cerealiser C grains a string as Cerealed did from v0.4.1 to v0.6.0 (its 2015 commit f9b86d1, released in
+/// v0.6.1, ended it): the bytes copied into a new GC array first (`new char[length]`, then `values[] = val[]` when
+/// writing), every char of the copy through grainUByte, the copy kept as the string (`enum copyStrings = true;`,
+/// the `*-as-written` cells; the seed's program did it whether it wrote or read: v0.5.0's
+/// `static if(is(isCerealiser!C))`, meant to skip the copy when writing, is always false).
+template copyStrings(C)
+{
+    static if (is(typeof(C.copyStrings) : bool))
+        enum bool copyStrings = C.copyStrings;
+    else
+        enum bool copyStrings = false;
+}
+
 void grain(C)(ref C c, ref ubyte val)
 {
     static if (inlineGrains!C) pragma(inline, true);
@@ -121,7 +134,20 @@ void grain(C)(ref C c, ref const(char)[] val)
     static if (inlineGrains!C) pragma(inline, true);
     ushort length = cast(ushort) val.length;
     grain(c, length);
-    static if (is(typeof(c.takeSlice(length))))
+    static if (copyStrings!C)
+    {
+        auto values = new char[length];
+        if (val.length != 0)
+            values[] = val[];
+        foreach (ref ch; values)
+        {
+            ubyte b = ch;
+            c.grainUByte(b);
+            ch = b;
+        }
+        val = values;
+    }
+    else static if (is(typeof(c.takeSlice(length))))
         val = cast(const(char)[]) c.takeSlice(length);
     else
         foreach (ch; val)
@@ -138,6 +164,46 @@ void grain(C)(ref C c, ref Record r)
     static if (inlineGrains!C) pragma(inline, true);
     static foreach (i; 0 .. Record.tupleof.length)
         grain(c, r.tupleof[i]);
+}
+
+/// Cerealed v0.5.0's cerealiser as the seed's program used it (the `*-as-written` serializers): a struct template over
+/// its output range R (Cerealed's policy-based design; gdc 12 emits a template's functions as weak symbols, so it
+/// does not inline grainUByte into the grains, as it did not in Cerealed), the bit writer's state besides, strings
+/// copied (copyStrings), and `enc ~= value` serializing a copy of the value (v0.5.0's opOpAssign(T val) ->
+/// write(T val) -> `Unqual!T lval = val; grain(this, lval);`).
+struct CerealiserImpl(R)
+{
+    enum copyStrings = true;
+    R output;
+    ubyte currentByte; // writeBits' partial byte (unused by the record)
+    int bitIndex;
+
+    this(R r)
+    {
+        output = r;
+    }
+
+    void grainUByte(ref ubyte val)
+    {
+        output.put(val);
+    }
+
+    const(ubyte)[] bytes() const
+    {
+        return output.data;
+    }
+
+    ref CerealiserImpl opOpAssign(string op : "~")(Record val)
+    {
+        write(val);
+        return this;
+    }
+
+    void write(Record val)
+    {
+        Record lval = val;
+        grain(this, lval);
+    }
 }
 
 // --- the plain decoder: validates the whole file once, untimed, and gives the records -----------
