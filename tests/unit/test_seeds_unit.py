@@ -70,7 +70,7 @@ def copy_suite(tmp_path: Path, name: str) -> Path:
 def test_a_row_naming_a_cell_that_does_not_exist_is_caught(tmp_path):
     d = copy_suite(tmp_path, "readexact")
     toml = d / "suite.toml"
-    toml.write_text(toml.read_text().replace('cell = "rust/bytewise@cargo:debug"', 'cell = "rust/bytewise@cargo:fast"'))
+    toml.write_text(toml.read_text().replace('cell = "rust/bytewise@cargo:seed-noopt"', 'cell = "rust/bytewise@cargo:fast"'))
     problems = seeds.unmapped(load_suite(d))
     assert problems == ["readexact: seed row 'new-io (make FLAGS=)' (rust/bytewise@cargo:fast ): no cell"]
     with pytest.raises(UsageError, match="new-io"):
