@@ -505,7 +505,7 @@ class ThenNowRow:
     note: str = ""  # how the cell departs from the seed's program (the manifest's), or that it is as written
     instructions_per_unit: float | None = None  # this cell's instructions per unit of work (--instructions)
     unit: str = ""  # that unit (bytes, lines)
-    original: float | None = None  # the seed's own program's instructions per unit, counted here (the manifest's)
+    original: float | None = None  # the seed's own program's instructions per unit, counted here or as published (the manifest's)
     original_source: str = ""  # where that count comes from
 
     @property

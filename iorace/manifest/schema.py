@@ -157,7 +157,7 @@ class SeedRow(Strict):
     baseline: str = ""  # the row (label) its ratio divides by; default: the seed's baseline
     why: str = ""  # why no cell answers it here (a compiler not packaged, a library gone)
     note: str = ""  # how the cell departs from the seed's program, or that it is the program as written
-    original: float | None = None  # the seed's own program's instructions per unit of work, counted here
+    original: float | None = None  # the seed's program's instructions per unit: counted here, or as published if unbuildable
     original_source: str = ""  # where `original` comes from (the command, the issue or the results file)
 
     @model_validator(mode="after")

@@ -357,7 +357,7 @@ def then_now_table(t: ThenNowTable) -> Table:
         sources = sorted({tr.original_source for tr in t.rows if tr.original is not None and tr.original_source})
         caption += (
             f" instr/{unit}: this cell's instructions per {unit} (cachegrind, `--instructions`) beside the seed's own "
-            f"program's, counted here ({'; '.join(sources) or 'where known'}); FOLDED: under {FOLDED_BELOW} a {unit}, "
+            f"program's ({'; '.join(sources) or 'where known'}); FOLDED: under {FOLDED_BELOW} a {unit}, "
             "today's compiler folded the loop and it no longer does the work."
         )
     return Table(t.title, caption, columns, rows, statuses, 2)

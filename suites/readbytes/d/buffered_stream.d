@@ -5,7 +5,11 @@
  * program used. A Stream's read(ubyte[]) calls the virtual readBlock(); BufferedStream (a
  * FilterStream over an unbuffered File stream) keeps its own 8 KiB buffer and answers each
  * readBlock by copying out of it, refilling it with one readBlock of the source stream (read(2)).
- * Every byte therefore costs a call to Stream.read, a virtual call and a slice copy.
+ * Every byte therefore costs a call to Stream.read, a virtual call and a slice copy, and, as in
+ * std.stream, readBlock's readable check and (without -release) BufferedStream's invariant on entry
+ * and exit. Checked against std.stream itself (dlang/undeaD's copy, the seed's program built
+ * with it): without those two checks this stand-in took 13 instructions a byte fewer under gdc -O3
+ * and 2 fewer under ldc2 -O3 -release (issue 32; docs/results/2026-11-26-seed-fidelity).
  */
 import common;
 import core.stdc.errno : EINTR, errno;
@@ -17,6 +21,15 @@ import std.string : fromStringz, toStringz;
 /// std.stream.Stream, reading side: read() goes through the virtual readBlock().
 abstract class Stream
 {
+    bool readable = false;   // std.stream's: set from the source stream, checked by every readBlock
+
+    /// std.stream's check at the start of every readBlock.
+    final protected void assertReadable()
+    {
+        if (!readable)
+            fail("stream is not readable");
+    }
+
     /// Reads up to buffer.length bytes, returns how many (0 at the end of the stream).
     abstract size_t readBlock(void* buffer, size_t size);
 
@@ -41,6 +54,7 @@ class FileStream : Stream
         fd = open(path.toStringz, O_RDONLY);
         if (fd < 0)
             fail("cannot open " ~ path ~ ": " ~ strerror(errno).fromStringz.idup);
+        readable = true;
     }
 
     override size_t readBlock(void* buffer, size_t size)
@@ -69,13 +83,23 @@ class BufferedStream : Stream
     enum size_t DefaultBufferSize = 8192;
     private Stream source;
     private ubyte[] buffer;
-    private size_t bufferCurPos;   // the next byte of buffer to hand out
-    private size_t bufferLen;      // the bytes of buffer that are valid
+    private size_t bufferCurPos;      // the next byte of buffer to hand out
+    private size_t bufferLen;         // the bytes of buffer that are valid
+    private size_t bufferSourcePos;   // where in buffer the source stream's position is
+
+    // std.stream's, checked on entry to and exit from every public method unless compiled -release
+    invariant
+    {
+        assert(bufferSourcePos <= bufferLen);
+        assert(bufferCurPos <= bufferLen);
+        assert(bufferLen <= buffer.length);
+    }
 
     this(Stream source, size_t bufferSize = DefaultBufferSize)
     {
         this.source = source;
         buffer = new ubyte[bufferSize];
+        readable = source.readable;
     }
 
     /// As std.stream's: copy from the buffer while it has the data, else refill it once.
@@ -83,6 +107,7 @@ class BufferedStream : Stream
     {
         if (len == 0)
             return 0;
+        assertReadable();
         auto outbuf = cast(ubyte*) result;
         if (bufferCurPos + len < bufferLen)
         {
@@ -100,6 +125,7 @@ class BufferedStream : Stream
             bufferCurPos += readsize;
             len -= readsize;
         }
+        bufferSourcePos = bufferCurPos = bufferLen = 0;   // std.stream's flush(): the buffer is empty now
         if (len >= buffer.length)
         {
             // too big for the buffer: straight into the caller's memory
@@ -109,6 +135,7 @@ class BufferedStream : Stream
         {
             // a new block into the buffer, then the part asked for
             bufferLen = source.readBlock(buffer.ptr, buffer.length);
+            bufferSourcePos = bufferLen;
             if (bufferLen < len)
                 len = bufferLen;
             outbuf[0 .. len] = buffer[0 .. len];

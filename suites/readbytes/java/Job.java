@@ -3,7 +3,8 @@
  * The job as given on the command line: {@code prog FILE MODE PASSES}.
  * The Java programs need no per-byte optimisation barrier: HotSpot does not vectorise or fold
  * these read()-until-EOF loops (their times scale with the bytes read). It can drop a load whose
- * value is unused, so every count loop ORs each byte into {@code seen}, printed by report().
+ * value is unused, so every count loop ORs each byte into {@code seen}, printed by report(). The seed's
+ * programs as written (*AsWritten, count only) do not: their rows show what the seed measured.
  */
 final class Job {
     final String path;
@@ -69,6 +70,14 @@ final class Job {
         System.out.printf("%s %d (%d passes%s) in %.1f ms%n", sum ? "sum" : "count", answer, passes, check, innerNs / 1e6);
         System.out.flush();
         System.err.println("iorace-result {\"answer\": " + answer + ", \"inner_ns\": " + innerNs + "}");
+        System.err.flush();
+    }
+
+    /** The same lines for the seed's programs as written (count only): their count loops use no byte, so nothing is ORed. */
+    void reportAsWritten(long count, long innerNs) {
+        System.out.printf("count %d (%d passes, as the seed wrote it: no byte used) in %.1f ms%n", count, passes, innerNs / 1e6);
+        System.out.flush();
+        System.err.println("iorace-result {\"answer\": " + count + ", \"inner_ns\": " + innerNs + "}");
         System.err.flush();
     }
 }

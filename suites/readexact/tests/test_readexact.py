@@ -6,8 +6,10 @@ from __future__ import annotations
 def test_readexact_tiny_every_cell_ok(iorace):
     res = iorace(["run", "readexact", "--size", "tiny", "--check-only"])
     rows = res.cells(suite="readexact")
-    # 8 strategies (the seed's three Vec-per-chunk programs and five reusing rows) x release, debug
-    assert len(rows) == 8 * 2, (res.stdout[-2000:], res.stderr[-2000:])
+    # 8 strategies (the seed's three Vec-per-chunk programs and five reusing rows) x release, debug, and the
+    # seed's three also built as its plain rustc (seed-noopt)
+    assert len(rows) == 8 * 2 + 3, (res.stdout[-2000:], res.stderr[-2000:])
+    assert {r["variant"] for r in rows if r["profile"] == "seed-noopt"} == {"bytewise", "readloop-vec", "old-io-vec"}
     assert {r["variant"] for r in rows} >= {"bytewise", "readloop-vec", "old-io-vec", "readloop"}
     bad = [(r["label"], r["status"], r["detail"]) for r in rows if r["status"] != "ok"]
     assert not bad, bad
