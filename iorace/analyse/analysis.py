@@ -21,6 +21,7 @@ from iorace.store.db import CellData, SessionData
 
 NS = 1e9
 AA_SUFFIX = "~aa"  # an A/A cell's variant is its original's name and this (measure.aa_twins)
+TOP_PLACES = 3  # a table's answer is decided among its fastest three: racing's rounds and the precision go there
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as sps
 
-from iorace.analyse.analysis import analyse
-from iorace.run.race import RACE_MIN_ROUNDS, TOP_PLACES
+from iorace.analyse.analysis import TOP_PLACES, analyse
 from iorace.store.db import SessionData
 
 
@@ -90,12 +89,14 @@ class RacedForecast:
     rounds: int  # rounds the noisiest of the top cells needs
     median_rounds: int  # rounds the median top cell needs
     top_round_s: float  # one round of the tables' three fastest cells (and each fastest's A/A twin)
-    seconds: float  # the session's rounds: RACE_MIN_ROUNDS of every cell, the rest of the top cells only
+    seconds: float  # the session's rounds: the race's first `min_rounds` of every cell, the rest of the top cells only
 
 
-def raced_forecast(found: list[Levels], fastest_s: dict[str, float], round_s: float, half_width: float) -> RacedForecast | None:
-    """From the pilots' levels: racing stops the cells beyond each table's fastest three from the third round,
-    so past that a round costs only their runs (`fastest_s`: each table's fastest cell's run, timed twice with
+def raced_forecast(
+    found: list[Levels], fastest_s: dict[str, float], round_s: float, half_width: float, min_rounds: int
+) -> RacedForecast | None:
+    """From the pilots' levels: racing stops the cells beyond each table's fastest three from round `min_rounds`
+    (run.race.RACE_MIN_ROUNDS), so past that a round costs only their runs (`fastest_s`: each table's fastest cell's run, timed twice with
     its A/A twin); rounds go on until the noisiest of them is within `half_width`. None without top cells."""
     top = [lv for lv in found if lv.top]
     if not top:
@@ -103,7 +104,7 @@ def raced_forecast(found: list[Levels], fastest_s: dict[str, float], round_s: fl
     n = rounds_needed(max(lv.round_var for lv in top), half_width)
     median_n = rounds_needed(statistics.median(lv.round_var for lv in top), half_width)
     top_round = sum(lv.run_s for lv in top) + 2 * sum(fastest_s.values())
-    seconds = RACE_MIN_ROUNDS * round_s + max(0, n - RACE_MIN_ROUNDS) * top_round
+    seconds = min_rounds * round_s + max(0, n - min_rounds) * top_round
     return RacedForecast(n, median_n, top_round, seconds)
 
 

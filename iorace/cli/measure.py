@@ -31,6 +31,7 @@ from iorace.manifest import seeds
 from iorace.manifest.suites import load_suites
 from iorace.report import tables
 from iorace.report.terminal import rich_table
+from iorace.run.race import RACE_MIN_ROUNDS
 from iorace.run.session import plan, run_session
 from iorace.store.db import Store
 
@@ -156,7 +157,7 @@ def dimension_cmd(
         ),
         highlight=False,
     )
-    forecast = dimension.raced_forecast(found, dimension.fastest_run_s(loaded), round_s, precision)
+    forecast = dimension.raced_forecast(found, dimension.fastest_run_s(loaded), round_s, precision, RACE_MIN_ROUNDS)
     if forecast is not None:
         console.print(
             escape(

@@ -17,11 +17,10 @@ import math
 import statistics
 from dataclasses import dataclass
 
-from iorace.analyse.analysis import analyse
+from iorace.analyse.analysis import TOP_PLACES, analyse
 from iorace.analyse.contention import contention
 from iorace.analyse.dimension import rounds_needed
 from iorace.core.ids import TableId
-from iorace.run.race import TOP_PLACES
 from iorace.store.db import SessionData, Store
 
 MIN_PILOT_ROUNDS = 5  # a ratio's variance from fewer rounds is too rough to plan with

@@ -27,6 +27,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from iorace.analyse.analysis import TOP_PLACES  # from RACE_MIN_ROUNDS, rounds go to cells that may still be among them
 from iorace.analyse.stats import Ratio, paired_ratio
 from iorace.core.ids import TableId
 from iorace.core.kind import Kind
@@ -35,7 +36,6 @@ from iorace.manifest.cells import Cell
 RACE_MIN_ROUNDS = 3  # a place is judged on no fewer rounds (t = 4.30 on 2 degrees of freedom: only cells far apart part)
 RACE_FAR_ROUNDS = 2  # far behind is judged from two rounds (t = 12.7 on 1 degree of freedom: many times behind only)
 FAR_BEHIND = 2.0  # F-race's elimination: a cell whose whole interval lies beyond this many times the fastest
-TOP_PLACES = 3  # from RACE_MIN_ROUNDS, rounds go to the cells that may still be among a table's fastest three
 
 
 @dataclass(frozen=True)

@@ -61,12 +61,12 @@ def test_a_raced_forecast_times_only_the_top_cells_past_the_third_round():
         Levels("t a3", 0.20**2, 0.0, 2, 10, top=True, run_s=0.05),
         Levels("t slow", 0.30**2, 0.0, 2, 10, top=False, run_s=4.0),  # beyond the top three: stops at round 3
     ]
-    f = raced_forecast(found, {"t": 0.05}, round_s=4.2, half_width=0.05)
+    f = raced_forecast(found, {"t": 0.05}, round_s=4.2, half_width=0.05, min_rounds=3)
     assert f is not None
     assert f.rounds == rounds_needed(0.20**2, 0.05) and f.median_rounds == rounds_needed((0.10**2 + 0.20**2) / 2, 0.05)
     assert f.top_round_s == pytest.approx(0.05 + 0.05 + 2 * 0.05)  # the fastest and its A/A twin too
     assert f.seconds == pytest.approx(3 * 4.2 + (f.rounds - 3) * f.top_round_s)
-    assert raced_forecast([found[2]], {}, 4.2, 0.05) is None
+    assert raced_forecast([found[2]], {}, 4.2, 0.05, 3) is None
 
 
 def test_the_pilots_mark_each_tables_fastest_three():

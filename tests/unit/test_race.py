@@ -9,9 +9,10 @@ import time
 import numpy as np
 from fakes import FakeRunner, ListRecorder, record, toy_cells
 
+from iorace.analyse.analysis import TOP_PLACES
 from iorace.core.kind import Kind
 from iorace.run.measure import measure
-from iorace.run.race import RACE_FAR_ROUNDS, RACE_MIN_ROUNDS, TOP_PLACES, Plan, Race
+from iorace.run.race import RACE_FAR_ROUNDS, RACE_MIN_ROUNDS, Plan, Race
 
 
 def costs(race: Race, cell, values) -> None:
