@@ -82,6 +82,7 @@ def test_a_session_of_few_rounds_does_not_pull_the_step_to_it():
     y[14] = 0.02
     (cp,) = change_points(y, weights=rounds)
     assert cp.index == 15 and cp.ratio.low is not None and cp.ratio.low < math.exp(0.1) < cp.ratio.high
+    assert _candidates(y, DEFAULT, rounds / rounds.mean()) == [15] and _candidates(y, DEFAULT) == [13]  # PELT's cost, weighted and not
     assert [c.index for c in change_points(y, Detector(weighted=False), weights=rounds)] == [13]  # alike: pulled
     assert [c.index for c in change_points(y)] == [13]  # no weights given: alike
 
