@@ -13,21 +13,28 @@ History rules (each session against what came before):
                p < 0.05 and the change beyond the threshold (what `history` flagged before)
   interval     each session against the previous one: the whole 95% interval beyond the threshold
   persist-N    the z rule against session i-1 in each of the sessions i .. i+N-1
-  pelt(...)    iorace.analyse.changepoints: PELT change points, each split tested by Student's t-test
+  pelt(...)    iorace.analyse.changepoints: PELT change points, each split tested by a t-test; "w": the
+               sessions weighted by their rounds (PELT's cost and the test), "r2": each split kept moved to
+               the largest |t| within 2 sessions; the row without them is the detector before issue 31's fix
   otava        Apache Otava 0.8.0's E-divisive with its t-test (window 30, p < 0.001), when importable:
                PYTHONPATH=. /path/to/a/venv/with/apache-otava/bin/python tools/changepoint_bench.py
 
 A flag within one session of the planted step finds it; any other flag is a false alarm. Reported: false
-alarms per 100 sessions and the share of histories with any, on noise-only histories; per step size, the
-share of histories whose step was found at the right session (within 1); the same per step in units of the
-session's sd (sigma / sqrt(10)).
+alarms per 100 sessions and per 100 histories, and the share of histories with any, on noise-only histories;
+per step size, the share of histories whose step was found at the right session (within 1); the same per
+step in units of the sd of the session values around their level, two ways:
+  series sd    the history's own: sqrt(sigma^2 x mean(1 / rounds) over its sessions + between^2), the noise
+               the detector sees (and noise_sd estimates); a session of 5 rounds is noisier than one of 15,
+               and the mean of 1/rounds over 5-15 is 0.112, not 1/10
+  sigma/sqrt10 a session of 10 rounds (the mean rounds), between sessions left out: the unit used before,
+               which makes "3 sd" 2.83 of the series' sd (0.316 / 0.335 with 5-15 rounds)
 
 Gate rules (`compare`): a table of 6 cells, sessions A and B, each cell's ratio to the table's reference over
 the rounds (the same noise model); one cell gets the step in B (and in the sessions after B, which persist
 reads). Reported per rule: false alarms per 100 comparisons (a flagged unchanged cell) and detection by step.
 
 Prints the tables (docs/changepoints-benchmark.txt keeps one run's). Draws only numbers: times nothing.
-usage: tools/changepoint_bench.py [--histories N] [--between SD] [--seed S] [--grid]
+usage: tools/changepoint_bench.py [--histories N] [--step-histories N] [--between SD] [--seed S] [--grid] [--no-gate]
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -53,6 +60,7 @@ ROUNDS = (5, 15)
 SIGMA = (0.10, 0.25)
 STEPS = (0.02, 0.03, 0.05, 0.07, 0.10, 0.15, 0.20)
 SD_STEPS = (1, 2, 3, 4, 5)
+SD_UNITS = ("series", "sqrt10")  # the step_sd's unit: see the docstring
 Z95 = 1.959963984540054
 
 
@@ -60,17 +68,19 @@ Z95 = 1.959963984540054
 class History:
     means: np.ndarray  # each session's mean log
     ses: np.ndarray  # each session's standard error of it
+    rounds: np.ndarray  # each session's rounds
     step_at: int | None  # the first session of the new level
     sigma: float
 
 
-def draw(rng: np.random.Generator, step: float, between: float, step_sd: float | None = None) -> History:
+def draw(rng: np.random.Generator, step: float, between: float, step_sd: float | None = None, unit: str = "sqrt10") -> History:
     sigma = rng.uniform(*SIGMA)
     rounds = rng.integers(ROUNDS[0], ROUNDS[1] + 1, SESSIONS)
     level = rng.normal(0, between, SESSIONS) if between else np.zeros(SESSIONS)
     at = None
     if step_sd is not None:
-        step = math.exp(step_sd * sigma / math.sqrt(10)) - 1
+        sd = math.sqrt(sigma**2 * float(np.mean(1 / rounds)) + between**2) if unit == "series" else sigma / math.sqrt(10)
+        step = math.exp(step_sd * sd) - 1
     if step:
         at = int(rng.integers(5, 26))
         level[at:] += math.log(1 + step)
@@ -79,7 +89,7 @@ def draw(rng: np.random.Generator, step: float, between: float, step_sd: float |
         logs = level[i] + rng.normal(0, sigma, n)
         means[i] = logs.mean()
         ses[i] = logs.std(ddof=1) / math.sqrt(n)
-    return History(means, ses, at, sigma)
+    return History(means, ses, rounds, at, sigma)
 
 
 def pair(h: History, i: int, j: int) -> tuple[Ratio, float]:
@@ -111,7 +121,7 @@ def persist(n: int, threshold: float):
 
 def pelt(detector: Detector):
     def flags(h: History) -> list[int]:
-        return [c.index for c in change_points(h.means, detector)]
+        return [c.index for c in change_points(h.means, detector, h.rounds)]
 
     return flags
 
@@ -145,6 +155,15 @@ def score(flags, histories: list[History]) -> tuple[int, int, int]:
     return found, false, with_false
 
 
+def pelt_name(d: Detector) -> str:
+    return (
+        f"pelt(pen {d.penalty:g}, min {d.min_size}, p {d.alpha:g}"
+        + (", w" if d.weighted else "")
+        + (f", r{d.refine}" if d.refine else "")
+        + ")"
+    )
+
+
 def history_rules(threshold: float, detectors: list[Detector], with_otava: bool) -> dict:
     rules = {
         "pairwise-z": pairwise(Rule.Z, threshold),
@@ -152,7 +171,7 @@ def history_rules(threshold: float, detectors: list[Detector], with_otava: bool)
         "persist-3": persist(3, threshold),
     }
     for d in detectors:
-        rules[f"pelt(pen {d.penalty:g}, min {d.min_size}, p {d.alpha:g})"] = pelt(Detector(d.penalty, d.min_size, d.alpha, threshold))
+        rules[pelt_name(d)] = pelt(replace(d, threshold=threshold))
     if with_otava:
         rules["otava (E-divisive, t-test)"] = otava(threshold)
     return rules
@@ -163,26 +182,34 @@ def run_histories(args: argparse.Namespace, threshold: float, detectors: list[De
     noise = [draw(rng, 0.0, args.between) for _ in range(args.histories)]
     by_step = {s: [draw(rng, s, args.between) for _ in range(args.step_histories)] for s in STEPS}
     by_sd = {k: [draw(rng, 0.0, args.between, step_sd=k) for _ in range(args.step_histories)] for k in SD_STEPS}
+    # drawn after the rest, so that the other histories are those a seed drew before the series' unit was added
+    by_series_sd = {k: [draw(rng, 0.0, args.between, step_sd=k, unit="series") for _ in range(args.step_histories)] for k in SD_STEPS}
     print(
         f"\n## histories: {SESSIONS} sessions, {ROUNDS[0]}-{ROUNDS[1]} rounds each, per-round sd {SIGMA[0]}-{SIGMA[1]},"
         f" between sessions {args.between}; threshold {threshold:.0%}"
     )
     print(f"   noise-only: {args.histories} histories; each step: {args.step_histories} histories (step at a session from 5 to 25)")
-    head = f"{'rule':<36} {'false/100 sess':>14} {'hist w/ false':>13} | found at the right session (+-1), by step: " + " ".join(
-        f"{s:>5.0%}" for s in STEPS
+    print(
+        "   false: on the noise-only histories, per 100 sessions, per 100 histories, histories with any; then the share of"
+        " histories whose step was found at the right session (+-1), by step, and by step in the series' sd and in"
+        " sigma/sqrt(10) (see the docstring)"
     )
-    head += " | by step in session sd: " + " ".join(f"{k:>4}sd" for k in SD_STEPS)
+    head = f"{'rule':<44} {'/100 sess':>9} {'/100 hist':>9} {'hist w/':>11} | by step:" + "".join(f"{s:>7.0%}" for s in STEPS)
+    head += " | series sd:" + "".join(f"{k:>6}sd" for k in SD_STEPS) + " | sigma/sqrt10:" + "".join(f"{k:>6}sd" for k in SD_STEPS)
     print(head)
     for name, flags in history_rules(threshold, detectors, with_otava).items():
         _, false, with_false = score(flags, noise)
         found = [score(flags, by_step[s])[0] / len(by_step[s]) for s in STEPS]
+        found_series = [score(flags, by_series_sd[k])[0] / len(by_series_sd[k]) for k in SD_STEPS]
         found_sd = [score(flags, by_sd[k])[0] / len(by_sd[k]) for k in SD_STEPS]
-        per100 = 100 * false / (len(noise) * SESSIONS)
         print(
-            f"{name:<36} {per100:>14.2f} {with_false:>7}/{len(noise):<5} | {'':44}"
-            + " ".join(f"{f:>5.0%}" for f in found)
-            + f" | {'':23}"
-            + " ".join(f"{f:>6.0%}" for f in found_sd)
+            f"{name:<44} {100 * false / (len(noise) * SESSIONS):>9.2f} {100 * false / len(noise):>9.2f} {with_false:>5}/{len(noise):<5} |"
+            + f" {'':8}"
+            + "".join(f"{f:>7.1%}" for f in found)
+            + f" | {'':10}"
+            + "".join(f"{f:>8.1%}" for f in found_series)
+            + f" | {'':13}"
+            + "".join(f"{f:>8.1%}" for f in found_sd)
         )
         sys.stdout.flush()
 
@@ -270,9 +297,15 @@ def main() -> None:
         with_otava = False
     print(f"# tools/changepoint_bench.py --histories {args.histories} --step-histories {args.step_histories} --seed {args.seed}")
     print(f"# default detector: {DEFAULT.describe()}; otava {'included' if with_otava else 'not installed: left out'}")
-    detectors = [DEFAULT]
+    # the detector before the sessions were weighted and the splits refined, each of those, and the default
+    detectors = [replace(DEFAULT, weighted=False, refine=0), replace(DEFAULT, refine=0), replace(DEFAULT, weighted=False), DEFAULT]
     if args.grid:
-        detectors = [Detector(pen, m, a) for m in (2, 3, 4) for pen in (2.0, 3.0, 5.0) for a in (0.01, 0.001, 0.0001)]
+        detectors += [
+            replace(DEFAULT, penalty=pen, min_size=m, alpha=a)
+            for m in (3, 4)
+            for pen in (2.0, 3.0, 5.0)
+            for a in (0.001, 0.0003, 0.0002, 0.0001)
+        ]
     thresholds = [float(t) / 100 for t in args.thresholds.split(",")]
     for threshold in thresholds:
         run_histories(args, threshold, detectors, with_otava and not args.grid)

@@ -13,7 +13,7 @@ crying wolf do one of:
   regression must show in 3 consecutive runs); a change that one session of noise made does not repeat.
 
 `tools/changepoint_bench.py` measures each on synthetic comparisons with a known truth
-(docs/changepoints-benchmark.txt, section 4; a table of 6 cells, per-round sd 0.10-0.25, 5-15 rounds,
+(docs/changepoints-benchmark.txt, section 8; a table of 6 cells, per-round sd 0.10-0.25, 5-15 rounds,
 threshold 5%), with the t test compare now makes (Welch's degrees of freedom: the standard errors of 5-15
 rounds are themselves noisy; with the normal, z gave 11.6): z 5.4 false flags per 100 comparisons and 7% of
 10% steps found, interval 6.6 and 9%, persist (3 sessions) 0.0 and 1%. DEFAULT_RULE stays z,

@@ -84,10 +84,11 @@ def history_cmd(
     suite: str, variants: tuple[str, ...], datasets: tuple[str, ...], last: int, window: int, threshold: str, db: Path | str | None
 ) -> None:
     """Each cell's primary metric (median) across the stored sessions of SUITE, by date and git revision, and
-    the change points of each cell's series (PELT over the whole series, each checked by a t-test across it
-    and a persistence of 4 sessions a side): the sessions, dates and commits on either side, the size with
-    its 95% interval, whether every cell of the table moved, and on how many machines. Exact counts
-    (instructions, estimated cycles) are listed where they changed beyond the threshold."""
+    the change points of each cell's series (PELT over the whole series, each session weighted by its rounds,
+    each change checked by a t-test across it and a persistence of 4 sessions a side): the sessions, dates and
+    commits on either side, the size with its 95% interval, whether every cell of the table moved, and on how
+    many machines. Exact counts (instructions, estimated cycles) are listed where they changed beyond the
+    threshold."""
     from iorace.analyse.changepoints import DEFAULT
     from iorace.compare import judge as compare
     from iorace.compare.history import change_lines, history, history_table

@@ -2,16 +2,17 @@
 the change points of each cell's series.
 
 A cell's series is, per session, the geometric mean of its cost over the session's rounds (the log of it is
-what is tested); its change points are found over the whole series by iorace.analyse.changepoints (PELT, each
-split checked by a t-test across it, a persistence of `min_size` sessions a side), not session by session:
-a pairwise test of each session against the one before raises a false alarm every few sessions on a noisy
-machine. Each change point names the sessions, dates and git revisions on either side of it (the commits
-that brought it are in that range), its size with a 95% interval, and how far it reaches: a change that
-every cell of its table shows at the same session is one change of the table ("every cell moved +x%": a
-shared library, a compiler, the machine), and a change that every machine with the cell shows in the same
-span of time is one change of the code, not of a machine. The cell's absolute cost is tested, not its ratio
-to another cell, so a change of any cell (and of the whole table) is seen, none divided away. Exact counts
-(instructions, estimated cycles) change or not: each change beyond the threshold is listed.
+what is tested, each session weighted by its rounds); its change points are found over the whole series by
+iorace.analyse.changepoints (PELT, each split checked by a t-test across it, a persistence of `min_size`
+sessions a side), not session by session: a pairwise test of each session against the one before raises a
+false alarm every few sessions on a noisy machine. Each change point names the sessions, dates and git
+revisions on either side of it (the commits that brought it are in that range), its size with a 95% interval,
+and how far it reaches: a change that every cell of its table shows at the same session is one change of the
+table ("every cell moved +x%": a shared library, a compiler, the machine), and a change that every machine
+with the cell shows in the same span of time is one change of the code, not of a machine. The cell's absolute
+cost is tested, not its ratio to another cell, so a change of any cell (and of the whole table) is seen, none
+divided away. Exact counts (instructions, estimated cycles) change or not: each change beyond the threshold is
+listed.
 
 A point is compared only with points of the same machine (its name) measured in the same context: the same
 machine fingerprint, the same context fingerprint (kernel, mitigations, data filesystem:
@@ -24,7 +25,7 @@ marked, and left out of the series.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatch
 
 import numpy as np
@@ -65,8 +66,18 @@ class Point:
     @property
     def level(self) -> float | None:
         """The log of the geometric mean of its cost over the rounds: what its series is made of."""
-        costs = [v for v in (self.cell.rounds.values() if self.cell.rounds else self.cell.values) if v > 0]
+        costs = self._costs
         return float(np.mean(np.log(costs))) if costs else None
+
+    @property
+    def weight(self) -> int:
+        """The rounds behind its level: a session of 15 rounds knows its level better than one of 5 (the
+        variance of a mean of n rounds is sigma^2 / n), and the change points weigh it so."""
+        return len(self._costs)
+
+    @property
+    def _costs(self) -> list[float]:
+        return [v for v in (self.cell.rounds.values() if self.cell.rounds else self.cell.values) if v > 0]
 
     @property
     def measured(self) -> bool:
@@ -196,7 +207,7 @@ def cell_series(sessions: list[SessionData], threshold: float = 0.05, detector: 
             ser = series.setdefault(c.ident, Series(f"{c.dataset} {c.label}", c.ident))
             fingerprints = (s.machine_fingerprint, s.context_fingerprint)
             ser.points.append(Point(s.id, s.started, s.git_revision, c, None, s.machine_name, fingerprints, busy))
-    rule = Detector(detector.penalty, detector.min_size, detector.alpha, threshold)
+    rule = replace(detector, threshold=threshold)
     for ser in series.values():
         for run in runs_of(ser):
             _find_changes(ser, run, rule, threshold)
@@ -222,7 +233,7 @@ def runs_of(ser: Series) -> list[list[Point]]:
 def _find_changes(ser: Series, run: list[Point], rule: Detector, threshold: float) -> None:
     measured = [p for p in run if p.measured]
     levels = [p.level for p in measured]
-    for cp in change_points([v for v in levels if v is not None], rule):
+    for cp in change_points([v for v in levels if v is not None], rule, [p.weight for p in measured]):
         change = CellChange(ser, measured[cp.index - 1], measured[cp.index], cp.ratio, cp.p_value, (cp.index - cp.start, cp.end - cp.index))
         measured[cp.index].change = change
         ser.changes.append(change)

@@ -193,6 +193,24 @@ def test_history_finds_the_change_point_where_a_cell_changed_and_names_its_commi
     assert "3 cells, 10 sessions; 1 change points beyond 5%" in out.stdout
 
 
+def test_history_weighs_each_session_by_its_rounds(monkeypatch):
+    # a session's level is the mean of its rounds: one of 3 rounds knows it less well than one of 8
+    from iorace.compare import history
+
+    seen = []
+    real = history.change_points
+
+    def spy(logs, rule, weights=None):
+        seen.append(list(weights))
+        return real(logs, rule, weights)
+
+    monkeypatch.setattr(history, "change_points", spy)
+    rounds = [3 + i % 6 for i in range(10)]
+    stored = [session([cell("a", BASE[:n])], sid=i + 1, started=f"2026-11-{i + 1:02d}T08:00:00+00:00") for i, n in enumerate(rounds)]
+    history.cell_series(stored)
+    assert seen == [rounds]
+
+
 def test_history_of_three_sessions_claims_no_change_point(iorace_inprocess, db):
     # three sessions are too few to tell a change point from noise: nothing is claimed
     out = iorace_inprocess("history", "demo", "--variant", "a", "--variant", "c/d", "--db", str(db))
