@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Is our cell as fast as the program it re-types? Two commands a row, timed in alternating pairs (issue 32).
 
-Reads a TSV with a header line and the columns `label`, `ours`, `original` (complete shell-free commands,
-split with shlex) and `units` (the unit count of one run, for per-unit figures; may be empty). Each row's two
+Reads a TSV with a header line and the columns `label`, `ours`, `original` (complete commands, run as
+`sh -c 'exec COMMAND'`: redirections allowed, and the program replaces the shell, so what is timed is it)
+and `units` (the unit count of one run, for per-unit figures; may be empty). Each row's two
 commands run PAIRS times each, in pairs whose order alternates (ours first, then the original first), each
 run started with posix_spawn and reaped with wait4: its wall time and its CPU time (user + system). Per row it
 prints the ratio ours / original of each metric, the geometric mean over the pairs with a 95% t-interval of
@@ -67,7 +68,7 @@ def main() -> None:
     lines = [header]
     print(header)
     for row in rows:
-        ours, original = shlex.split(row["ours"]), shlex.split(row["original"])
+        ours, original = ["/bin/sh", "-c", "exec " + row["ours"]], ["/bin/sh", "-c", "exec " + row["original"]]
         for _ in range(a.warmup):
             run(ours), run(original)
         mine, theirs = [], []
