@@ -1,9 +1,17 @@
-// Strategy (bufferedByLineInBufOut): bufferedByLine(Yes.keepTerminator) (tsv-utils: own 128 KiB reads, lines are buffer slices) into a BufferedOutputRange over stdout.
+// Strategy (bufferedByLineInBufOut): as dcat, tsv-utils' bufferedByLine!(Yes.keepTerminator) (own 128 KiB reads, lines are slices of its buffer, a locked feof per line) into its BufferedOutputRange over stdout.
 module bufferedByLineInBufOut;
 
 import std.stdio;
 import std.typecons : Yes;
 import tsvutils_lite : BufferedOutputRange, bufferedByLine;
+
+/// dcat's useBufferedByLineInBufOut.
+void useBufferedByLineInBufOut(OutputRange)(string filename, auto ref OutputRange outputStream)
+{
+    auto inputStream = File(filename);
+    foreach (ref line; inputStream.bufferedByLine!(Yes.keepTerminator))
+        outputStream.put(line);
+}
 
 int main(string[] args)
 {
@@ -14,9 +22,8 @@ int main(string[] args)
     }
     try
     {
-        auto bufOut = BufferedOutputRange(stdout);
-        foreach (line; bufferedByLine!(Yes.keepTerminator)(File(args[1])))
-            bufOut.put(line);
+        auto bufferedOutput = BufferedOutputRange!File(stdout);
+        useBufferedByLineInBufOut(args[1], bufferedOutput);
     }
     catch (Exception e)
     {

@@ -4,6 +4,19 @@ module byChunkInBufOut;
 import std.stdio;
 import tsvutils_lite : BufferedOutputRange;
 
+/// dcat's useByChunkInBufOut.
+void useByChunkInBufOut(BufferedOutput)(string filename, auto ref BufferedOutput outputStream)
+{
+    ubyte[1024 * 128] fileRawBuf;
+    auto ifile = File(filename);
+    foreach (ref ubyte[] buffer; ifile.byChunk(fileRawBuf))
+    {
+        outputStream.append(buffer);
+        outputStream.flushIfFull;
+    }
+    outputStream.flush;
+}
+
 int main(string[] args)
 {
     if (args.length != 2)
@@ -13,14 +26,8 @@ int main(string[] args)
     }
     try
     {
-        auto outputStream = BufferedOutputRange(stdout);
-        ubyte[1024 * 128] fileRawBuf;
-        foreach (ref ubyte[] buffer; File(args[1]).byChunk(fileRawBuf))
-        {
-            outputStream.append(buffer);
-            outputStream.flushIfFull();
-        }
-        outputStream.flush();
+        auto bufferedOutput = BufferedOutputRange!File(stdout);
+        useByChunkInBufOut(args[1], bufferedOutput);
     }
     catch (Exception e)
     {

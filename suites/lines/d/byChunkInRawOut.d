@@ -1,7 +1,15 @@
-// Strategy (byChunkInRawOut): not line by line: Phobos File.byChunk(128 KiB), each chunk written with stdout.rawWrite.
+// Strategy (byChunkInRawOut): not line by line: as dcat, Phobos File.byChunk(128 KiB), each chunk written with stdout.rawWrite.
 module byChunkInRawOut;
 
 import std.stdio;
+
+/// dcat's useByChunkInRawOut.
+void useByChunkInRawOut(string filename)
+{
+    auto ifile = File(filename);
+    foreach (ref c; ifile.byChunk(1024 * 128))
+        stdout.rawWrite(c);
+}
 
 int main(string[] args)
 {
@@ -12,8 +20,7 @@ int main(string[] args)
     }
     try
     {
-        foreach (chunk; File(args[1]).byChunk(128 * 1024))
-            stdout.rawWrite(chunk);
+        useByChunkInRawOut(args[1]);
     }
     catch (Exception e)
     {

@@ -1,9 +1,17 @@
-// Strategy (byLineInBufOut): Phobos File.byLine(Yes.keepTerminator) into a BufferedOutputRange (tsv-utils) over stdout.
+// Strategy (byLineInBufOut): as dcat, Phobos File.byLine(Yes.keepTerminator), each line put into tsv-utils' BufferedOutputRange over stdout.
 module byLineInBufOut;
 
 import std.stdio;
 import std.typecons : Yes;
 import tsvutils_lite : BufferedOutputRange;
+
+/// dcat's useByLineInBufOut.
+void useByLineInBufOut(OutputRange)(string filename, auto ref OutputRange outputStream)
+{
+    auto inputStream = File(filename);
+    foreach (line; inputStream.byLine(Yes.keepTerminator))
+        outputStream.put(line);
+}
 
 int main(string[] args)
 {
@@ -14,9 +22,8 @@ int main(string[] args)
     }
     try
     {
-        auto bufOut = BufferedOutputRange(stdout);
-        foreach (line; File(args[1]).byLine(Yes.keepTerminator))
-            bufOut.put(line);
+        auto bufferedOutput = BufferedOutputRange!File(stdout);
+        useByLineInBufOut(args[1], bufferedOutput);
     }
     catch (Exception e)
     {

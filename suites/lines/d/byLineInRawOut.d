@@ -1,8 +1,16 @@
-// Strategy (byLineInRawOut): Phobos File.byLine(Yes.keepTerminator), each line written with stdout.write (stdio, locked per call).
+// Strategy (byLineInRawOut): as dcat, Phobos File.byLine(Yes.keepTerminator), each line written with stdout.write (stdio, locked per call).
 module byLineInRawOut;
 
 import std.stdio;
 import std.typecons : Yes;
+
+/// dcat's useByLineInRawOut.
+void useByLineInRawOut(string filename)
+{
+    auto inputStream = File(filename);
+    foreach (line; inputStream.byLine(Yes.keepTerminator))
+        stdout.write(line);
+}
 
 int main(string[] args)
 {
@@ -13,8 +21,7 @@ int main(string[] args)
     }
     try
     {
-        foreach (line; File(args[1]).byLine(Yes.keepTerminator))
-            stdout.write(line);
+        useByLineInRawOut(args[1]);
     }
     catch (Exception e)
     {

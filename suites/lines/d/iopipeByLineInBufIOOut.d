@@ -1,46 +1,102 @@
-// Strategy (iopipeByLineInBufIOOut): iopipe-style buffer window, byLineRange without the newline; line and '\n' go into an own 11,264-byte buffer written to fd 1 with write(2) at >= 10,240 bytes (data that would overflow it goes out directly).
+// Strategy (iopipeByLineInBufIOOut): as dcat, iopipe's bufd.assumeText.byLineRange over a RefCounted std.io File; line and '\n' put into dcat's BufferedIOStdout (an Appender reserving 11,264 bytes, written to fd 1 with std.io at >= 10,240; a line that would overflow it goes out with the buffer in one writev).
 module iopipeByLineInBufIOOut;
 
+import std.array : Appender, appender;
 import std.stdio : stderr;
-import iopipe_lite : IOFile, byLineRange;
+import iopipe_lite : IOFile, SharedIOFile, assumeText, bufd, byLineRange;
 
-/// dcat's own output buffer over a raw file descriptor.
-struct BufferedIOOutput
+/// dcat's own buffered standard output over std.io (its BufferedIOStdout!ubyte), as it wrote it.
+struct BufferedIOStdout
 {
-    enum size_t reserveSize = 11_264;
-    enum size_t flushSize = 10_240;
+    private enum reserveSize = 11_264;
+    private enum flushSize = 10_240;
 
-    private IOFile _output;
-    private ubyte[] _buffer;
-    private size_t _length;
+    private IOFile _ioStdout;
+    private Appender!(ubyte[]) _buffer;
 
-    this(IOFile output)
+    static BufferedIOStdout opCall()
     {
-        _output = output;
-        _buffer = new ubyte[reserveSize];
+        BufferedIOStdout x;
+        x._ioStdout = IOFile(1);
+        x._buffer.reserve(reserveSize);
+        return x;
     }
 
-    void put(const(char)[] data)
+    ~this()
     {
-        if (_length + data.length > _buffer.length)
+        flush();
+    }
+
+    private void flush()
+    {
+        if (_buffer.data.length > 0)
         {
-            flush();
-            if (data.length > _buffer.length)
+            _ioStdout.write(_buffer.data);
+            _buffer.clear;
+        }
+    }
+
+    /// The buffer and `stuff` in one write (a line too long for the buffer).
+    private void appendFlush(T)(auto ref T stuff)
+    {
+        if (_buffer.data.length > 0)
+        {
+            _ioStdout.write(_buffer.data, cast(const(ubyte)[]) stuff);
+            _buffer.clear;
+        }
+        else
+            _ioStdout.write(cast(const(ubyte)[]) stuff);
+    }
+
+    private void append(T)(auto ref T stuff)
+    {
+        import std.range : rangePut = put;
+
+        static if (is(T : const(char)[]))
+            rangePut(_buffer, cast(const(ubyte)[]) stuff);
+        else static if (is(T == char))
+            rangePut(_buffer, cast(ubyte) stuff);
+        else
+            rangePut(_buffer, stuff);
+    }
+
+    /// A string: out with the buffer if it would overflow it, else appended (and the buffer written at
+    /// >= 10,240 bytes); a char: appended.
+    void put(T)(auto ref T stuff)
+    if (is(T : const(char)[]) || is(T : const(ubyte)[]) || is(T : char) || is(T : ubyte))
+    {
+        static if (is(T : const(char)[]) || is(T : const(ubyte)[]))
+        {
+            if (_buffer.data.length + stuff.length > reserveSize)
+                appendFlush(stuff);
+            else
             {
-                _output.write(data);
-                return;
+                append(stuff);
+                if (_buffer.data.length >= flushSize)
+                    flush;
             }
         }
-        _buffer[_length .. _length + data.length] = cast(const(ubyte)[]) data;
-        _length += data.length;
-        if (_length >= flushSize)
-            flush();
+        else
+        {
+            append(stuff);
+            if (_buffer.data.length >= flushSize)
+                flush;
+        }
     }
+}
 
-    void flush()
+/// dcat's useIopipeByLineInBufIOOut.
+void useIopipeByLineInBufIOOut(string filename)
+{
+    auto inputStream = SharedIOFile(filename);
+    auto outputStream = BufferedIOStdout();
+    auto lines = inputStream.bufd.assumeText.byLineRange;
+    for (; !lines.empty; lines.popFront())
     {
-        _output.write(_buffer[0 .. _length]);
-        _length = 0;
+        auto line = lines.front;
+        outputStream.put(line);
+        if (lines.terminated) // dcat put '\n' after every line, a last one without it too
+            outputStream.put('\n');
     }
 }
 
@@ -53,15 +109,7 @@ int main(string[] args)
     }
     try
     {
-        auto output = BufferedIOOutput(IOFile.stdout());
-        auto lines = byLineRange!false(IOFile.open(args[1]));
-        for (; !lines.empty; lines.popFront())
-        {
-            output.put(lines.front);
-            if (lines.terminated)
-                output.put("\n");
-        }
-        output.flush();
+        useIopipeByLineInBufIOOut(args[1]);
     }
     catch (Exception e)
     {

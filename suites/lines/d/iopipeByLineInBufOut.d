@@ -1,9 +1,23 @@
-// Strategy (iopipeByLineInBufOut): iopipe-style buffer window, byLineRange without the newline; put(line) and put('\n') into a BufferedOutputRange (tsv-utils) over stdout.
+// Strategy (iopipeByLineInBufOut): as dcat, iopipe's bufd.assumeText.byLineRange over a RefCounted std.io File (lines without '\n'); put(line) and put('\n') into tsv-utils' BufferedOutputRange over stdout.
 module iopipeByLineInBufOut;
 
 import std.stdio;
-import iopipe_lite : IOFile, byLineRange;
+import iopipe_lite : SharedIOFile, assumeText, bufd, byLineRange;
 import tsvutils_lite : BufferedOutputRange;
+
+/// dcat's useIopipeByLineInBufOut.
+void useIopipeByLineInBufOut(OutputRange)(string filename, auto ref OutputRange outputStream)
+{
+    auto inputStream = SharedIOFile(filename);
+    auto lines = inputStream.bufd.assumeText.byLineRange;
+    for (; !lines.empty; lines.popFront())
+    {
+        auto line = lines.front;
+        outputStream.put(line);
+        if (lines.terminated) // dcat put '\n' after every line, a last one without it too
+            outputStream.put('\n');
+    }
+}
 
 int main(string[] args)
 {
@@ -14,14 +28,8 @@ int main(string[] args)
     }
     try
     {
-        auto bufOut = BufferedOutputRange(stdout);
-        auto lines = byLineRange!false(IOFile.open(args[1]));
-        for (; !lines.empty; lines.popFront())
-        {
-            bufOut.put(lines.front);
-            if (lines.terminated)
-                bufOut.put('\n');
-        }
+        auto bufferedOutput = BufferedOutputRange!File(stdout);
+        useIopipeByLineInBufOut(args[1], bufferedOutput);
     }
     catch (Exception e)
     {

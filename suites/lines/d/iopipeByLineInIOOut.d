@@ -1,8 +1,22 @@
-// Strategy (iopipeByLineInIOOut): iopipe-style buffer window, byLineRange without the newline; std.io's File.write(line, "\n"): one writev(2) of the line and "\n" to fd 1 per line.
+// Strategy (iopipeByLineInIOOut): as dcat, iopipe's bufd.assumeText.byLineRange over a RefCounted std.io File (lines without '\n'); std.io's File.write(line, "\n") to fd 1: one writev(2) per line through the driver.
 module iopipeByLineInIOOut;
 
 import std.stdio : stderr;
-import iopipe_lite : IOFile, byLineRange;
+import iopipe_lite : SharedIOFile, assumeText, bufd, byLineRange;
+
+/// dcat's useIopipeByLineInIOOut.
+void useIopipeByLineInIOOut(string filename)
+{
+    auto inputStream = SharedIOFile(filename);
+    auto ioStdout = SharedIOFile(1);
+    auto lines = inputStream.bufd.assumeText.byLineRange;
+    for (; !lines.empty; lines.popFront())
+    {
+        // dcat wrote "\n" after every line, a last one without it too: ours only where it was
+        auto newline = "\n"[0 .. lines.terminated];
+        ioStdout.write(cast(const(ubyte)[]) lines.front, cast(const(ubyte)[]) newline);
+    }
+}
 
 int main(string[] args)
 {
@@ -13,15 +27,7 @@ int main(string[] args)
     }
     try
     {
-        auto output = IOFile.stdout();
-        auto lines = byLineRange!false(IOFile.open(args[1]));
-        for (; !lines.empty; lines.popFront())
-        {
-            if (lines.terminated)
-                output.write(lines.front, "\n");   // one writev(2) of both, as std.io's File.write
-            else
-                output.write(lines.front);
-        }
+        useIopipeByLineInIOOut(args[1]);
     }
     catch (Exception e)
     {

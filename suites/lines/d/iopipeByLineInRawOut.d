@@ -1,8 +1,23 @@
-// Strategy (iopipeByLineInRawOut): iopipe-style buffer window, byLineRange without the newline; writeln(line) puts it back (a last line without one is written as it is).
+// Strategy (iopipeByLineInRawOut): as dcat, iopipe's bufd.assumeText.byLineRange over a RefCounted std.io File (lines without '\n'); writeln(line) puts the '\n' back (Phobos stdout, locked per call).
 module iopipeByLineInRawOut;
 
 import std.stdio;
-import iopipe_lite : IOFile, byLineRange;
+import iopipe_lite : SharedIOFile, assumeText, bufd, byLineRange;
+
+/// dcat's useIopipeByLineInRawOut.
+void useIopipeByLineInRawOut(string filename)
+{
+    auto inputStream = SharedIOFile(filename);
+    auto lines = inputStream.bufd.assumeText.byLineRange;
+    for (; !lines.empty; lines.popFront())
+    {
+        auto line = lines.front;
+        if (lines.terminated) // dcat wrote "\n" after every line, a last one without it too
+            writeln(line);
+        else
+            write(line);
+    }
+}
 
 int main(string[] args)
 {
@@ -13,14 +28,7 @@ int main(string[] args)
     }
     try
     {
-        auto lines = byLineRange!false(IOFile.open(args[1]));
-        for (; !lines.empty; lines.popFront())
-        {
-            if (lines.terminated)
-                writeln(lines.front);
-            else
-                write(lines.front);
-        }
+        useIopipeByLineInRawOut(args[1]);
     }
     catch (Exception e)
     {
