@@ -81,11 +81,6 @@ private int toFd(OpaqueHandle f) @trusted
     return cast(int) cast(size_t) f.handle;
 }
 
-private void failed(string what)
-{
-    throw new ErrnoException(what);
-}
-
 /// The synchronous driver: one system call per operation (std.io.driver.sync.SyncDriver).
 class SyncDriver : Driver
 {
@@ -96,7 +91,7 @@ shared:
 
         immutable fd = .open(path.toStringz, O_RDONLY);
         if (fd == -1)
-            failed("cannot open " ~ path.idup);
+            throw new ErrnoException("cannot open " ~ path.idup);
         return OpaqueHandle(cast(void*) cast(size_t) fd);
     }
 
@@ -108,14 +103,14 @@ shared:
     override void closeFile(OpaqueHandle f)
     {
         if (.close(toFd(f)) != 0)
-            failed("close failed");
+            throw new ErrnoException("close failed");
     }
 
     override size_t read(OpaqueHandle f, scope ubyte[] buf) @trusted
     {
         immutable got = .read(toFd(f), buf.ptr, buf.length);
         if (got == -1)
-            failed("read failed");
+            throw new ErrnoException("read failed");
         return got;
     }
 
@@ -123,7 +118,7 @@ shared:
     {
         immutable put = .write(toFd(f), buf.ptr, buf.length);
         if (put == -1)
-            failed("write failed");
+            throw new ErrnoException("write failed");
         return put;
     }
 
@@ -133,7 +128,7 @@ shared:
         auto vecs = IOVecs(bufs);
         immutable put = .writev(toFd(f), vecs.ptr, cast(int) vecs.length);
         if (put == -1)
-            failed("write failed");
+            throw new ErrnoException("write failed");
         return put;
     }
 }
