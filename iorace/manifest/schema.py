@@ -199,6 +199,9 @@ class SeedConfig(Strict):
     # row of its own says `original` itself), and where those counts come from
     originals: dict[str, float] = Field(default_factory=dict)
     original_source: str = ""
+    # under this many instructions per unit a row is shown as folded (None: the harness's 0.5); 0 where no row can
+    # be (lines: the chunk copies' bytes pass through read and write, in the kernel, which cachegrind does not count)
+    folded_below: float | None = Field(default=None, ge=0)
     rows: list[SeedRow] = Field(default_factory=list)
 
 

@@ -1,6 +1,7 @@
 """The seeds' own configurations ([seed] blocks, `iorace seeds`): every seed row of every manifest maps to one
 cell or states why it cannot run, a broken mapping is caught, and the then-and-now table (no builds)."""
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -66,6 +67,7 @@ def test_lines_rows_are_built_as_dcat_builds_and_ours_are_named_departures():
     # dcat's own count beside each row, the same for both builds of a test, and where it comes from
     assert all(r.original is not None and r.original > 0 and "dcat-perf c6290e7" in r.original_source for r in rows)
     assert [r.original for r in rows[:10]] == [r.original for r in rows[10:]]
+    assert chosen["lines"].manifest.seed_config.folded_below == 0  # the chunk copies' bytes move in the kernel
     profile = chosen["lines"].toolchains["ldc2"].profiles["dcat-lto-pgo"]
     assert "-boundscheck=off" in profile["cflags"] and "-flto=thin" in profile["cflags"]
     # one program as dcat is, each test picked by -t, built once per toolchain and profile
@@ -407,3 +409,8 @@ def test_a_folded_row_says_folded_beside_the_seed_programs_count():
     # a table with neither counts nor notes keeps its columns as before
     plain = tables.then_now_table(ThenNowTable("x", "t", "x", "quick", "inner", "", [row("base", None)]))
     assert "instr/byte" not in [c.header for c in plain.columns]
+    # a seed whose rows cannot fold (folded_below = 0: lines' chunk copies, their bytes moved by the kernel)
+    bulk = [dataclasses.replace(r, folded_below=0.0) for r in rows]
+    assert not any(r.folded for r in bulk)
+    t = tables.then_now_table(ThenNowTable("lines", "t", "lines", "quick", "wall", "", bulk))
+    assert "FOLDED" not in t.caption and not any("FOLDED" in str(cell) for r in t.rows for cell in r)
