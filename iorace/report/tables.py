@@ -360,11 +360,7 @@ def then_now_table(t: ThenNowTable) -> Table:
             f" instr/{unit}: this cell's instructions per {unit} (cachegrind, `--instructions`) beside the seed's own "
             f"program's, counted here ({'; '.join(sources) or 'where known'})"
         )
-        caption += (
-            f"; FOLDED: under {below} a {unit}, today's compiler folded the loop and it no longer does the work."
-            if below
-            else "."
-        )
+        caption += f"; FOLDED: under {below} a {unit}, today's compiler folded the loop and it no longer does the work." if below else "."
     return Table(t.title, caption, columns, rows, statuses, 2)
 
 
