@@ -508,11 +508,14 @@ class ThenNowRow:
     unit: str = ""  # that unit (bytes, lines)
     original: float | None = None  # the seed's own program's instructions per unit, counted here or as published (the manifest's)
     original_source: str = ""  # where that count comes from
+    folded_below: float | None = None  # the seed's threshold for `folded` (None: FOLDED_BELOW; 0: none can be)
 
     @property
     def folded(self) -> bool:
-        """The compiler folded the loop: under FOLDED_BELOW instructions per unit, it no longer does the work."""
-        return self.instructions_per_unit is not None and self.instructions_per_unit < FOLDED_BELOW
+        """The compiler folded the loop: under folded_below (FOLDED_BELOW) instructions per unit, it no longer does
+        the work."""
+        below = FOLDED_BELOW if self.folded_below is None else self.folded_below
+        return self.instructions_per_unit is not None and self.instructions_per_unit < below
 
 
 # Fewer instructions per unit of work (a byte, a line) than this and the loop cannot have touched each unit:
@@ -594,6 +597,7 @@ def then_and_now(session: SessionData, groups: list[Group] | None = None) -> lis
                         unit,
                         s.get("original"),
                         s.get("original_source") or "",
+                        spec.get("folded_below"),
                     )
                 )
             metric = here[0].cell.metric if here else ""  # the suite's (a row without runs says wall)

@@ -195,10 +195,18 @@ class SeedConfig(Strict):
     from_tables: list[str] = Field(default_factory=list)  # toolchain:profile: [[seed_tables]] rows at these
     departures: dict[str, str] = Field(default_factory=dict)  # a from_tables pair -> the note of each of its rows
     notes: dict[str, str] = Field(default_factory=dict)  # a row's label -> its note (rows from_tables make)
+    # a row's label -> the seed's own program's instructions per unit, counted here (rows from_tables make; a
+    # row of its own says `original` itself), and where those counts come from
+    originals: dict[str, float] = Field(default_factory=dict)
+    original_source: str = ""
+    # under this many instructions per unit a row is shown as folded (None: the harness's 0.5); 0 where no row can
+    # be (lines: the chunk copies' bytes pass through read and write, in the kernel, which cachegrind does not count)
+    folded_below: float | None = Field(default=None, ge=0)
     rows: list[SeedRow] = Field(default_factory=list)
 
 
-SEED_APPLIED = {"rows", "from_tables", "departures", "notes"}  # a seed block's fields its rows carry once made
+# a seed block's fields its rows carry once made
+SEED_APPLIED = {"rows", "from_tables", "departures", "notes", "originals", "original_source"}
 
 
 class SuiteManifest(Strict):
@@ -318,11 +326,16 @@ class SuiteManifest(Strict):
 
     @staticmethod
     def _check_seed_notes(cfg: SeedConfig, labels: list[str]) -> None:
-        """Each departure names a from_tables pair, each note a row."""
+        """Each departure names a from_tables pair, each note and each original count a row, and original
+        counts say where they come from."""
         if bad := [p for p in cfg.departures if p not in cfg.from_tables]:
             raise ValueError(f"seed: departures {bad[0]!r} is not one of from_tables")
         if bad := [label for label in cfg.notes if label not in labels]:
             raise ValueError(f"seed: notes {bad[0]!r} is not a row")
+        if bad := [label for label in cfg.originals if label not in labels]:
+            raise ValueError(f"seed: originals {bad[0]!r} is not a row")
+        if cfg.originals and not cfg.original_source.strip():
+            raise ValueError("seed: originals without original_source (where the counts come from)")
 
     @property
     def seed_config(self) -> SeedConfig | None:
@@ -353,7 +366,9 @@ class SuiteManifest(Strict):
                         )
                     )
         noted = {label: (f"{r.note}; {note}" if r.note else note) for r in rows if (note := cfg.notes.get(label := r.label))}
-        return [r.model_copy(update={"note": noted[r.label]}) if r.label in noted else r for r in rows]
+        rows = [r.model_copy(update={"note": noted[r.label]}) if r.label in noted else r for r in rows]
+        counted = {"original_source": cfg.original_source}
+        return [r.model_copy(update={"original": cfg.originals[r.label], **counted}) if r.label in cfg.originals else r for r in rows]
 
 
 def _format_validation_error(path: Path, err: ValidationError) -> str:

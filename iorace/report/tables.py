@@ -355,11 +355,12 @@ def then_now_table(t: ThenNowTable) -> Table:
         caption += f" {t.left_out} of the seed's rows have no cell in this session: `iorace seeds {t.seed}` runs them all."
     if counted:
         sources = sorted({tr.original_source for tr in t.rows if tr.original is not None and tr.original_source})
+        below = next((tr.folded_below for tr in t.rows if tr.folded_below is not None), FOLDED_BELOW)
         caption += (
             f" instr/{unit}: this cell's instructions per {unit} (cachegrind, `--instructions`) beside the seed's own "
-            f"program's ({'; '.join(sources) or 'where known'}); FOLDED: under {FOLDED_BELOW} a {unit}, "
-            "today's compiler folded the loop and it no longer does the work."
+            f"program's ({'; '.join(sources) or 'where known'})"
         )
+        caption += f"; FOLDED: under {below} a {unit}, today's compiler folded the loop and it no longer does the work." if below else "."
     return Table(t.title, caption, columns, rows, statuses, 2)
 
 

@@ -1,6 +1,7 @@
 """The seeds' own configurations ([seed] blocks, `iorace seeds`): every seed row of every manifest maps to one
 cell or states why it cannot run, a broken mapping is caught, and the then-and-now table (no builds)."""
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -48,17 +49,53 @@ def test_rows_that_cannot_run_say_why():
 
 def test_lines_rows_are_built_as_dcat_builds_and_ours_are_named_departures():
     """dcat's ten tests at dcat's own build (ldc2:dcat-lto-pgo: its dub flags, -boundscheck=off among them),
-    then at ours (ldc2:lto-pgo), each of ours with its departure named; the corrected chunk boundary too."""
+    then at ours (ldc2:lto-pgo), each of ours with its departure named; the iopipe tests' final newline too,
+    and every row with dcat's own instructions per byte beside it (issue 32)."""
     chosen = dict((cfg.name, s) for s, cfg in seeds.select(load_suites([], []), []))
     rows = chosen["lines"].manifest.seed_rows()
     assert [r.profile for r in rows] == ["dcat-lto-pgo"] * 10 + ["lto-pgo"] * 10
     assert rows[0].label == "byLineInRawOut (ldc2:dcat-lto-pgo)" and rows[10].label == "byLineInRawOut (ldc2:lto-pgo)"
     assert all(r.baseline == "byLineInRawOut (ldc2:dcat-lto-pgo)" for r in rows[:10])
     assert all("-boundscheck=off" in r.note for r in rows[10:])
-    assert [r.label for r in rows[:10] if r.note] == ["byChunkInByLineBufOut (ldc2:dcat-lto-pgo)"]
-    assert "departure" in rows[9].note and "departure" in rows[19].note and "-boundscheck=off" in rows[19].note
+    assert [r.label.split(" ")[0] for r in rows[:10] if r.note] == [
+        "iopipeByLineInRawOut",
+        "iopipeByLineInBufOut",
+        "iopipeByLineInIOOut",
+        "iopipeByLineInBufIOOut",
+    ]
+    assert all("only where the input had one" in r.note for r in rows if r.label.startswith("iopipe"))
+    # dcat's own count beside each row, the same for both builds of a test, and where it comes from
+    assert all(r.original is not None and r.original > 0 and "dcat-perf c6290e7" in r.original_source for r in rows)
+    assert [r.original for r in rows[:10]] == [r.original for r in rows[10:]]
+    assert chosen["lines"].manifest.seed_config.folded_below == 0  # the chunk copies' bytes move in the kernel
     profile = chosen["lines"].toolchains["ldc2"].profiles["dcat-lto-pgo"]
     assert "-boundscheck=off" in profile["cflags"] and "-flto=thin" in profile["cflags"]
+    # one program as dcat is, each test picked by -t, built once per toolchain and profile
+    variants = {v.name: v for v in chosen["lines"].manifest.variants if v.language == "d" and v.name != "read-window"}
+    assert len(variants) == 10 and {v.bin for v in variants.values()} == {"dcat"}
+    assert all(v.sources[0] == "d/dcat.d" and v.args == ["-t", name, "{input}"] for name, v in variants.items())
+
+
+@pytest.mark.parametrize(
+    ("edit", "error"),
+    [
+        ('"byChunkInRawOut (ldc2:lto-pgo)" = 0.159', r"originals 'byChunkInRawOut \(ldc2:lto\)' is not a row"),
+        ("original_source = ", "originals without original_source"),
+    ],
+)
+def test_original_counts_name_rows_and_say_where_they_come_from(tmp_path, edit, error):
+    d = copy_suite(tmp_path, "lines")
+    toml = d / "suite.toml"
+    text = toml.read_text()
+    assert edit in text
+    if edit.startswith("original_source"):
+        start = text.index(edit)
+        text = text[:start] + text[text.index("\n", start) + 1 :]
+    else:
+        text = text.replace(edit, edit.replace("lto-pgo", "lto"))
+    toml.write_text(text)
+    with pytest.raises(UsageError, match=error):
+        load_suite(d)
 
 
 def test_serialize_rows_have_the_seeds_programs_as_written_beside_ours():
@@ -389,6 +426,11 @@ def test_a_folded_row_says_folded_beside_the_seed_programs_count():
     # a table with neither counts nor notes keeps its columns as before
     plain = tables.then_now_table(ThenNowTable("x", "t", "x", "quick", "inner", "", [row("base", None)]))
     assert "instr/byte" not in [c.header for c in plain.columns]
+    # a seed whose rows cannot fold (folded_below = 0: lines' chunk copies, their bytes moved by the kernel)
+    bulk = [dataclasses.replace(r, folded_below=0.0) for r in rows]
+    assert not any(r.folded for r in bulk)
+    t = tables.then_now_table(ThenNowTable("lines", "t", "lines", "quick", "wall", "", bulk))
+    assert "FOLDED" not in t.caption and not any("FOLDED" in str(cell) for r in t.rows for cell in r)
 
 
 def test_seeds_do_not_race_by_default_and_run_does():

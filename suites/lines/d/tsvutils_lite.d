@@ -1,59 +1,63 @@
-// Stand-in for the DUB package tsv-utils (module tsv_utils.common.utils): BufferedOutputRange and bufferedByLine, the two helpers dcat took from it.
+// Stand-in for the DUB package tsv-utils (module tsv_utils.common.utils): BufferedOutputRange and bufferedByLine, the two helpers dcat took from it, re-typed from their design.
 /*
  * DUB cannot reach its registry from this machine, so this module re-creates
- * the behaviour dcat relied on, from the package's documented design (it is
- * not the package's code):
+ * what dcat took from tsv-utils 2.1.2 (the version dub resolved when dcat's
+ * last commit was made), following its design method by method, because each
+ * method is a call or an inlined body in the compiled loop (issue 32); it is
+ * written here, not copied from the package.
  *
- *  - BufferedOutputRange: an output range over a File. Data is appended to an
- *    Appender that reserves 11,264 bytes; after a string is put, the buffer is
- *    written to the File when it holds >= 10,240 bytes and ends with '\n' (or
- *    holds >= 4 MiB, so a huge line cannot grow it forever); after a single
- *    '\n' char is put, when it holds >= 10,240 bytes. The destructor flushes.
- *    append(stuff) puts any range into the Appender with std.range.put (for
- *    ubyte[] into char[] Appender.put takes its element-by-element loop, as
- *    `char[] = ubyte[]` slice copy does not compile) and
- *    then flushes by the same rule as a string put; put(ubyte[]) goes through
- *    append, as tsv-utils' put does for anything that is not a char or string.
- *  - bufferedByLine: an input range of lines read from a File with rawRead in
- *    128 KiB blocks into its own buffer (initially 128 KiB + 16 KiB). A line
- *    is a slice of that buffer, valid until popFront. When no '\n' is left,
- *    the partial line moves to the front, the buffer grows in 16 KiB steps
- *    until 128 KiB are free behind it, and the next block is read. As in
- *    tsv-utils 1.4.1, empty() asks the File itself (`_file.eof`, a locked
- *    feof(3) call) on every line rather than a cached flag.
+ *  - BufferedOutputRange!File: an output range over a File. Data goes into an
+ *    Appender!(char[]) that reserves 11,264 bytes. put(string) appends, then
+ *    maybeFlush: the buffer is written (File.rawWrite) when it holds >= 10,240
+ *    bytes and ends with '\n', or holds >= 4 MiB, so a huge line cannot grow it
+ *    forever; a put of "\n" or '\n' is appendln: append the newline, then
+ *    flushIfFull (>= 10,240 bytes); put of another char appends it; put of
+ *    anything else (ubyte[]) is append: std.range.put into the Appender (for
+ *    ubyte[] into char[] that is Appender.put's element-by-element loop), then
+ *    maybeFlush. The destructor flushes (rawWrite, even of nothing).
+ *  - bufferedByLine!(keepTerminator): an input range of lines (slices of its own
+ *    buffer, valid until popFront) read from a File with rawRead in 128 KiB
+ *    blocks into a buffer of 128 KiB + 16 KiB. popFront finds the next '\n'
+ *    with std.algorithm's find (memchr for bytes); when none is left and the
+ *    File is not at its end, the partial line moves to the front
+ *    (std.algorithm's copy), the buffer grows in 16 KiB steps until 128 KiB are
+ *    free behind it, and blocks are read until a '\n' comes or the File ends.
+ *    empty() asks the File itself (`_file.eof`, a locked feof(3) call) on every
+ *    line, and popFront asks again when the buffer holds no '\n'.
  */
 module tsvutils_lite;
 
-import core.stdc.string : memchr;
-import std.array : Appender, appender;
-import std.stdio : File;
-import std.typecons : Flag, Yes, No;
+import std.range : isOutputRange;
+import std.stdio : File, isFileHandle;
+import std.traits : isSomeChar, isSomeString, Unqual;
+import std.typecons : Flag, No, Yes;
 
 alias KeepTerminator = Flag!"keepTerminator";
 
-/// Buffered output range over a File (tsv_utils.common.utils.BufferedOutputRange).
-struct BufferedOutputRange
+/// Buffered output range over a File or an output range (tsv_utils.common.utils.BufferedOutputRange).
+struct BufferedOutputRange(OutputTarget)
+if (isFileHandle!(Unqual!OutputTarget) || isOutputRange!(Unqual!OutputTarget, char))
 {
-    enum size_t defaultReserveSize = 11_264;
-    enum size_t defaultFlushSize = 10_240;
-    enum size_t defaultMaxSize = 4_194_304;
+    import std.array : appender;
 
-    private File _file;
-    private Appender!(char[]) _buffer;
-    private size_t _flushSize;
-    private size_t _maxSize;
+    alias C = char;
 
-    @disable this();
-    @disable this(this); // a copy would flush the same data twice
+    private enum defaultReserveSize = 11_264;
+    private enum defaultFlushSize = 10_240;
+    private enum defaultMaxSize = 4_194_304;
 
-    this(File file, size_t flushSize = defaultFlushSize,
+    private OutputTarget target;
+    private auto buffered = appender!(C[]);
+    private immutable size_t _flushSize;
+    private immutable size_t _maxSize;
+
+    this(OutputTarget outputTarget, size_t flushSize = defaultFlushSize,
          size_t reserveSize = defaultReserveSize, size_t maxSize = defaultMaxSize)
     {
-        _file = file;
+        target = outputTarget;
         _flushSize = flushSize;
-        _maxSize = maxSize >= flushSize ? maxSize : flushSize;
-        _buffer = appender!(char[]);
-        _buffer.reserve(reserveSize);
+        _maxSize = (flushSize <= maxSize) ? maxSize : flushSize;
+        buffered.reserve(reserveSize);
     }
 
     ~this()
@@ -61,144 +65,167 @@ struct BufferedOutputRange
         flush();
     }
 
+    /// Write the buffer out (rawWrite for a File) and empty it.
     void flush()
     {
-        if (_buffer.data.length > 0)
-            _file.rawWrite(_buffer.data);
-        _buffer.clear();
+        static if (isFileHandle!OutputTarget)
+            target.rawWrite(buffered.data);
+        else
+            target.put(buffered.data);
+        buffered.clear;
     }
 
+    /// Flush once the buffer holds flushSize bytes.
     bool flushIfFull()
     {
-        immutable full = _buffer.data.length >= _flushSize;
+        immutable full = buffered.data.length >= _flushSize;
         if (full)
             flush();
         return full;
     }
 
-    /// A string: flush once the buffer is full and ends a line (or is at the maximum).
-    void put(const(char)[] s)
+    /// Flush a buffer full at flushSize that ends a line, or one at the maximum size.
+    private bool maybeFlush()
     {
-        _buffer.put(s);
-        auto data = _buffer.data;
-        if (data.length >= _flushSize && (data[$ - 1] == '\n' || data.length >= _maxSize))
+        immutable doFlush = buffered.data.length >= _flushSize &&
+            (buffered.data[$ - 1] == '\n' || buffered.data.length >= _maxSize);
+        if (doFlush)
             flush();
+        return doFlush;
     }
 
-    /// Anything else (e.g. ubyte[]): std.range.put into the Appender, then the string rule above.
-    void append(T)(T stuff)
+    private void appendRaw(T)(T stuff)
     {
         import std.range : rangePut = put;
 
-        rangePut(_buffer, stuff);
-        auto data = _buffer.data;
-        if (data.length >= _flushSize && (data[$ - 1] == '\n' || data.length >= _maxSize))
-            flush();
+        rangePut(buffered, stuff);
     }
 
-    void put(const(ubyte)[] s)
+    /// Append, then maybeFlush.
+    void append(T)(T stuff)
     {
-        append(s);
+        appendRaw(stuff);
+        maybeFlush();
     }
 
-    /// A single char: a '\n' may flush a full buffer.
-    void put(char c)
+    /// Append a newline, then flushIfFull.
+    bool appendln()
     {
-        _buffer.put(c);
-        if (c == '\n')
-            flushIfFull();
+        appendRaw('\n');
+        return flushIfFull();
+    }
+
+    /// The output range's put: a newline (char or "\n") is appendln, another char appended, the rest append.
+    void put(T)(T stuff)
+    {
+        static if (isSomeChar!T)
+        {
+            if (stuff == '\n')
+                appendln();
+            else
+                appendRaw(stuff);
+        }
+        else static if (isSomeString!T)
+        {
+            if (stuff == "\n")
+                appendln();
+            else
+                append(stuff);
+        }
+        else
+            append(stuff);
     }
 }
 
-/// Line range over a File with its own read buffer (tsv_utils.common.utils.bufferedByLine).
-final class BufferedByLine(KeepTerminator keepTerminator, size_t readSize = 128 * 1024,
-                           size_t growSize = 16 * 1024)
+/// Lines read from a File in 128 KiB blocks into an own buffer (tsv_utils.common.utils.bufferedByLine).
+auto bufferedByLine(KeepTerminator keepTerminator = No.keepTerminator, Char = char,
+                    ubyte terminator = '\n', size_t readSize = 1024 * 128, size_t growSize = 1024 * 16)
+    (File file)
+if (is(Char == char) || is(Char == ubyte))
 {
-    private File _file;
-    private ubyte[] _buffer;
-    private size_t _lineStart; // the current line is _buffer[_lineStart .. _lineEnd]
-    private size_t _lineEnd;
-    private size_t _dataEnd;   // _buffer[0 .. _dataEnd] holds data read from the file
-    private bool _eof;
+    static assert(0 < growSize && growSize <= readSize);
 
-    this(File file)
+    static final class LineReader
     {
-        _file = file;
-        _buffer = new ubyte[readSize + growSize];
-        findLineEnd();
-    }
+        /* _buffer.length: all of the buffer; dataEnd: the end of what was read;
+         * the current line: _buffer[lineBegin .. lineEnd]. */
+        private File _file;
+        private ubyte[] _buffer;
+        private size_t lineBegin = 0;
+        private size_t lineEnd = 0;
+        private size_t dataEnd = 0;
 
-    /// As tsv-utils 1.4.1: `_file.eof` (std.stdio's, a locked feof(3) call) on every line.
-    bool empty() const
-    {
-        return _file.eof && _lineStart == _dataEnd;
-    }
-
-    char[] front()
-    {
-        static if (keepTerminator)
-            immutable end = _lineEnd;
-        else
-            immutable end = (_lineEnd > _lineStart && _buffer[_lineEnd - 1] == '\n') ? _lineEnd - 1 : _lineEnd;
-        return cast(char[]) _buffer[_lineStart .. end];
-    }
-
-    void popFront()
-    {
-        _lineStart = _lineEnd;
-        findLineEnd();
-    }
-
-    /* Set _lineEnd just past the next '\n' after _lineStart, reading blocks as needed;
-     * at the end of the file a last line without '\n' ends at _dataEnd. */
-    private void findLineEnd()
-    {
-        size_t searchFrom = _lineStart;
-        while (true)
+        this(File f)
         {
-            if (searchFrom < _dataEnd)
+            _file = f;
+            _buffer = new ubyte[readSize + growSize];
+        }
+
+        /// The File at its end (a locked feof) and no line left.
+        bool empty() const
+        {
+            return _file.eof && lineBegin == dataEnd;
+        }
+
+        Char[] front()
+        {
+            static if (keepTerminator == Yes.keepTerminator)
+                return cast(Char[]) _buffer[lineBegin .. lineEnd];
+            else
             {
-                auto p = cast(ubyte*) memchr(_buffer.ptr + searchFrom, '\n', _dataEnd - searchFrom);
-                if (p !is null)
+                immutable end = (_buffer[lineEnd - 1] == terminator) ? lineEnd - 1 : lineEnd;
+                return cast(Char[]) _buffer[lineBegin .. end];
+            }
+        }
+
+        /// The next line: up to the next terminator in the buffer, else read until one comes (or the end).
+        void popFront()
+        {
+            import std.algorithm : copy, find;
+            import std.range.primitives : empty;
+
+            lineBegin = lineEnd;
+
+            // find: the rest from the first terminator on, or nothing; lineEnd is dataEnd when the
+            // buffer holds no terminator and when it ends with one
+            auto found = _buffer[lineBegin .. dataEnd].find(terminator);
+            lineEnd = found.empty ? dataEnd : dataEnd - found.length + 1;
+
+            if (found.empty && !_file.eof)
+            {
+                if (lineBegin > 0)
                 {
-                    _lineEnd = (p - _buffer.ptr) + 1;
-                    return;
+                    // the partial line to the front of the buffer
+                    immutable partial = dataEnd - lineBegin;
+                    copy(_buffer[lineBegin .. dataEnd], _buffer[0 .. partial]);
+                    lineBegin = 0;
+                    lineEnd = dataEnd = partial;
                 }
+
+                do
+                {
+                    // grow by growSize steps until readSize is free behind the data
+                    immutable free = _buffer.length - dataEnd;
+                    if (free < readSize)
+                    {
+                        size_t growBy = growSize;
+                        while (free + growBy < readSize)
+                            growBy += growSize;
+                        _buffer.length += growBy;
+                    }
+
+                    dataEnd += _file.rawRead(_buffer[dataEnd .. dataEnd + readSize]).length;
+
+                    found = _buffer[lineEnd .. dataEnd].find(terminator);
+                    lineEnd = found.empty ? dataEnd : dataEnd - found.length + 1;
+                }
+                while (found.empty && !_file.eof);
             }
-            if (_eof)
-            {
-                _lineEnd = _dataEnd;
-                return;
-            }
-            /* No '\n' left: move the partial line to the front of the buffer. */
-            if (_lineStart > 0)
-            {
-                immutable remaining = _dataEnd - _lineStart;
-                import core.stdc.string : memmove;
-                memmove(_buffer.ptr, _buffer.ptr + _lineStart, remaining);
-                _lineStart = 0;
-                _dataEnd = remaining;
-            }
-            searchFrom = _dataEnd;
-            /* Grow in growSize steps until a full block fits behind the data. */
-            immutable available = _buffer.length - _dataEnd;
-            if (available < readSize)
-            {
-                size_t growBy = growSize;
-                while (available + growBy < readSize)
-                    growBy += growSize;
-                _buffer.length += growBy;
-            }
-            immutable got = _file.rawRead(_buffer[_dataEnd .. _dataEnd + readSize]).length;
-            _dataEnd += got;
-            if (got < readSize && _file.eof)
-                _eof = true;
         }
     }
-}
 
-/// `bufferedByLine!(Yes.keepTerminator)(file)` as in tsv-utils.
-auto bufferedByLine(KeepTerminator keepTerminator = No.keepTerminator)(File file)
-{
-    return new BufferedByLine!keepTerminator(file);
+    auto r = new LineReader(file);
+    if (!r.empty)
+        r.popFront;
+    return r;
 }
