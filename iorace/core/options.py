@@ -307,7 +307,8 @@ class RunOptions:
             "--idle-spinners/--no-idle-spinners",
             show_default=True,
             help="While measuring, keep every CPU busy with a SCHED_IDLE, nice 19 loop that yields at once to any "
-            "other task, so a VM's idle vCPUs do not halt between runs (run/spinners.py).",
+            "other task, so a VM's idle vCPUs do not halt between runs (run/spinners.py). Off: on this project's VM "
+            "they took a third of the programs' time (docs/results/2026-11-26-noise-levers).",
         ),
     )
     db: Path | None = field(default=None, metadata=SHARED)

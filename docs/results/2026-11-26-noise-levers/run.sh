@@ -16,9 +16,10 @@ declare -A args=(
   [A]="--order shuffle --no-idle-spinners --target-ms 50" [B]="--order shuffle --idle-spinners --target-ms 50"
   [C]="--order rivals --idle-spinners --target-ms 50"     [D]="--order shuffle --idle-spinners --target-ms 20"
 )
+n=0
 for cfg in A B C D D C B A; do
   for suite in "${suites[@]}"; do
-    n=$(( $(ls "$out"/*.json 2>/dev/null | wc -l) + 1 ))
+    n=$((n + 1))
     status=0
     # shellcheck disable=SC2086
     .venv/bin/iorace run $suite "${common[@]}" ${args[$cfg]} --export-json "$out/session-$n-$cfg.json" > "$out/session-$n-$cfg.txt" 2>&1 || status=$?
