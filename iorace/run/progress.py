@@ -116,7 +116,7 @@ class LineProgress:
         stage.said, stage.ended = now, what == "done"
         elapsed = now - stage.started
         parts = [f"{stage.done}/{stage.total}", _minutes(elapsed)]
-        if what == "" and stage.done and not stage.grew:
+        if what == "" and stage.done and not stage.grew and not stage.open_ended:  # a budget, not a count, ends an open one
             parts.append(f"about {_minutes(elapsed / stage.done * (stage.total - stage.done))} left at most")
         line = f"{stage.name}: {what + ', ' if what else ''}{', '.join(parts)}"
         self.console.print(escape(line), highlight=False, soft_wrap=True)

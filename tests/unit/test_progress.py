@@ -79,4 +79,4 @@ def test_an_open_ended_stage_says_done_once_when_stopped_past_its_guess():
         p.stop_task(task)
     lines = out.getvalue().splitlines()
     assert [line for line in lines if "done" in line] == ["measure spin: done, 5/5, 10s"]
-    assert not any("left" in line for line in lines if "/5" in line or "/4" in line or "/3" in line)
+    assert not any("left" in line for line in lines)  # its total is a guess: no time left from it
