@@ -52,36 +52,44 @@ def tables(results: list[dict]) -> dict:
     return out
 
 
+def top_pairs(compared: list[dict], out: dict) -> None:
+    """The second and third fastest against the fastest: sd of log ratio, half-width, own sds, correlation."""
+    first = costs(compared[0])
+    for c in compared[1:3]:
+        mine = costs(c)
+        logs = paired(first, mine)
+        if len(logs) >= 3:
+            out["top_sd"].append(st.stdev(logs))
+            out["top_hw"].append(half_width(logs))
+            la = [math.log(first[k]) for k in first if k in mine]
+            lb = [math.log(mine[k]) for k in first if k in mine]
+            out["top_own"] += [st.stdev(la), st.stdev(lb)]
+            out["top_corr"].append(st.correlation(la, lb))
+
+
+def aa_pairs(cells: list[dict], out: dict) -> None:
+    """Each A/A twin against its original: sd of log ratio and whether the interval covers 1.00."""
+    by_label = {c["label"].replace(AA, ""): c for c in cells if AA not in c["variant"]}
+    for c in cells:
+        twin_of = by_label.get(c["label"].replace(AA, "")) if AA in c["variant"] else None
+        logs = paired(costs(twin_of), costs(c)) if twin_of is not None else []
+        if len(logs) >= 3:
+            out["aa_sd"].append(st.stdev(logs))
+            m, hw = st.mean(logs), stats.t.ppf(0.975, len(logs) - 1) * st.stdev(logs) / math.sqrt(len(logs))
+            out["aa_cover"].append(m - hw <= 0 <= m + hw)
+
+
 def session_figures(path: Path) -> dict:
     d = json.loads(path.read_text())
-    top_sd, top_own, top_corr, top_hw, aa_sd, aa_cover, shares = [], [], [], [], [], [], []
+    out: dict = {k: [] for k in ("top_sd", "top_own", "top_corr", "top_hw", "aa_sd", "aa_cover")}
+    shares: list[float] = []
     ratios = {}
     for key, cells in tables(d["results"]).items():
         compared = sorted((c for c in cells if c["kind"] not in ("limit", "control") and AA not in c["variant"]), key=lambda c: c["ratio"])
         if len(compared) >= 2:
-            first = costs(compared[0])
-            for c in compared[1:3]:
-                logs = paired(first, costs(c))
-                if len(logs) >= 3:
-                    top_sd.append(st.stdev(logs))
-                    top_hw.append(half_width(logs))
-                    la = [math.log(first[k]) for k in first if k in costs(c)]
-                    lb = [math.log(costs(c)[k]) for k in first if k in costs(c)]
-                    top_own += [st.stdev(la), st.stdev(lb)]
-                    top_corr.append(st.correlation(la, lb))
-        by_label = {c["label"].replace(AA, ""): c for c in cells if AA not in c["variant"]}
-        for c in cells:
-            if AA in c["variant"]:
-                twin_of = by_label.get(c["label"].replace(AA, ""))
-                if twin_of is not None:
-                    logs = paired(costs(twin_of), costs(c))
-                    if len(logs) >= 3:
-                        aa_sd.append(st.stdev(logs))
-                        m, hw = st.mean(logs), stats.t.ppf(0.975, len(logs) - 1) * st.stdev(logs) / math.sqrt(len(logs))
-                        aa_cover.append(m - hw <= 0 <= m + hw)
-        for c in compared:
-            if compared[0] is c:
-                continue
+            top_pairs(compared, out)
+        aa_pairs(cells, out)
+        for c in compared[1:]:
             logs = paired(costs(compared[0]), costs(c))
             if len(logs) >= 3:
                 ratios[(key, c["label"])] = (st.mean(logs), st.stdev(logs) / math.sqrt(len(logs)))
@@ -92,7 +100,7 @@ def session_figures(path: Path) -> dict:
     import datetime as dt
 
     minutes = (dt.datetime.fromisoformat(t1) - dt.datetime.fromisoformat(t0)).total_seconds() / 60
-    return dict(top_sd=top_sd, top_own=top_own, top_corr=top_corr, top_hw=top_hw, aa_sd=aa_sd, aa_cover=aa_cover, ratios=ratios, share=st.median(shares), minutes=minutes)
+    return dict(**out, ratios=ratios, share=st.median(shares), minutes=minutes)
 
 
 def med(xs: list[float]) -> str:
@@ -109,7 +117,10 @@ def main() -> None:
         suite = json.loads(p.read_text())["results"][0]["suite"]
         by_cfg[(m.group(2), suite)].append((p.name, session_figures(p)))
     print("per configuration and suite, over its sessions (medians over the pairs):")
-    print("cfg suite      sessions  sd(log ratio) top  sd(log time) own  corr  half-width top(10 rounds)  A/A sd  A/A covers  |z|<1.96  sd(z)  CPU share  minutes")
+    print(
+        "cfg suite      sessions  sd(log ratio) top  sd(log time) own  corr  half-width top(10 rounds)"
+        "  A/A sd  A/A covers  |z|<1.96  sd(z)  CPU share  minutes"
+    )
     for (cfg, suite), sessions in sorted(by_cfg.items()):
         figs = [f for _, f in sessions]
         top_sd = [x for f in figs for x in f["top_sd"]]
@@ -129,8 +140,9 @@ def main() -> None:
         zsd = f"{st.stdev(zs):.2f}" if len(zs) > 1 else "-"
         shares = "/".join(f"{f['share']:.2f}" for f in figs)
         minutes = "/".join(f"{f['minutes']:.1f}" for f in figs)
+        width = st.median(hw) if hw else float("nan")
         print(
-            f"{cfg:3} {suite:10} {len(figs):8}  {med(top_sd):>17}  {med(own):>16}  {med(corr):>4}  {st.median(hw) if hw else float('nan'):>26.1%}"
+            f"{cfg:3} {suite:10} {len(figs):8}  {med(top_sd):>17}  {med(own):>16}  {med(corr):>4}  {width:>26.1%}"
             f"  {med(aa):>6}  {sum(cover)}/{len(cover):<9}  {zshare:>9}  {zsd:>5}  {shares:>9}  {minutes}"
         )
 
