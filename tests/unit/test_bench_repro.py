@@ -55,4 +55,6 @@ def test_disjoint_pairs_are_calibrated_where_a_shared_reference_is_not() -> None
         r1, r2 = paired_ratio(ca.rounds, ref_a), paired_ratio(cb.rounds, ref_b)
         assert r1 and r2 and r1.se_log and r2.se_log
         shared.append(math.log(r2.value / r1.value) / math.hypot(r1.se_log, r2.se_log))
-    assert statistics.stdev(shared) < 0.85  # the shared reference's move is common to all, so not in the spread
+    # The shared reference's move is common to all, so not in the spread: about 0.71 with plain means; at 20
+    # rounds the ratios are trimmed means, each leaving out its own rounds, so a little of the move stays in.
+    assert statistics.stdev(shared) < 0.9

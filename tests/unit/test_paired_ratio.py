@@ -47,3 +47,55 @@ def test_a_cell_against_itself_is_exactly_one():
     same = {r: 1.0 + r / 10 for r in range(5)}
     r = paired_ratio(same, same)
     assert (r.value, r.low, r.high, r.se_log) == (1.0, 1.0, 1.0, 0.0)
+
+
+def heavy_tailed_rounds(rng: np.random.Generator, n: int, true_ratio: float, outliers: float = 0.15) -> tuple[dict, dict]:
+    """Rounds like this machine's: most runs within 3%, and now and then (outliers of them) one 20-50% off,
+    slower or faster."""
+
+    def run() -> float:
+        log = rng.normal(0, 0.03)
+        if rng.random() < outliers:
+            log += rng.choice([-1, 1]) * rng.uniform(0.2, 0.5)
+        return float(np.exp(log))
+
+    return {r: true_ratio * run() for r in range(n)}, {r: run() for r in range(n)}
+
+
+def test_from_twenty_rounds_the_trimmed_interval_covers_heavy_tailed_rounds_and_is_narrower_than_the_means():
+    rng = np.random.default_rng(11)
+    covered, widths, mean_widths = 0, [], []
+    trials = 400
+    for _ in range(trials):
+        a, b = heavy_tailed_rounds(rng, 30, 1.2)
+        r = paired_ratio(a, b)
+        covered += r.low <= 1.2 <= r.high
+        widths.append(r.half_width)
+        logs = np.log([a[k] / b[k] for k in a])
+        mean_widths.append(np.expm1(2.045 * logs.std(ddof=1) / np.sqrt(30)))
+    assert 0.92 <= covered / trials <= 0.99
+    assert np.median(widths) < 0.6 * np.median(mean_widths)  # about half: the tails no longer set the width
+
+
+def test_the_trimmed_mean_and_its_error_are_yuens_as_scipy_computes_them():
+    from scipy import stats as sps
+    from scipy.stats import mstats
+
+    from iorace.analyse.stats import trimmed_mean
+
+    x = np.random.default_rng(3).standard_t(3, size=20)
+    centre, se, df = trimmed_mean(x)
+    assert centre == pytest.approx(sps.trim_mean(x, 0.2))
+    assert se == pytest.approx(float(mstats.trimmed_stde(x, (0.2, 0.2))))
+    assert df == 20 - 2 * 4 - 1
+
+
+def test_below_trim_from_rounds_the_centre_is_the_plain_mean_and_from_there_the_trimmed_one():
+    from iorace.analyse.stats import TRIM_FROM
+
+    logs = [0.0, 0.01, -0.01, 0.02, -0.02, 0.0, 0.01, -0.01, 0.9, 0.0] * 2  # rounds far off
+    few = {r: float(np.exp(v)) for r, v in enumerate(logs[: TRIM_FROM - 1])}
+    many = {r: float(np.exp(v)) for r, v in enumerate(logs)}
+    ones = dict.fromkeys(range(len(logs)), 1.0)
+    assert paired_ratio(few, ones).value == pytest.approx(float(np.exp(np.mean(logs[: TRIM_FROM - 1]))))
+    assert paired_ratio(many, ones).value == pytest.approx(float(np.exp(np.mean(sorted(logs)[4:-4]))))
