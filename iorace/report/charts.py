@@ -21,7 +21,13 @@ from iorace.report.tables import cell_name
 ROW_PX = 16  # height of one cell's row in the per-cell charts
 WIDTH = 560
 MAX_POINTS = 4000  # above this, the distribution chart shows boxes only (a strip of every run gets heavy)
-FONT = "DejaVu Sans"  # Debian's fonts-dejavu-core, which chromium pulls in
+# The charts' text: vl-convert measures every label in Liberation Sans, the face it carries in memory, and the
+# browser draws it in Liberation Sans or Arial, whose widths Liberation Sans was made to match, so every label
+# fits the space measured for it. A face installed on the system (DejaVu Sans, which this chart font was
+# before; Liberation Sans from fonts-liberation too) is read from its file for each label: 3 s for a chart of
+# 50 cells instead of 0.5 s, 70 of make bench's 80 s of exports. So scripts/setup installs neither.
+FONT = "Liberation Sans"
+FONT_FAMILY = "Liberation Sans, Arial, sans-serif"
 
 
 def chart_label(r: Row) -> str:
@@ -273,10 +279,10 @@ def to_svg(chart: alt.Chart) -> str:
     """Static SVG of a chart, with ids made unique so several charts can share one page."""
     import vl_convert
 
-    # One font installed here for both vl-convert's text measuring and the browser's drawing: labels then
-    # fit the space measured for them.
     chart = chart.configure(font=FONT).configure_legend(orient="right").configure_axis(labelOverlap=True)
-    svg = vl_convert.vegalite_to_svg(json.loads(chart.to_json()))
+    # validate=False: the specs are ours and fixed (tests render each kind); jsonschema took 8 s a make bench.
+    svg = vl_convert.vegalite_to_svg(json.loads(chart.to_json(validate=False)))
+    svg = svg.replace(f'font-family="{FONT}"', f'font-family="{FONT_FAMILY}"')
     n = next(_ids)
     svg = re.sub(r'id="([^"]+)"', rf'id="c{n}-\1"', svg)
     svg = re.sub(r"url\(#([^)]+)\)", rf"url(#c{n}-\1)", svg)
