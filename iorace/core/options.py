@@ -152,6 +152,16 @@ class RunOptions:
             help="Measuring time per suite at most, whatever --precision asks (never below --runs rounds).",
         ),
     )
+    budget_per_table: float | None = field(
+        default=None,
+        metadata=flag(
+            "--budget-per-table",
+            type=click.FloatRange(min=0, min_open=True),
+            metavar="SECONDS",
+            help="Measuring time per table of a suite: a suite of 30 tables gets 30 x SECONDS, one of a single "
+            "table SECONDS (with --budget, the larger of the two: --budget is then each suite's floor).",
+        ),
+    )
     race: bool = field(
         default=True,
         metadata=flag(
@@ -315,6 +325,13 @@ class RunOptions:
     exports: dict[str, Path | None] = field(default_factory=dict, metadata=SHARED)  # Exporter.dest -> file
     wide: bool = field(default=True, metadata=SHARED)  # every column in the printed report (terminal: compact)
     suite_dirs: list[Path] = field(default_factory=list, metadata=SHARED)
+
+    def suite_budget(self, tables: int) -> float | None:
+        """Seconds of measuring for a suite of this many tables: --budget, --budget-per-table x tables, the
+        larger when both are given (capnp's 30 tables need more than lines' one), None without either."""
+        per_table = None if self.budget_per_table is None else self.budget_per_table * tables
+        budgets = [b for b in (self.budget, per_table) if b is not None]
+        return max(budgets) if budgets else None
 
     def stored(self, seed: int) -> dict:
         """The options the session stores, in declaration order: what was asked, with the defaults that

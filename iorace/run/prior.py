@@ -82,3 +82,27 @@ def planned(
             worst = max(variances)
             return Prior(session_id, min(MOST_PLANNED, rounds_needed(worst, precision)), math.sqrt(worst))
     return None
+
+
+def round_cap(
+    store: Store,
+    suite: str,
+    tables: set[TableId],
+    scale_params: list[str],
+    machine: str,
+    session_id: int,
+    asked: int | None,
+    runs: int,
+    precision: float | None,
+    budget: float | None,
+) -> tuple[int | None, str]:
+    """The most rounds a suite's measuring may take, and a note for its progress line: --max-runs when given
+    (`asked`); with a precision and a budget, the plan from this machine's latest quiet session of these tables
+    (never below --runs), or MOST_PLANNED when there is none, so that the budget ends the rounds; otherwise
+    None (race.Plan's own default: 3 x --runs)."""
+    if asked is not None or precision is None or budget is None:
+        return asked, ""
+    found = planned(store, suite, tables, scale_params, machine, precision, session_id)
+    if found is None:
+        return MOST_PLANNED, " (until the precision or the budget: no earlier session here to plan from)"
+    return max(found.rounds, runs), f" ({found.note()})"

@@ -257,20 +257,24 @@ def _measure(
         suite_cells = [c for c in runnable if c.suite.name == suite_name and c.status == OK]
         if not suite_cells:
             continue
-        max_runs, note = opts.max_runs, ""
-        if max_runs is None and opts.precision is not None and opts.budget is not None:  # planned from earlier noise, within the budget
-            scale = suite_cells[0].suite.manifest.scale_params
-            here = machine.name(opts.machine_name)
-            tables = {c.table for c in suite_cells}
-            found = prior.planned(recorder.store, suite_name, tables, scale, here, opts.precision, recorder.session_id)
-            if found is not None:
-                max_runs, note = max(found.rounds, opts.runs), f" ({found.note()})"
-            else:  # nothing to plan from: the budget ends the rounds
-                max_runs, note = prior.MOST_PLANNED, " (until the precision or the budget: no earlier session here to plan from)"
+        tables = {c.table for c in suite_cells}
+        budget = opts.suite_budget(len(tables))
+        max_runs, note = prior.round_cap(
+            recorder.store,
+            suite_name,
+            tables,
+            suite_cells[0].suite.manifest.scale_params,
+            machine.name(opts.machine_name),
+            recorder.session_id,
+            opts.max_runs,
+            opts.runs,
+            opts.precision,
+            budget,
+        )
         rounds = opts.warmup + Plan(opts.runs, max_runs, opts.precision).most_rounds  # at most: racing and precision may stop earlier
-        if opts.budget is not None:  # the budget, not a count, ends them: the progress counts 3 x --runs, and grows past it
+        if budget is not None:  # the budget, not a count, ends them: the progress counts 3 x --runs, and grows past it
             rounds = min(rounds, opts.warmup + 3 * opts.runs)
-        budgeted = opts.budget is not None
+        budgeted = budget is not None
         task = progress.add_task(f"measure {suite_name}{note}", total=rounds * len(suite_cells), what="", open_ended=budgeted)
 
         def advance(label: str, task: TaskID = task) -> None:
@@ -290,7 +294,7 @@ def _measure(
                 cell_changed=save,
                 randomize=Randomize(pages=opts.replace_pages, env=opts.pad_env, rivals=opts.order == "rivals"),
                 aa=opts.aa,
-                plan=Plan(opts.runs, max_runs, opts.precision, opts.budget, opts.race),
+                plan=Plan(opts.runs, max_runs, opts.precision, budget, opts.race),
             )
         progress.stop_task(task)  # its "done" line before its tables, also when the race ended it early
 

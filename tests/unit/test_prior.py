@@ -48,3 +48,23 @@ def test_a_contended_session_is_no_plan(tmp_path):
             r.host_steal_ns = 0
     save(db, busy)
     assert prior.planned(Store(db), "toy", {TABLE}, [], "toy-box", 0.02, 99) is None
+
+
+def test_the_round_cap_is_max_runs_when_given_the_plan_with_a_budget_and_the_budget_alone_without_a_plan(tmp_path):
+    db = tmp_path / "s.sqlite"
+    save(db, toy_session(0.20, 1))
+    store = Store(db)
+
+    def cap(asked, precision, budget, machine_name="toy-box", runs=5):
+        return prior.round_cap(store, "toy", {TABLE}, [], machine_name, 99, asked, runs, precision, budget)
+
+    assert cap(7, 0.02, 60) == (7, "")  # --max-runs always wins
+    assert cap(None, None, 60) == (None, "")  # no precision asked: race.Plan's own default
+    assert cap(None, 0.02, None) == (None, "")  # no budget: no plan either (a store never lengthens a plain run)
+    rounds, note = cap(None, 0.02, 60)
+    assert rounds == prior.planned(store, "toy", {TABLE}, [], "toy-box", 0.02, 99).rounds and "planned from session 1" in note
+    assert cap(None, 0.5, 60, runs=9)[0] == 9  # never below --runs
+    assert cap(None, 0.02, 60, machine_name="elsewhere") == (
+        prior.MOST_PLANNED,
+        " (until the precision or the budget: no earlier session here to plan from)",
+    )

@@ -146,3 +146,13 @@ def test_a_table_within_the_precision_stops_whole_and_the_rounds_go_to_the_open_
     assert sorted(c.variant.name for c in race.settle(cells, 6)) == ["close", "closer", "fast"]
     assert "within the precision" in race.stopped[id(fast)] and id(other_fast) not in race.stopped
     assert Race(Plan(min_rounds=5, race=True)).settle(cells, 6) == []  # no precision asked: nothing is done
+
+
+def test_a_suite_budget_is_the_larger_of_budget_and_budget_per_table_times_its_tables():
+    from iorace.core.options import RunOptions
+
+    assert RunOptions(suites=[]).suite_budget(30) is None
+    assert RunOptions(suites=[], budget=60).suite_budget(30) == 60
+    assert RunOptions(suites=[], budget_per_table=3).suite_budget(30) == 90
+    assert RunOptions(suites=[], budget=60, budget_per_table=3).suite_budget(30) == 90  # capnp's 30 tables
+    assert RunOptions(suites=[], budget=60, budget_per_table=3).suite_budget(1) == 60  # --budget is the floor
