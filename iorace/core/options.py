@@ -217,7 +217,8 @@ class RunOptions:
             stored=False,  # how fast the builds went, not what was measured
             type=click.IntRange(1),
             metavar="N",
-            help="Builds run at once (each build key is built once, in its own thread) [default: one per CPU].",
+            help="Builds run at once (each build key is built once, in its own thread), and verification runs "
+            "(checked, not timed) [default: one per CPU].",
         ),
     )
     seed: int | None = field(

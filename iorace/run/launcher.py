@@ -193,6 +193,19 @@ def _record(values: dict[str, Any], job: Job, err_path: str) -> Run:
     )
 
 
+_live: set[subprocess.Popen] = set()  # launchers running now (verification runs several at once, in threads)
+_live_lock = threading.Lock()
+
+
+def stop_all() -> None:
+    """Ask every launcher running now to stop, as Ctrl-C does one: each kills its current run, reaps it and
+    ends. A launcher is in a session of its own, so only the thread that waits for it would otherwise know."""
+    with _live_lock:
+        for proc in _live:
+            with contextlib.suppress(ProcessLookupError):
+                proc.send_signal(signal.SIGTERM)
+
+
 def run_batch(
     jobs: list[Job], schedule: list[int], *, on_stdout: Callable[[IO[bytes]], None] | None = None
 ) -> tuple[list[Run | None], bool]:
@@ -219,6 +232,8 @@ def run_batch(
             watchdog.daemon = True
             watchdog.start()
             interrupted = False
+            with _live_lock:
+                _live.add(proc)
             try:
                 if on_stdout is not None and proc.stdout is not None:
                     on_stdout(proc.stdout)
@@ -230,6 +245,8 @@ def run_batch(
                 proc.wait()
             finally:
                 watchdog.cancel()
+                with _live_lock:
+                    _live.discard(proc)
             lerr.seek(0)
             launcher_err = lerr.read().decode("utf-8", "replace").strip()
         if proc.returncode not in (0, 128 + signal.SIGTERM):

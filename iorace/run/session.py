@@ -31,7 +31,7 @@ from iorace.run.progress import Stages, stages_for
 from iorace.run.race import Plan
 from iorace.run.recording import SessionRecorder
 from iorace.run.spinners import idle_spinners
-from iorace.run.verify import verify
+from iorace.run.verify import verify_all
 from iorace.store.db import Store
 
 EXIT_OK, EXIT_CELLS_FAILED, EXIT_INTERRUPTED = 0, 1, 130
@@ -182,11 +182,13 @@ def _verify(
     if target_ms is not None:
         probe(runnable)
     task = progress.add_task(f"verify {suite_name}", total=len(runnable), what="")
-    for cell in runnable:
-        progress.update(task, what=cell.label)
-        verify(cell, opts.timeout, recorder)
+
+    def done(cell: Cell) -> None:
         save(cell)
+        progress.update(task, what=cell.label)
         progress.advance(task)
+
+    verify_all(runnable, opts.timeout, recorder, build_jobs(opts), done)
     if target_ms is not None and any(c.status == OK for c in runnable):
         sizing = progress.add_task(f"size {suite_name}", total=len(runnable), what="")
 

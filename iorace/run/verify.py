@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
 
 from iorace.manifest.cells import FAILED, Cell, Status
-from iorace.run.launcher import SINK_DIGEST, SINK_NULL, Run, Runner, run_batch, run_once
+from iorace.run.launcher import SINK_DIGEST, SINK_NULL, Run, Runner, run_batch, run_once, stop_all
 from iorace.run.reference import same_answer
 
 
@@ -83,11 +85,46 @@ def env_for(cell: Cell) -> dict:
 
 def verify(cell: Cell, timeout: float, recorder: Recorder, *, runner: Runner = run_batch) -> None:
     """Run the cell once (through runner: the launcher by default), judge it and record the run as "verify"."""
+    _judge_and_record(cell, _run(cell, timeout, runner), recorder)
+
+
+def verify_all(
+    cells: list[Cell], timeout: float, recorder: Recorder, jobs: int, done: Callable[[Cell], None], *, runner: Runner = run_batch
+) -> None:
+    """Each cell's verification run, `jobs` at a time: a verification run is checked, not timed (its time only
+    sizes the cell, to within --target-ms's rough aim), so it need not run alone, and a suite's verification
+    takes half as long on two cores. The runs go in threads (each is a launcher subprocess: the GIL is free
+    meanwhile); judging and recording stay on this thread, in the cells' order, and `done(cell)` follows each.
+    Ctrl-C stops every launcher running (launcher.stop_all), not only the one this thread would wait for."""
+    if jobs <= 1:
+        for cell in cells:
+            verify(cell, timeout, recorder, runner=runner)
+            done(cell)
+        return
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="iorace-verify") as pool:
+        futures = [pool.submit(_run, cell, timeout, runner) for cell in cells]
+        try:
+            for cell, future in zip(cells, futures, strict=True):
+                _judge_and_record(cell, future.result(), recorder)
+                done(cell)
+        except KeyboardInterrupt:
+            for f in futures:
+                f.cancel()
+            stop_all()
+            raise
+
+
+def _run(cell: Cell, timeout: float, runner: Runner) -> Run | OSError:
     sink = SINK_DIGEST if cell.suite.manifest.answer == "stdout" else SINK_NULL
     try:
-        run = run_once(cell.argv, timeout=timeout, sink=sink, env=env_for(cell), cwd=str(cell.build_dir), runner=runner)
+        return run_once(cell.argv, timeout=timeout, sink=sink, env=env_for(cell), cwd=str(cell.build_dir), runner=runner)
     except OSError as e:
-        cell.status, cell.detail = FAILED, f"cannot start {cell.argv[0]}: {e.strerror or e}"
+        return e
+
+
+def _judge_and_record(cell: Cell, run: Run | OSError, recorder: Recorder) -> None:
+    if isinstance(run, OSError):
+        cell.status, cell.detail = FAILED, f"cannot start {cell.argv[0]}: {run.strerror or run}"
         return
     judge(cell, run)
     metric_ns = run.metric_ns(cell.metric)  # the inner time where the program reports one, as the rounds compare

@@ -118,3 +118,35 @@ def test_extra_figures_come_from_the_result_line(tmp_path):
     run = record(extra={"bytes_per_msg": 12, "alloc_per_op": 1.5, "flag": True, "name": "x"})
     verify_one(cell, FakeRunner(script={("a", 0): run}))
     assert cell.status == OK and cell.extra == {"bytes_per_msg": 12, "alloc_per_op": 1.5}
+
+
+def test_verification_runs_go_two_at_a_time_and_are_judged_and_recorded_in_the_cells_order(tmp_path):
+    import threading
+    import time
+
+    from fakes import toy_cells
+
+    from iorace.run.verify import verify_all
+
+    cells = toy_cells(tmp_path, ("a", "b", "c", "d", "e"))
+    for c in cells:
+        c.status = PLANNED
+    lock, running, most = threading.Lock(), [0], [0]
+    inner = FakeRunner(script={(cells[1].argv[0], 0): OSError("no such program")})
+
+    def runner(jobs, schedule, **kw):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05 if jobs[0].argv[0] != cells[0].argv[0] else 0.2)  # the first is slowest: order must hold
+        with lock:
+            running[0] -= 1
+            return inner(jobs, schedule, **kw)
+
+    recorder, done = ListRecorder(), []
+    verify_all(cells, 5.0, recorder, 2, lambda c: done.append(c.variant.name), runner=runner)
+    assert most[0] == 2  # two at once, never more
+    assert done == ["a", "b", "c", "d", "e"]
+    assert [r.name for r in recorder.runs] == ["a", "c", "d", "e"]  # b could not start: nothing recorded
+    assert cells[1].status == FAILED and "cannot start" in cells[1].detail
+    assert all(c.status == OK for c in cells if c is not cells[1])
