@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from iorace.manifest.cells import OK, Cell
 from iorace.run import build, reference
-from iorace.run.verify import Recorder, verify
+from iorace.run.verify import Recorder, verify_all
 
 KEEP_WITHIN = 0.2  # a size within 20% of the target's is kept: a second verification would buy nothing
 MAX_FACTOR = 1000  # a run far shorter than the target (start-up only) grows at most this much
@@ -69,28 +69,36 @@ def calibrate(
     changed: Callable[[Cell], None],
     manifest_work: dict[int, dict],
     advance: Callable[[str], None] = lambda _label: None,
+    jobs: int = 1,
 ) -> None:
-    """Size each verified cell of a suite with work parameters, then verify it again at its new size.
-    `manifest_work` (id(cell) -> values before `probe`) names the sizes the note reports the change from;
-    `advance` is told of each cell as it is done (the progress)."""
+    """Size each verified cell of a suite with work parameters, then verify it again at its new size (`jobs`
+    at a time, as verification goes: verify.verify_all). `manifest_work` (id(cell) -> values before `probe`)
+    names the sizes the note reports the change from; `advance` is told of each cell as it is done."""
+    again = [cell for cell in cells if _size(cell, target_ms, manifest_work)]
+    resized = {id(cell) for cell in again}
     for cell in cells:
-        _size(cell, target_ms, timeout, recorder, changed, manifest_work)
+        if id(cell) not in resized:
+            changed(cell)
+            advance(cell.label)
+
+    def done(cell: Cell) -> None:
+        changed(cell)
         advance(cell.label)
 
+    verify_all(again, timeout, recorder, jobs, done)
 
-def _size(
-    cell: Cell, target_ms: float, timeout: float, recorder: Recorder, changed: Callable[[Cell], None], manifest_work: dict[int, dict]
-) -> None:
+
+def _size(cell: Cell, target_ms: float, manifest_work: dict[int, dict]) -> bool:
+    """Give the cell its size for the target; whether it must be verified again at it (its probe's size is
+    not within KEEP_WITHIN of it)."""
     work = _work(cell)
     if cell.status != OK or not work or cell.verify_ns is None or cell.dataset.path is None:
-        return
+        return False
     new = {k: sized(v, cell.verify_ns, target_ms) for k, v in work.items()}
     before = manifest_work.get(id(cell), work)  # the manifest's values, before probe()
     note = ", ".join(f"{k} {before.get(k, v)} -> {new[k]}" for k, v in work.items())
     cell.sizing_note = f"{note}: runs of about {target_ms:g} ms (--target-ms)"
     if all(abs(new[k] / v - 1) <= KEEP_WITHIN for k, v in work.items()):
-        changed(cell)  # its probe size is near the target: its verification run stands
-        return
+        return False  # its probe size is near the target: its verification run stands
     _resize(cell, new)
-    verify(cell, timeout, recorder)
-    changed(cell)
+    return True

@@ -196,7 +196,7 @@ def _verify(
             progress.update(sizing, what=label)
             progress.advance(sizing)
 
-        calibrate(runnable, target_ms, opts.timeout, recorder, save, manifest_work, advance)
+        calibrate(runnable, target_ms, opts.timeout, recorder, save, manifest_work, advance, build_jobs(opts))
         progress.stop_task(sizing)
 
 
