@@ -48,13 +48,14 @@ class _NumberOrNone(click.ParamType):
 
 
 class Percent(_NumberOrNone):
-    """'2%' or 0.02 (a fraction); 'none' for no target."""
+    """A percentage, with or without its sign ('2%' and '2' are both +-2%: `iorace dimension` prints
+    `--precision 2`); 'none' for no target."""
 
     name = "percent"
     what = "a percentage (e.g. 2%)"
 
     def parse(self, text: str) -> float:
-        return float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        return float(text.removesuffix("%")) / 100
 
     def check(self, number: float) -> str:
         return "" if 0 < number < 1 else "out of range (0% to 100%, exclusive)"
