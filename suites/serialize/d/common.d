@@ -127,6 +127,24 @@ void grain(C, T, size_t N)(ref C c, ref T[N] val)
         grain(c, e);
 }
 
+/// A char of a copied string (copyStrings, the as-written cells), as Cerealed v0.4.1/v0.5.0 grained it: grain!char
+/// forwards to grainReinterpret!char, which grains the same byte as a ubyte (grain!ubyte -> grainUByte). gdc 12
+/// keeps each template function out of line (the first two a jump to the next), so a char is a call and two jumps,
+/// as in Cerealed's code built here (docs/results/2026-11-26-seed-fidelity/gaps.md).
+void grain(C)(ref C c, ref char val)
+{
+    static if (inlineGrains!C) pragma(inline, true);
+    grainReinterpret(c, val);
+}
+
+/// Cerealed's grainReinterpret: the value's bytes grained as the unsigned type of its size (here a char as a ubyte).
+void grainReinterpret(C, T)(ref C c, ref T val) if (T.sizeof == 1)
+{
+    static if (inlineGrains!C) pragma(inline, true);
+    auto p = cast(ubyte*) &val;
+    grain(c, *p);
+}
+
 /// A string: its ushort length, then its bytes. A writer sends every byte through grainUByte; a reader
 /// hands out a slice of its input (no copy, as Cerealed's deserializers).
 void grain(C)(ref C c, ref const(char)[] val)
@@ -140,11 +158,7 @@ void grain(C)(ref C c, ref const(char)[] val)
         if (val.length != 0)
             values[] = val[];
         foreach (ref ch; values)
-        {
-            ubyte b = ch;
-            c.grainUByte(b);
-            ch = b;
-        }
+            grain(c, ch); // Cerealed's path for each char: grain!char -> grainReinterpret!char -> grain!ubyte
         val = values;
     }
     else static if (is(typeof(c.takeSlice(length))))
