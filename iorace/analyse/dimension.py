@@ -20,6 +20,7 @@ import numpy as np
 from scipy import stats as sps
 
 from iorace.analyse.analysis import TOP_PLACES, analyse
+from iorace.analyse.stats import centre_and_round_var
 from iorace.store.db import SessionData
 
 
@@ -64,8 +65,9 @@ def levels(sessions: list[SessionData]) -> list[Levels]:
         if len(groups) < 2:
             continue
         n = statistics.mean(len(x) for x in groups)
-        within = float(np.mean([x.var(ddof=1) for x in groups]))
-        means = np.asarray([x.mean() for x in groups])
+        centres = [centre_and_round_var(x) for x in groups]  # as paired_ratio sees the rounds (trimmed from 20)
+        within = float(np.mean([v for _, v in centres]))
+        means = np.asarray([c for c, _ in centres])
         between = max(0.0, float(means.var(ddof=1)) - within / n)  # E[var of session means] = s_s^2 + s_r^2 / n
         top = sum(tops[name]) * 2 > len(tops[name])
         out.append(Levels(name, within, between, len(groups), n, top, statistics.median(walls[name]) if walls[name] else 0.0))

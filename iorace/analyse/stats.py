@@ -115,6 +115,19 @@ def paired_ratio(a: dict[int, float], b: dict[int, float]) -> Ratio | None:
     return Ratio(float(np.exp(centre)), float(np.exp(centre - t * se)), float(np.exp(centre + t * se)), se, len(logs))
 
 
+def centre_and_round_var(logs: np.ndarray) -> tuple[float, float]:
+    """What paired_ratio makes of these per-round log ratios: (its centre, its variance per round), the
+    variance per round being n x its squared standard error, what a round is worth to it: the plain variance
+    below TRIM_FROM rounds, the winsorized one over (1 - 2k/n)^2 from there. Planning with it (iorace
+    dimension, run/prior.py) counts rounds as the intervals will spend them; the plain variance of heavy-tailed
+    rounds asks for several times too many."""
+    n = len(logs)
+    if n >= TRIM_FROM:
+        centre, se, _ = trimmed_mean(logs)
+        return centre, se * se * n
+    return float(np.mean(logs)), float(np.var(logs, ddof=1)) if n > 1 else 0.0
+
+
 def trimmed_mean(values: np.ndarray, share: float = TRIM) -> tuple[float, float, int]:
     """Yuen's (1974) trimmed mean of values: (the mean of what is left once the int(share n) smallest and
     largest are left out, its standard error, its degrees of freedom). The standard error is the winsorized

@@ -99,3 +99,20 @@ def test_below_trim_from_rounds_the_centre_is_the_plain_mean_and_from_there_the_
     ones = dict.fromkeys(range(len(logs)), 1.0)
     assert paired_ratio(few, ones).value == pytest.approx(float(np.exp(np.mean(logs[: TRIM_FROM - 1]))))
     assert paired_ratio(many, ones).value == pytest.approx(float(np.exp(np.mean(sorted(logs)[4:-4]))))
+
+
+def test_planning_counts_a_round_as_the_ratio_spends_it():
+    """dimension and prior plan rounds from the variance per round that paired_ratio's interval sees: the
+    plain variance below TRIM_FROM rounds, n x the trimmed mean's squared error from there (far smaller on
+    heavy-tailed rounds)."""
+    from iorace.analyse.stats import TRIM_FROM, centre_and_round_var, trimmed_mean
+
+    rng = np.random.default_rng(5)
+    few = rng.normal(0, 0.1, TRIM_FROM - 1)
+    assert centre_and_round_var(few) == pytest.approx((few.mean(), few.var(ddof=1)))
+    a, b = heavy_tailed_rounds(rng, 40, 1.0)
+    logs = np.log([a[k] / b[k] for k in a])
+    centre, var = centre_and_round_var(logs)
+    _, se, _ = trimmed_mean(logs)
+    assert centre == pytest.approx(trimmed_mean(logs)[0]) and var == pytest.approx(40 * se * se)
+    assert var < 0.5 * logs.var(ddof=1)
