@@ -52,3 +52,19 @@ def test_the_sizing_note_names_the_manifests_size_not_the_probes(tmp_path):
     res = run_iorace([*SPIN, "--target-ms", "5"], tmp_path)
     assert res.returncode == 0, res.stderr
     assert "steps 60000000 -> " in res.stdout
+
+
+def test_a_second_session_here_keeps_each_cells_size_from_the_first(tmp_path):
+    """Sized anew, a cell's work per run follows the speed its probe happened to see (this VM runs in two
+    speeds): the next session at the same target keeps the size this machine's latest one gave it."""
+    first = run_iorace([*SPIN, "--target-ms", "5"], tmp_path)
+    assert first.returncode == 0, first.stderr
+    (cell,) = first.cells(variant="loop")
+    second = run_iorace([*SPIN, "--target-ms", "5"], tmp_path)  # the same store
+    assert second.returncode == 0, second.stderr
+    (again,) = second.cells(variant="loop")
+    assert again["parameters"]["steps"] == cell["parameters"]["steps"]
+    assert "as in session 1, this machine's latest at --target-ms 5" in second.stdout
+    other = run_iorace([*SPIN, "--target-ms", "7"], tmp_path)  # another target: sized anew
+    assert other.returncode == 0, other.stderr
+    assert "steps 60000000 -> " in other.stdout

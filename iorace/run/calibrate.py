@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from iorace.core.ids import CellId
 from iorace.manifest.cells import OK, Cell
 from iorace.run import build, reference
+from iorace.run.prior import StoredSizes
 from iorace.run.verify import Recorder, verify_all
 
 KEEP_WITHIN = 0.2  # a size within 20% of the target's is kept: a second verification would buy nothing
 MAX_FACTOR = 1000  # a run far shorter than the target (start-up only) grows at most this much
 PROBE_FRACTION = 10  # the first verification runs 1/10 of the manifest's work (at least 1): it only has to be timed
+REUSE_WITHIN = 2.5  # a size from an earlier session stands while a run at it takes 1/2.5 to 2.5 x the target
 
 
 def scale_factor(run_ns: int, target_ms: float) -> float:
@@ -53,12 +56,28 @@ def _resize(cell: Cell, values: dict[str, int]) -> None:
         cell.argv = build.run_argv(cell, cell.dataset.path)
 
 
-def probe(cells: list[Cell]) -> None:
-    """Before verification: each cell with work parameters gets a tenth of its work, so that its verification
-    run costs a tenth and still times it (calibrate then sizes it from that run)."""
+def ident(cell: Cell) -> CellId:
+    """The cell across sessions: its scale parameters left out (each session may size it anew)."""
+    scale = cell.suite.manifest.scale_params
+    params = {k: v for k, v in cell.params.items() if k not in scale}
+    return CellId.of(cell.suite.name, cell.dataset.name, params, cell.variant.key, cell.toolchain.name, cell.profile)
+
+
+def probe(cells: list[Cell], stored: StoredSizes | None = None) -> set[int]:
+    """Before verification: a cell with work parameters gets the size it had in this machine's latest session
+    at the same target (`stored`: its verification run is then at the rounds' size, and is their warm-up),
+    else a tenth of its work, so that its verification run costs a tenth and still times it (calibrate then
+    sizes it from that run). Returns the id() of the cells given a stored size."""
+    reused = set()
     for cell in cells:
         if work := _work(cell):
-            _resize(cell, {k: max(1, v // PROBE_FRACTION) for k, v in work.items()})
+            before = stored.work.get(ident(cell)) if stored is not None else None
+            if before is not None and before.keys() == work.keys():
+                _resize(cell, before)
+                reused.add(id(cell))
+            else:
+                _resize(cell, {k: max(1, v // PROBE_FRACTION) for k, v in work.items()})
+    return reused
 
 
 def calibrate(
@@ -70,11 +89,15 @@ def calibrate(
     manifest_work: dict[int, dict],
     advance: Callable[[str], None] = lambda _label: None,
     jobs: int = 1,
+    stored: tuple[int, set[int]] | None = None,
 ) -> None:
     """Size each verified cell of a suite with work parameters, then verify it again at its new size (`jobs`
     at a time, as verification goes: verify.verify_all). `manifest_work` (id(cell) -> values before `probe`)
-    names the sizes the note reports the change from; `advance` is told of each cell as it is done."""
-    again = [cell for cell in cells if _size(cell, target_ms, manifest_work)]
+    names the sizes the note reports the change from; `advance` is told of each cell as it is done.
+    `stored` (a session id, the id() of the cells probe gave that session's size): such a cell keeps its size
+    while its verification run is within REUSE_WITHIN of the target, and is sized from that run otherwise."""
+    session_id, reused = stored if stored is not None else (0, set())
+    again = [cell for cell in cells if _size(cell, target_ms, manifest_work, session_id if id(cell) in reused else None)]
     resized = {id(cell) for cell in again}
     for cell in cells:
         if id(cell) not in resized:
@@ -88,11 +111,16 @@ def calibrate(
     verify_all(again, timeout, recorder, jobs, done)
 
 
-def _size(cell: Cell, target_ms: float, manifest_work: dict[int, dict]) -> bool:
+def _size(cell: Cell, target_ms: float, manifest_work: dict[int, dict], stored_from: int | None = None) -> bool:
     """Give the cell its size for the target; whether it must be verified again at it (its probe's size is
-    not within KEEP_WITHIN of it)."""
+    not within KEEP_WITHIN of it). `stored_from`: the session whose size probe gave it, kept while its
+    verification run took within REUSE_WITHIN times the target."""
     work = _work(cell)
     if cell.status != OK or not work or cell.verify_ns is None or cell.dataset.path is None:
+        return False
+    if stored_from is not None and 1 / REUSE_WITHIN <= cell.verify_ns / (target_ms * 1e6) <= REUSE_WITHIN:
+        sizes = ", ".join(f"{k} {v}" for k, v in work.items())
+        cell.sizing_note = f"{sizes} as in session {stored_from}, this machine's latest at --target-ms {target_ms:g}"
         return False
     new = {k: sized(v, cell.verify_ns, target_ms) for k, v in work.items()}
     before = manifest_work.get(id(cell), work)  # the manifest's values, before probe()

@@ -14,13 +14,15 @@ so a store's history never makes a plain `iorace run` many times longer."""
 from __future__ import annotations
 
 import math
-import statistics
 from dataclasses import dataclass
+
+import numpy as np
 
 from iorace.analyse.analysis import TOP_PLACES, analyse
 from iorace.analyse.contention import contention
 from iorace.analyse.dimension import rounds_needed
-from iorace.core.ids import TableId
+from iorace.analyse.stats import centre_and_round_var
+from iorace.core.ids import CellId, TableId
 from iorace.store.db import SessionData, Store
 
 MIN_PILOT_ROUNDS = 5  # a ratio's variance from fewer rounds is too rough to plan with
@@ -63,7 +65,7 @@ def top_round_vars(session: SessionData, suite: str, tables: set[TableId], scale
             mine = r.cost_by_round()
             logs = [math.log(mine[k] / ref[k]) for k in sorted(set(mine) & set(ref)) if mine[k] > 0 and ref[k] > 0]
             if len(logs) >= MIN_PILOT_ROUNDS:
-                out.append(statistics.variance(logs))
+                out.append(centre_and_round_var(np.asarray(logs))[1])  # as the ratio's estimator sees the rounds
     return out
 
 
@@ -106,3 +108,41 @@ def round_cap(
     if found is None:
         return MOST_PLANNED, " (until the precision or the budget: no earlier session here to plan from)"
     return max(found.rounds, runs), f" ({found.note()})"
+
+
+@dataclass(frozen=True)
+class StoredSizes:
+    """Each cell's work per run in this machine's latest session of a suite at the same --target-ms."""
+
+    session_id: int
+    work: dict[CellId, dict[str, int]]  # the cell (its scale parameters left out) -> its work parameters' values
+
+
+def stored_sizes(
+    store: Store, suite: str, scale_params: list[str], work_params: tuple[str, ...], machine: str, target_ms: float, this_session: int
+) -> StoredSizes | None:
+    """The sizes --target-ms gave this suite's cells in this machine's latest finished session of it at the
+    same target (None: there is none). Sizing anew in every session gives a cell 2x more or less work when
+    its probe ran in a slow or a fast stretch of this VM (it runs in two speeds, whole seconds at a time), and
+    a cell's cost per unit is not quite the same at 20 iterations as at 46 (a fixed part per run): the ratios
+    of capnp's three fastest moved 8-11% between two sessions by that alone
+    (docs/results/2026-11-26-pairing-in-time). The same work in every session removes it, as pyperf keeps a
+    benchmark's calibrated loops."""
+    names = store.machine_names()
+    candidates = [i for i in sorted(store.sessions_with_suite(suite), reverse=True) if i != this_session and names.get(i) == machine]
+    for session_id in candidates[:LOOK_BACK]:
+        session = _load(store, session_id)
+        # A contended session's sizes are kept too: what matters is that sessions time the same work (a size far
+        # off the target is sized anew anyway, calibrate.REUSE_WITHIN), and with a few short runs the busy
+        # figure is a tick's noise
+        if session.status != "done" or session.options.get("target_ms") != target_ms:
+            continue
+        work = {}
+        for c in session.cells:
+            values = {k: c.params[k] for k in work_params if isinstance(c.params.get(k), int) and not isinstance(c.params.get(k), bool)}
+            if c.suite == suite and values:
+                params = {k: v for k, v in c.params.items() if k not in scale_params}
+                work[CellId.of(c.suite, c.dataset, params, c.key, c.toolchain, c.profile)] = values
+        if work:
+            return StoredSizes(session_id, work)
+    return None

@@ -179,8 +179,15 @@ def _verify(
     at a tenth of its work first, then sized from that run and verified again at its size (run/calibrate.py)."""
     target_ms = None if opts.check_only else opts.target_ms
     manifest_work = {id(c): dict(c.params) for c in runnable}
-    if target_ms is not None:
-        probe(runnable)
+    stored: tuple[int, set[int]] | None = None
+    if target_ms is not None and runnable:
+        manifest = runnable[0].suite.manifest
+        here = machine.name(opts.machine_name)
+        sizes = prior.stored_sizes(
+            recorder.store, suite_name, manifest.scale_params, manifest.work_params, here, target_ms, recorder.session_id
+        )
+        reused = probe(runnable, sizes)
+        stored = (sizes.session_id, reused) if sizes is not None else None
     task = progress.add_task(f"verify {suite_name}", total=len(runnable), what="")
 
     def done(cell: Cell) -> None:
@@ -196,7 +203,7 @@ def _verify(
             progress.update(sizing, what=label)
             progress.advance(sizing)
 
-        calibrate(runnable, target_ms, opts.timeout, recorder, save, manifest_work, advance, build_jobs(opts))
+        calibrate(runnable, target_ms, opts.timeout, recorder, save, manifest_work, advance, build_jobs(opts), stored)
         progress.stop_task(sizing)
 
 
