@@ -11,13 +11,20 @@ SIZES ?= --size quick --size rdb=seed
 # Each cell's work per run is sized to about TARGET_MS (readbytes' passes, serialize's ops, capnp's iterations;
 # rdb, lines and readexact have one fixed job a run). Rounds: racing stops a cell many times behind its
 # table's fastest from the second round, and from the third a cell whose place is settled or that cannot be
-# among the table's three fastest; those get RUNS at least, then more while a cell still timed is wider than
-# the precision (2%), within BUDGET seconds of measuring per suite (MAX_RUNS, when set, caps the rounds too).
-# Short runs: this machine's runs are no noisier short (issue 30), so a budget buys more rounds.
+# among the table's three fastest; those get RUNS at least, then more until every cell still timed in a table
+# is within PRECISION percent (the table then stops whole), within a budget per suite of BUDGET_PER_TABLE
+# seconds a table, BUDGET at least (MAX_RUNS, when set, caps the rounds too). Short runs: this machine's runs
+# are no noisier short (issue 30), so a budget buys more rounds; from 20 rounds a ratio is a trimmed mean,
+# which the heavy tails of this machine's rounds no longer widen. For +-2%: PRECISION=2 (`iorace dimension`
+# says how long it takes). ORDER=rivals: each table's cells side by side in a round, so a cell and its rivals
+# run in the same stretch of this VM's two speeds (docs/results/2026-11-26-pairing-in-time).
 RUNS ?= 5
 MAX_RUNS ?=
-BUDGET ?= 60
-TARGET_MS ?= 50
+PRECISION ?= 5
+BUDGET ?= 40
+BUDGET_PER_TABLE ?= 3
+TARGET_MS ?= 20
+ORDER ?= rivals
 # anything else for `iorace run` (BENCH_ARGS="--export-json results.json --suite-dir tests/suites")
 BENCH_ARGS ?=
 
@@ -37,7 +44,8 @@ setup:
 # The main job: verified, measured, stored in the session database, reported, and written to results.md.
 bench: setup
 	$(IORACE) doctor
-	$(IORACE) run $(SUITES) $(SIZES) --runs $(RUNS) $(if $(MAX_RUNS),--max-runs $(MAX_RUNS)) --budget $(BUDGET) --target-ms $(TARGET_MS) \
+	$(IORACE) run $(SUITES) $(SIZES) --runs $(RUNS) $(if $(MAX_RUNS),--max-runs $(MAX_RUNS)) --precision $(PRECISION)% \
+		--budget $(BUDGET) --budget-per-table $(BUDGET_PER_TABLE) --target-ms $(TARGET_MS) --order $(ORDER) \
 		--export-markdown results.md --export-html results.html $(BENCH_ARGS)
 
 seeds: setup
