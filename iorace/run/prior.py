@@ -38,8 +38,10 @@ class Prior:
     rounds: int  # rounds the noisiest ratio at the top needs for the precision (the cap on this session's rounds)
     sd: float  # that ratio's sd of log ratio per round, in the earlier session
 
-    def note(self) -> str:
-        return f"up to {self.rounds} rounds, planned from session {self.session_id} (sd {self.sd:.1%} a round at the top)"
+    def note(self, cap: int | None = None) -> str:
+        """What the measure stage says: the cap on rounds (`cap`: the plan's, or --runs when that is more)."""
+        rounds = self.rounds if cap is None else cap
+        return f"up to {rounds} rounds, planned from session {self.session_id} (sd {self.sd:.1%} a round at the top)"
 
 
 _loaded: dict[tuple[str, int], SessionData] = {}  # a session is loaded once per process, however many suites ask
@@ -107,7 +109,8 @@ def round_cap(
     found = planned(store, suite, tables, scale_params, machine, precision, session_id)
     if found is None:
         return MOST_PLANNED, " (until the precision or the budget: no earlier session here to plan from)"
-    return max(found.rounds, runs), f" ({found.note()})"
+    cap = max(found.rounds, runs)
+    return cap, f" ({found.note(cap)})"
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,7 @@ def test_the_round_cap_is_max_runs_when_given_the_plan_with_a_budget_and_the_bud
     assert cap(None, 0.02, None) == (None, "")  # no budget: no plan either (a store never lengthens a plain run)
     rounds, note = cap(None, 0.02, 60)
     assert rounds == prior.planned(store, "toy", {TABLE}, [], "toy-box", 0.02, 99).rounds and "planned from session 1" in note
-    assert cap(None, 0.5, 60, runs=9)[0] == 9  # never below --runs
+    assert cap(None, 0.5, 60, runs=9)[0] == 9 and "up to 9 rounds" in cap(None, 0.5, 60, runs=9)[1]  # never below --runs
     assert cap(None, 0.02, 60, machine_name="elsewhere") == (
         prior.MOST_PLANNED,
         " (until the precision or the budget: no earlier session here to plan from)",
