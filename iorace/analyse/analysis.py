@@ -511,16 +511,32 @@ class ThenNowRow:
     folded_below: float | None = None  # the seed's threshold for `folded` (None: FOLDED_BELOW; 0: none can be)
 
     @property
+    def as_written(self) -> bool:
+        """The cell is the seed's program as written (the manifest's note says so), not an honest departure."""
+        return self.note.startswith(AS_WRITTEN)
+
+    @property
+    def counted(self) -> float | None:
+        """Instructions per unit that judge `folded`: this cell's, counted in the session (--instructions); else,
+        for a cell that is the seed's program as written, that program's own count (the manifest's, checked
+        within a few percent of the cell's when the row was added), so a seed table without --instructions still
+        shows the folded rows as folded."""
+        if self.instructions_per_unit is not None:
+            return self.instructions_per_unit
+        return self.original if self.as_written else None
+
+    @property
     def folded(self) -> bool:
         """The compiler folded the loop: under folded_below (FOLDED_BELOW) instructions per unit, it no longer does
         the work."""
         below = FOLDED_BELOW if self.folded_below is None else self.folded_below
-        return self.instructions_per_unit is not None and self.instructions_per_unit < below
+        return self.counted is not None and self.counted < below
 
 
 # Fewer instructions per unit of work (a byte, a line) than this and the loop cannot have touched each unit:
 # the compiler folded it (g++ turns the seed's mmap count loop into end - begin: ~0.01 a byte).
 FOLDED_BELOW = 0.5
+AS_WRITTEN = "the seed's program as written"  # how a seed row's note starts when its cell is the seed's program
 
 
 @dataclass
@@ -608,11 +624,11 @@ def then_and_now(session: SessionData, groups: list[Group] | None = None) -> lis
 
 
 def _instructions_per_unit(r: Row | None) -> tuple[str, float | None]:
-    """A seed row's cell's instructions per unit of its work (its first unit), timed or not."""
-    if r is None or not r.cell.instructions or not r.cell.units:
+    """A seed row's cell's unit of work (its first) and instructions per unit, timed or not (None: not counted)."""
+    if r is None or not r.cell.units:
         return "", None
     unit, work = next(iter(r.cell.units.items()))
-    return unit, (r.cell.instructions / work if work else None)
+    return unit, (r.cell.instructions / work if work and r.cell.instructions else None)
 
 
 def _seed_cell(seed_row: dict, rows: list[Row]) -> Row | None:

@@ -171,6 +171,10 @@ def seed(t: ThenNowTable) -> dict:
                 "then_ratio": r.then,
                 "baseline": r.baseline,
                 "why": r.why or None,
+                "note": r.note or None,  # how the cell departs from the seed's program, or that it is as written
+                "instructions_per_unit": r.instructions_per_unit,
+                "original_instructions_per_unit": r.original,  # the seed's own program's, counted here or published
+                "folded": r.folded,  # today's compiler folded the loop: it no longer does the work
             }
             for r in t.rows
         ],

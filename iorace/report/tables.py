@@ -366,7 +366,9 @@ def then_now_table(t: ThenNowTable) -> Table:
 
 def _seed_note(tr: ThenNowRow) -> str:
     """How a seed row's cell stands to the seed's program: folded by today's compiler, a named departure."""
-    folded = f"FOLDED ({fmt.per_unit(tr.instructions_per_unit)} instr/{fmt.unit_singular(tr.unit)})" if tr.folded else ""
+    whose = "" if tr.instructions_per_unit is not None else ", the seed's program's count"
+    unit = fmt.unit_singular(tr.unit) if tr.unit else "unit"
+    folded = f"FOLDED ({fmt.per_unit(tr.counted)} instr/{unit}{whose})" if tr.folded and tr.counted is not None else ""
     return "; ".join(x for x in (folded, tr.note) if x)
 
 

@@ -433,6 +433,23 @@ def test_a_folded_row_says_folded_beside_the_seed_programs_count():
     assert "FOLDED" not in t.caption and not any("FOLDED" in str(cell) for r in t.rows for cell in r)
 
 
+def test_without_instructions_an_as_written_row_is_folded_by_its_seed_programs_count_and_an_honest_one_is_not():
+    """`iorace seeds` counts no instructions by default: a row that is the seed's program as written is judged
+    by that program's own count (the manifest's), so the seed table still says FOLDED; a departing row with the
+    same seed program beside it is not (ours does the work: the barrier)."""
+    from iorace.analyse.analysis import ThenNowRow, ThenNowTable
+
+    def row(note: str, original: float) -> ThenNowRow:
+        return ThenNowRow("r", "cpp/x@g++:release", None, "base", None, None, None, "", note, None, "bytes", original, "issue 32")
+
+    as_written, honest = row("the seed's program as written (no barrier)", 0.01), row("departure (ours): a barrier", 0.01)
+    assert as_written.folded and as_written.counted == 0.01 and not honest.folded and honest.counted is None
+    assert not row("the seed's program as written", 5.26).folded
+    t = tables.then_now_table(ThenNowTable("readbytes", "t", "readbytes", "seed", "inner", "", [as_written, honest]))
+    note = [c.header for c in t.columns].index("as the seed wrote it?")
+    assert t.rows[0][note].startswith("FOLDED (0.01 instr/byte, the seed's program's count)") and "FOLDED" not in t.rows[1][note]
+
+
 def test_seeds_do_not_race_by_default_and_run_does():
     # every seed row is published: it gets --runs rounds, not the two that decide it is far behind
     import click
