@@ -81,8 +81,18 @@ def page_replacer() -> str:
     return _tool("iorace-replace-pages", REPLACE_PAGES_SOURCE, "its page re-placer")
 
 
+_tool_lock = threading.Lock()  # verification runs launchers from several threads: one builds a missing tool
+
+
 def _tool(name: str, source_path: Path, what: str) -> str:
-    """A small C tool of the harness, built once per source version into the cache; its path."""
+    """A small C tool of the harness, built once per source version into the cache; its path. Under a lock: on a
+    fresh cache, two verification threads both found the launcher missing, both compiled it to one temporary
+    name, and the second rename failed (a cell reported as "cannot start", on a fresh clone's make bench)."""
+    with _tool_lock:
+        return _build_tool(name, source_path, what)
+
+
+def _build_tool(name: str, source_path: Path, what: str) -> str:
     source = source_path.read_bytes()
     path = cache_dir() / "tools" / f"{name}-{hashlib.sha256(source).hexdigest()[:12]}"
     if path.exists():

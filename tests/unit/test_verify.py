@@ -150,3 +150,18 @@ def test_verification_runs_go_two_at_a_time_and_are_judged_and_recorded_in_the_c
     assert [r.name for r in recorder.runs] == ["a", "c", "d", "e"]  # b could not start: nothing recorded
     assert cells[1].status == FAILED and "cannot start" in cells[1].detail
     assert all(c.status == OK for c in cells if c is not cells[1])
+
+
+def test_threads_that_find_the_launcher_missing_build_it_once_and_all_get_it(tmp_path, monkeypatch):
+    """On a fresh cache two verification threads both found iorace-spawn missing and raced to build it (one
+    failed: a cell reported as "cannot start" on a fresh clone's make bench)."""
+    from concurrent.futures import ThreadPoolExecutor
+    from pathlib import Path
+
+    from iorace.run import launcher
+
+    monkeypatch.setenv("IORACE_CACHE", str(tmp_path))
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        paths = list(pool.map(lambda _: launcher._tool("iorace-spawn", launcher.SPAWN_SOURCE, "its launcher"), range(4)))
+    assert len(set(paths)) == 1 and Path(paths[0]).exists()
+    assert [p.name for p in (tmp_path / "tools").iterdir()] == [Path(paths[0]).name]  # no temporary left behind
