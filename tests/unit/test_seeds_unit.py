@@ -403,6 +403,10 @@ def test_the_json_export_carries_each_seeds_table():
         "then_ratio": None,
         "baseline": "rawOut",
         "why": "dmd is not packaged here",
+        "note": None,
+        "instructions_per_unit": None,
+        "original_instructions_per_unit": None,
+        "folded": False,
     }
 
 
