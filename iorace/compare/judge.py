@@ -67,8 +67,7 @@ class CellSample:
     def ident(self) -> CellId:
         """Its identity across sessions, the scale parameters left out: --target-ms sizes a cell's passes anew in
         every session, and a cell is compared per unit of work, so 12 passes and 14 are the same cell."""
-        params = {k: v for k, v in self.params.items() if k not in self.scale_params}
-        return CellId.of(self.suite, self.dataset, params, self.key, self.toolchain, self.profile)
+        return CellId.of(self.suite, self.dataset, self.params, self.key, self.toolchain, self.profile, self.scale_params)
 
     @property
     def name(self) -> str:

@@ -59,8 +59,20 @@ class CellId:
     profile: str
 
     @classmethod
-    def of(cls, suite: str, dataset: str, params: Mapping[str, object], key: str, toolchain: str, profile: str) -> CellId:
-        return cls(suite, dataset, params_json(params), key, toolchain, profile)
+    def of(
+        cls,
+        suite: str,
+        dataset: str,
+        params: Mapping[str, object],
+        key: str,
+        toolchain: str,
+        profile: str,
+        scale_params: Iterable[str] = (),
+    ) -> CellId:
+        """The cell with these parameters, its scale parameters left out (as TableId.of): --target-ms sizes a
+        cell's work anew in a session, and 12 passes and 14 are the same cell."""
+        scaling = set(scale_params)
+        return cls(suite, dataset, params_json({k: v for k, v in params.items() if k not in scaling}), key, toolchain, profile)
 
     @property
     def label(self) -> str:

@@ -58,9 +58,8 @@ def _resize(cell: Cell, values: dict[str, int]) -> None:
 
 def ident(cell: Cell) -> CellId:
     """The cell across sessions: its scale parameters left out (each session may size it anew)."""
-    scale = cell.suite.manifest.scale_params
-    params = {k: v for k, v in cell.params.items() if k not in scale}
-    return CellId.of(cell.suite.name, cell.dataset.name, params, cell.variant.key, cell.toolchain.name, cell.profile)
+    m = cell.suite.manifest
+    return CellId.of(cell.suite.name, cell.dataset.name, cell.params, cell.variant.key, cell.toolchain.name, cell.profile, m.scale_params)
 
 
 def probe(cells: list[Cell], stored: StoredSizes | None = None) -> set[int]:

@@ -14,6 +14,7 @@ so a store's history never makes a plain `iorace run` many times longer."""
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,6 +55,15 @@ def _load(store: Store, session_id: int) -> SessionData:
     return _loaded[key]
 
 
+def _latest_here(store: Store, suite: str, machine: str, this_session: int) -> Iterator[tuple[int, SessionData]]:
+    """This machine's sessions of the suite, newest first (LOOK_BACK of them), this one left out: what the plan
+    and the kept sizes look in."""
+    names = store.machine_names()
+    candidates = [i for i in sorted(store.sessions_with_suite(suite), reverse=True) if i != this_session and names.get(i) == machine]
+    for session_id in candidates[:LOOK_BACK]:
+        yield session_id, _load(store, session_id)
+
+
 def top_round_vars(session: SessionData, suite: str, tables: set[TableId], scale_params: list[str]) -> list[float]:
     """The per-round variance of the log ratio of each of its tables' second and third fastest cells to the
     fastest, over the rounds they share (tables of `suite` among `tables` only)."""
@@ -75,10 +85,7 @@ def planned(
     store: Store, suite: str, tables: set[TableId], scale_params: list[str], machine: str, precision: float, this_session: int
 ) -> Prior | None:
     """The plan from the latest quiet, finished session of `machine` that measured these tables, or None."""
-    names = store.machine_names()
-    candidates = [i for i in sorted(store.sessions_with_suite(suite), reverse=True) if i != this_session and names.get(i) == machine]
-    for session_id in candidates[:LOOK_BACK]:
-        session = _load(store, session_id)
+    for session_id, session in _latest_here(store, suite, machine, this_session):
         if session.status != "done" or contention(session).contended:
             continue
         variances = top_round_vars(session, suite, tables, scale_params)
@@ -131,10 +138,7 @@ def stored_sizes(
     of capnp's three fastest moved 8-11% between two sessions by that alone
     (docs/results/2026-11-26-pairing-in-time). The same work in every session removes it, as pyperf keeps a
     benchmark's calibrated loops."""
-    names = store.machine_names()
-    candidates = [i for i in sorted(store.sessions_with_suite(suite), reverse=True) if i != this_session and names.get(i) == machine]
-    for session_id in candidates[:LOOK_BACK]:
-        session = _load(store, session_id)
+    for session_id, session in _latest_here(store, suite, machine, this_session):
         # A contended session's sizes are kept too: what matters is that sessions time the same work (a size far
         # off the target is sized anew anyway, calibrate.REUSE_WITHIN), and with a few short runs the busy
         # figure is a tick's noise
@@ -144,8 +148,7 @@ def stored_sizes(
         for c in session.cells:
             values = {k: c.params[k] for k in work_params if isinstance(c.params.get(k), int) and not isinstance(c.params.get(k), bool)}
             if c.suite == suite and values:
-                params = {k: v for k, v in c.params.items() if k not in scale_params}
-                work[CellId.of(c.suite, c.dataset, params, c.key, c.toolchain, c.profile)] = values
+                work[CellId.of(c.suite, c.dataset, c.params, c.key, c.toolchain, c.profile, scale_params)] = values
         if work:
             return StoredSizes(session_id, work)
     return None

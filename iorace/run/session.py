@@ -176,7 +176,9 @@ def _verify(
     runnable: list[Cell], opts: RunOptions, recorder: SessionRecorder, progress: Stages, save: Callable[[Cell], None], suite_name: str
 ) -> None:
     """Each cell's verification run; with --target-ms (and not --check-only, which checks the manifest's sizes),
-    at a tenth of its work first, then sized from that run and verified again at its size (run/calibrate.py)."""
+    at a tenth of its work first (or at the size this machine's latest session at the same target gave it:
+    prior.stored_sizes), then sized from that run and verified again at its size (run/calibrate.py); one
+    verification run per CPU at a time (verify.verify_all)."""
     target_ms = None if opts.check_only else opts.target_ms
     manifest_work = {id(c): dict(c.params) for c in runnable}
     stored: tuple[int, set[int]] | None = None
