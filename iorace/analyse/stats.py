@@ -107,10 +107,7 @@ def paired_ratio(a: dict[int, float], b: dict[int, float]) -> Ratio | None:
     logs = np.log(np.asarray([x for _, x, _ in pairs]) / np.asarray([y for _, _, y in pairs]))
     if len(logs) < 2:
         return Ratio(float(np.exp(logs.mean())), None, None, None, len(logs))
-    if len(logs) >= TRIM_FROM:
-        centre, se, df = trimmed_mean(logs)
-    else:
-        centre, se, df = float(logs.mean()), float(logs.std(ddof=1) / np.sqrt(len(logs))), len(logs) - 1
+    centre, se, df = _centre(logs)
     t = _t_quantile(df)
     return Ratio(float(np.exp(centre)), float(np.exp(centre - t * se)), float(np.exp(centre + t * se)), se, len(logs))
 
@@ -121,11 +118,18 @@ def centre_and_round_var(logs: np.ndarray) -> tuple[float, float]:
     below TRIM_FROM rounds, the winsorized one over (1 - 2k/n)^2 from there. Planning with it (iorace
     dimension, run/prior.py) counts rounds as the intervals will spend them; the plain variance of heavy-tailed
     rounds asks for several times too many."""
-    n = len(logs)
-    if n >= TRIM_FROM:
-        centre, se, _ = trimmed_mean(logs)
-        return centre, se * se * n
-    return float(np.mean(logs)), float(np.var(logs, ddof=1)) if n > 1 else 0.0
+    if len(logs) < 2:
+        return float(np.mean(logs)), 0.0
+    centre, se, _ = _centre(logs)
+    return centre, se * se * len(logs)
+
+
+def _centre(logs: np.ndarray) -> tuple[float, float, int]:
+    """(centre, its standard error, degrees of freedom) of two or more per-round log ratios: Yuen's trimmed
+    mean from TRIM_FROM rounds, the plain mean below."""
+    if len(logs) >= TRIM_FROM:
+        return trimmed_mean(logs)
+    return float(np.mean(logs)), float(np.std(logs, ddof=1) / np.sqrt(len(logs))), len(logs) - 1
 
 
 def trimmed_mean(values: np.ndarray, share: float = TRIM) -> tuple[float, float, int]:

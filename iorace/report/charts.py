@@ -23,9 +23,10 @@ WIDTH = 560
 MAX_POINTS = 4000  # above this, the distribution chart shows boxes only (a strip of every run gets heavy)
 # The charts' text: vl-convert measures every label in Liberation Sans, the face it carries in memory, and the
 # browser draws it in Liberation Sans or Arial, whose widths Liberation Sans was made to match, so every label
-# fits the space measured for it. A face installed on the system (DejaVu Sans, which this chart font was
-# before; Liberation Sans from fonts-liberation too) is read from its file for each label: 3 s for a chart of
-# 50 cells instead of 0.5 s, 70 of make bench's 80 s of exports. So scripts/setup installs neither.
+# fits the space measured for it. A face named here that is installed on the system (DejaVu Sans, this chart
+# font before; Liberation Sans too, where fonts-liberation is installed) is read from its file for each label:
+# 3 s for a chart of 50 cells instead of 0.5 s, 70 of make bench's 80 s of exports. So scripts/setup does not
+# install fonts-liberation (only DejaVu, which the charts no longer name).
 FONT = "Liberation Sans"
 FONT_FAMILY = "Liberation Sans, Arial, sans-serif"
 
