@@ -2,7 +2,9 @@
 do the intervals tell the truth?
 
 Per cell: its ratio to its table's reference in each session (the reference `iorace compare` takes: the
-typical mover), the change, and z = (ln r2 - ln r1) / sqrt(se1^2 + se2^2). With honest intervals |z| < 1.96
+typical mover), the change, and z = (ln r2 - ln r1) / sqrt(se1^2 + se2^2 + tau1^2 + tau2^2), tau each session's
+level, how much its suite's ratios moved between this machine's earlier sessions (0 when its store had none:
+analyse/session_spread.py; the z of the rounds alone are shown too). With honest intervals |z| < 1.96
 for about 95% of the cells and z's standard deviation is about 1 (Cumming & Maillardet 2006: "the second
 ratio inside the first interval" would expect only about 83%). Then the precision (median 95% half-width of
 the ratios), each session's A/A check, and whether `iorace compare` flags anything between the two.
@@ -56,7 +58,7 @@ def run_session(args: list[str], db: Path, n: int) -> int:
     return Store(db).session_ids()[-1]
 
 
-def disjoint_pair_zs(a: compare.Side, b: compare.Side) -> list[float]:
+def disjoint_pair_zs(a: compare.Side, b: compare.Side, levels: bool = True) -> list[float]:
     """z of independent ratios: within each table, cells taken two by two (in name order), each cell in one pair.
 
     The z of every cell against one shared reference are not independent: whatever the reference's own mean did
@@ -73,9 +75,11 @@ def disjoint_pair_zs(a: compare.Side, b: compare.Side) -> list[float]:
     for pairs in tables.values():
         pairs.sort(key=lambda p: p[0].name)
         for (a1, b1), (a2, b2) in zip(pairs[::2], pairs[1::2], strict=False):  # an odd cell out sits out
-            r1, r2 = paired_ratio(a1.rounds, a2.rounds), paired_ratio(b1.rounds, b2.rounds)
-            if r1 and r2 and r1.se_log and r2.se_log:
-                zs.append(math.log(r2.value / r1.value) / math.hypot(r1.se_log, r2.se_log))
+            # each side's ratio with its session's level (0 where the store knew none): what a repeat is tested by
+            t1, t2 = (a1.between, b1.between) if levels else (0.0, 0.0)
+            r1, r2 = paired_ratio(a1.rounds, a2.rounds, t1), paired_ratio(b1.rounds, b2.rounds, t2)
+            if r1 and r2 and r1.se_total and r2.se_total:
+                zs.append(math.log(r2.value / r1.value) / math.hypot(r1.se_total, r2.se_total))
     return zs
 
 
@@ -159,6 +163,10 @@ def main() -> None:
     pair_zs = disjoint_pair_zs(a, b)
     if len(pair_zs) > 1:
         print(f"calibration, disjoint pairs of cells (independent z): {calibration(pair_zs)}")
+        rounds_only = disjoint_pair_zs(a, b, levels=False)
+        print(f"calibration, disjoint pairs of cells, the rounds alone (no session level): {calibration(rounds_only)}")
+    levels = {(s.id, g.suite): g.session_sd for s in sessions for g in build(s).groups if g.session_sd}
+    print("session levels: " + (", ".join(f"session {i} {suite} {sd:.1%}" for (i, suite), sd in sorted(levels.items())) or "none"))
     print(f"reproducibility: |change of a ratio| {describe(changes)}")
     print(f"precision: 95% half-width of the ratios {describe(widths)}; of the cells timed to the end {describe(raced)}")
     for s in sessions:

@@ -12,6 +12,7 @@ from scipy import stats as sps
 NOISY_CV = 0.10  # pyperf's rule: a stddev over 10% of the mean is too noisy to trust
 CONFIDENCE = 0.95
 RESAMPLES = 2000
+Z95 = float(sps.norm.ppf(0.5 + CONFIDENCE / 2))  # 1.96
 
 
 @dataclass(frozen=True)
@@ -63,8 +64,14 @@ class Ratio:
     value: float
     low: float | None  # None: too few runs for an interval
     high: float | None
-    se_log: float | None = None  # standard error of log(value) (paired ratios): what a second session is tested by
+    se_log: float | None = None  # standard error of log(value) from this session's rounds (paired ratios)
     n: int = 0  # rounds (pairs) behind a paired ratio
+    between: float = 0.0  # sd of log(value) from session to session on this machine, in the interval too (session_spread)
+
+    @property
+    def se_total(self) -> float | None:
+        """What a second session is tested by: the rounds' standard error and the session level together."""
+        return None if self.se_log is None else float(np.hypot(self.se_log, self.between))
 
     def overlaps_one(self) -> bool:
         return self.low is not None and self.high is not None and self.low <= 1.0 <= self.high
@@ -81,9 +88,14 @@ TRIM = 0.2  # Yuen's trimmed mean: the share of rounds left out at each end (Wil
 TRIM_FROM = 20  # rounds: below, the 2k + 1 degrees of freedom trimming costs outweigh what its tails save
 
 
-def paired_ratio(a: dict[int, float], b: dict[int, float]) -> Ratio | None:
+def paired_ratio(a: dict[int, float], b: dict[int, float], between: float = 0.0) -> Ratio | None:
     """a / b from the rounds both measured: the centre of each round's log ratio ln(a_r / b_r), back on the
-    ratio scale, with a 95% t-interval over rounds.
+    ratio scale, with a 95% t-interval over rounds, widened by `between`, the sd of such a ratio from one
+    session to the next on this machine (analyse/session_spread.py), when it is known: the rounds cannot show
+    what stays fixed for a whole session, and a second session would move the ratio by it
+    (Kalibera & Jones's two levels): the half-width is sqrt((t se)^2 + (z between)^2), t on the rounds' degrees
+    of freedom for what this session's few rounds estimate, the normal z for the session level, fitted on many
+    cells' changes. Pooled sessions measure it themselves and ignore `between`.
 
     Pairing by round cancels what hits a whole round alike (the machine's drift, another tenant's burst),
     and the interval is over rounds, the unit that was repeated, not over runs of one cell: a percentile
@@ -106,10 +118,10 @@ def paired_ratio(a: dict[int, float], b: dict[int, float]) -> Ratio | None:
         return _pooled([(r // SESSION_STRIDE, float(np.log(x / y))) for r, x, y in pairs])
     logs = np.log(np.asarray([x for _, x, _ in pairs]) / np.asarray([y for _, _, y in pairs]))
     if len(logs) < 2:
-        return Ratio(float(np.exp(logs.mean())), None, None, None, len(logs))
+        return Ratio(float(np.exp(logs.mean())), None, None, None, len(logs), between)
     centre, se, df = _centre(logs)
-    t = _t_quantile(df)
-    return Ratio(float(np.exp(centre)), float(np.exp(centre - t * se)), float(np.exp(centre + t * se)), se, len(logs))
+    half = float(np.hypot(_t_quantile(df) * se, Z95 * between))
+    return Ratio(float(np.exp(centre)), float(np.exp(centre - half)), float(np.exp(centre + half)), se, len(logs), between)
 
 
 def centre_and_round_var(logs: np.ndarray) -> tuple[float, float]:

@@ -3,8 +3,8 @@
 Each side is a stored session (its id), a session's JSON export, or `git:REV` (the latest stored session
 made at that git revision). Per cell present on both sides: the change of its ratio to its table's
 reference (A's fastest cell that B measured too), each side's ratio paired round by round
-(stats.paired_ratio), tested by t = (ln r_B - ln r_A) / sqrt(se_A^2 + se_B^2 + 2 between^2) with Welch's
-degrees of freedom from both sides' rounds (ratio_change): what moved the
+(stats.paired_ratio), tested by t = (ln r_B - ln r_A) / sqrt(se_A^2 + se_B^2 + tau_A^2 + tau_B^2) with Welch's
+degrees of freedom from both sides' rounds, tau each side's session level (ratio_change): what moved the
 whole machine between two sessions does not move a ratio, and the test is that of a repeat (Cumming &
 Maillardet), not "is B inside A's interval". The reference itself, and a cell with no reference, is
 compared by its times (ratio of medians with a bootstrap interval, Mann-Whitney U, as asv and benchstat
@@ -62,6 +62,7 @@ class CellSample:
     toolchain_version: str = ""  # the version line of its toolchain ('' from a JSON export without it)
     estimated_cycles: int | None = None  # cachegrind's cache simulation: L1 + 5 x LL + 35 x RAM hits (exact)
     scale_params: tuple[str, ...] = ()  # its suite's parameters that only scale the work (passes, --target-ms's)
+    between: float = 0.0  # its session's session-to-session sd of its suite's ratios (analyse/session_spread.py)
 
     @property
     def ident(self) -> CellId:
@@ -212,6 +213,7 @@ def side_from_session(s: SessionData, name: str | None = None) -> Side:
                     c.toolchain_version,
                     c.estimated_cycles,
                     tuple(g.scale_params),
+                    g.session_sd,
                 )
             )
     return Side(name or f"session {s.id}", s.git_revision, s.started, cells, context_of(_meta(s)))
@@ -278,6 +280,7 @@ def side_from_json(path: Path) -> Side:
                 TableId.of(r["suite"], r["dataset"], r.get("parameters") or {}, r.get("scale_parameters") or ()),
                 estimated_cycles=r.get("estimated_cycles"),
                 scale_params=tuple(r.get("scale_parameters") or ()),
+                between=float(r.get("session_sd") or 0.0),
             )
         )
     meta = doc["iorace"]
@@ -344,8 +347,8 @@ def _open(db: Path | str, spec: str) -> Store:
 
 def compare(a: Side, b: Side, threshold: float = 0.05, between: float = 0.0, rule: Rule = DEFAULT_RULE) -> Comparison:
     """Every cell of both sides, each table's reference included: its change, judged by `rule` against the
-    noise of both sessions (and `between`, the standard deviation of a log ratio from session to session,
-    where history knows it); then each table whose every cell moved alike (TableMove)."""
+    noise of both sessions and their session levels (each side's own, at least `between`, the standard
+    deviation of a log ratio from session to session); then each table whose every cell moved alike (TableMove)."""
     if not a.suites & b.suites:
         raise UsageError(
             f"{a.name} and {b.name} have no suite in common ({', '.join(sorted(a.suites)) or 'none'}"
@@ -485,15 +488,16 @@ def references(a: Side, b: Side) -> dict[TableId, list[tuple[CellSample, CellSam
 
 def ratio_change(ra: Ratio, rb: Ratio, between: float = 0.0) -> tuple[Ratio, float]:
     """rb / ra as a Ratio with its 95% interval, and the two-sided p of t = (ln rb - ln ra) / se, se the
-    standard errors of both combined with `between` twice (Cumming & Maillardet: the test of a repeat, not
-    "inside the first interval"). Each standard error comes from a session's few rounds (5 to 15 in make
-    bench) and is itself uncertain: the test takes Student's t with Welch-Satterthwaite's degrees of freedom
-    from both sides' rounds, not the normal distribution, which flagged 11.6 unchanged cells per 100
-    comparisons of a 6-cell table on synthetic sessions (tools/changepoint_bench.py); the normal stays only
-    where a side's rounds are unknown."""
+    standard errors of both and each side's session level (its Ratio's `between`, at least `between`)
+    combined (Cumming & Maillardet: the test of a repeat, not "inside the first interval"; a ratio moves from
+    one session to the next on this machine by its session level, whatever the code did). Each standard
+    error comes from a session's few rounds (5 to 15 in make bench) and is itself uncertain: the test takes
+    Student's t with Welch-Satterthwaite's degrees of freedom from both sides' rounds, not the normal
+    distribution, which flagged 11.6 unchanged cells per 100 comparisons of a 6-cell table on synthetic
+    sessions (tools/changepoint_bench.py); the normal stays only where a side's rounds are unknown."""
     d = math.log(rb.value) - math.log(ra.value)
     sa, sb = ra.se_log or 0.0, rb.se_log or 0.0
-    se = math.sqrt(sa**2 + sb**2 + 2 * between**2)
+    se = math.sqrt(sa**2 + sb**2 + max(ra.between, between) ** 2 + max(rb.between, between) ** 2)
     if se == 0:
         return Ratio(math.exp(d), math.exp(d), math.exp(d), 0.0), (0.0 if d else 1.0)
     df = welch_df(sa, ra.n, sb, rb.n)
@@ -532,7 +536,7 @@ def _change(
             ch.own_p = float(sps.mannwhitneyu(np.asarray(b.values), np.asarray(a.values), alternative="two-sided").pvalue)
         ra = rb = None
         if refs is not None:
-            ra, rb = paired_ratio(a.rounds, refs[0].rounds), paired_ratio(b.rounds, refs[1].rounds)
+            ra, rb = paired_ratio(a.rounds, refs[0].rounds, a.between), paired_ratio(b.rounds, refs[1].rounds, b.between)
         if ra is not None and rb is not None and ra.se_log is not None and rb.se_log is not None:
             ch.ratio, ch.p_value = ratio_change(ra, rb, between)
             ch.reference = refs[0].key if refs is not None else ""

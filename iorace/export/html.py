@@ -338,13 +338,15 @@ def _nav(report: Report, history: bool) -> str:
 
 
 def _contention(report: Report) -> str:
-    """The machine while it measured: a warning at the top when the session was contended."""
+    """The machine while it measured: a warning at the top when the session was contended; then what the
+    intervals hold besides the rounds, the suites' session levels, when known."""
     c = report.contention
+    spread = f'<p class="caption">{esc(report.spread_line)}</p>' if report.spread_line else ""
     if not c.timed_runs:
-        return ""
+        return spread
     if c.contended:
-        return f'<p class="contended"><b>{esc(c.line)}</b></p>'
-    return f'<p class="caption">machine: {esc(c.line)}</p>'
+        return f'<p class="contended"><b>{esc(c.line)}</b></p>' + spread
+    return f'<p class="caption">machine: {esc(c.line)}</p>' + spread
 
 
 def render(report: Report, history: list[SessionData] | None = None) -> str:

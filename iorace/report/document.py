@@ -15,6 +15,7 @@ from iorace.analyse import fmt
 from iorace.analyse.analysis import GridTable, Group, SeedTableData, ThenNowTable, analyse, grids, seed_tables, then_and_now
 from iorace.analyse.contention import Contention, contention
 from iorace.analyse.leaders import LeaderTable, leaders
+from iorace.analyse.session_spread import describe as describe_spread
 from iorace.core.status import Status
 from iorace.report import tables
 from iorace.store.db import SessionData
@@ -45,6 +46,14 @@ class Report:
     counter_notes: list[str]  # one line per reason some counter has no value
     status_counts: dict[str, int] = field(default_factory=dict)
     contention: Contention = field(default_factory=lambda: Contention(0, 0, None, None, None))  # was the machine quiet?
+
+    @property
+    def spread_line(self) -> str:
+        """What the intervals hold besides the rounds: each suite's session level here ('' when none is known;
+        a pooled session measures its own)."""
+        if self.session.options.get("pooled"):
+            return ""
+        return describe_spread({g.suite: g.session_sd for g in self.groups if g.session_sd > 0})
 
     @property
     def summary(self) -> str:

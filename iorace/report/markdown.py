@@ -41,6 +41,8 @@ def render(report: Report) -> str:
     if report.contention.timed_runs:
         line = escape(report.contention.line)
         out += [f"> **{line}**" if report.contention.contended else f"Machine: {line}", ""]
+    if report.spread_line:
+        out += [escape(report.spread_line[0].upper() + report.spread_line[1:]) + ".", ""]
     for section in report.of_kind("overview"):
         out += _section(section)
     if leaders := report.of_kind("leaders"):

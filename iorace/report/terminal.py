@@ -133,6 +133,8 @@ def print_session(report: Report, console: Console, wide: bool = True, shown: Co
     if report.contention.timed_runs:  # the machine while it measured, next to the session line
         style = "bold yellow" if report.contention.contended else "dim"
         console.print(escape(report.contention.line), style=style, highlight=False, soft_wrap=wide)
+    if report.spread_line:
+        console.print(escape(report.spread_line), style="dim", highlight=False, soft_wrap=wide)
     session = report.session
     sink = session.options.get("sink")
     extra = f"; timed stdout went to {'a pipe drained by iorace' if sink == 'pipe' else '/dev/null'}" if sink else ""

@@ -22,6 +22,7 @@ import numpy as np
 from iorace.analyse.analysis import TOP_PLACES, analyse
 from iorace.analyse.contention import contention
 from iorace.analyse.dimension import rounds_needed
+from iorace.analyse.session_spread import Spread, spread
 from iorace.analyse.stats import centre_and_round_var
 from iorace.core.ids import CellId, TableId
 from iorace.store.db import SessionData, Store
@@ -152,3 +153,17 @@ def stored_sizes(
         if work:
             return StoredSizes(session_id, work)
     return None
+
+
+def session_spread(store: Store, suite: str, machine: str, target_ms: float | None, this_session: int) -> Spread | None:
+    """How much `suite`'s ratios moved between this machine's latest quiet, finished sessions of it at the same
+    --target-ms (LOOK_BACK at most; None with fewer than two, or too few cells in common): stored with the
+    session, its intervals include it (analyse/session_spread.py). A contended session is left out: its
+    ratios moved with the other load, which says nothing of a quiet session; another --target-ms times other
+    work per run, whose fixed part moves a ratio per unit on purpose."""
+    found = [
+        s
+        for _, s in _latest_here(store, suite, machine, this_session)
+        if s.status == "done" and s.options.get("target_ms") == target_ms and not contention(s).contended
+    ]
+    return spread(found, suite) if len(found) >= 2 else None

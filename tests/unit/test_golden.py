@@ -127,6 +127,9 @@ def full_session(sid: int = 7, factor: float = 1.0, git: str = "abc123"):
                 }
             ],
             "param_order": {"config": ["object", "bytes"]},
+            # its ratios moved 3% from one session to the next on this machine: its intervals hold that too
+            "session_sd": 0.03,
+            "session_sd_from": [3, 4, 5],
         },
         "lines": {
             "seed_tables": [

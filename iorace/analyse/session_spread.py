@@ -1,0 +1,139 @@
+"""How far a ratio moves from one session to the next on this machine, beyond what its rounds explain:
+Kalibera & Jones's session level ("Rigorous Benchmarking in Reasonable Time", ISMM 2013), estimated from the
+sessions this machine stored before, so that a session's intervals hold what a second session would see.
+
+A session's interval is over its rounds. What stays fixed through a session and differs in the next is not
+in it: on this project's VM, which runs at two speeds whole seconds at a time, a pair of programs' ratio
+differs between the slow and the fast stretches (a median 4% at the top of make bench's tables), and sessions
+differ in their mix of the two. In two back-to-back make bench sessions the top ratios moved by a median 3.4%,
+an sd of about 4% that no interval held (docs/results/2026-11-26-make-bench-rivals). More rounds cannot shrink
+it; only more sessions can (analyse/pool.py pools them).
+
+The estimate: every cell ranked in two consecutive sessions against the same fastest cell gives the change d
+of its log ratio and s^2 = se_1^2 + se_2^2, its rounds' share of that change. Were the sessions alike,
+d^2 / s^2 would follow chi-square with one degree of freedom; with a session level of sd tau, d^2 / (s^2 +
+2 tau^2) does. tau is the smallest value at which the median of d^2 / (s^2 + 2 tau^2) is chi-square's median,
+0.455: a method-of-moments fit on the median rather than the mean, so a few cells whose code did change
+between the sessions (a nightly's commits) move it little, where they would dominate a mean of squares.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import statistics
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import optimize
+from scipy import stats as sps
+
+from iorace.analyse.analysis import Group, analyse
+from iorace.core.ids import CellId
+from iorace.store.db import CellData, SessionData
+
+MIN_CHANGES = 8  # cells seen in two sessions: fewer say too little about a median to fit tau on
+MIN_ROUNDS = 3  # a ratio's standard error from fewer rounds is too rough to split its change with
+KEPT_ANALYSES = 8  # sessions' analyses kept (prior looks back at 5)
+CHI2_MEDIAN = float(sps.chi2.ppf(0.5, 1))  # 0.455: the median of z^2 when z is standard normal
+
+
+@dataclass(frozen=True)
+class Spread:
+    """A suite's session-to-session sd of log ratios on one machine, and what it rests on."""
+
+    sd: float  # tau
+    sessions: tuple[int, ...]  # the stored sessions it was fitted on
+    changes: int  # cells x consecutive pairs of those sessions
+
+    def as_setting(self) -> dict:
+        """Stored with a session's suite settings: its reports and exports widen its intervals by it."""
+        return {"session_sd": self.sd, "session_sd_from": list(self.sessions)}
+
+
+_analysed: dict[int, tuple[SessionData, list[Group]]] = {}  # a session analysed once per process, whatever suites ask
+
+
+def _groups(session: SessionData) -> list[Group]:
+    """analyse(session), once: a make bench session takes a second or two, and each of its suites asks."""
+    held = _analysed.get(id(session))
+    if held is None or held[0] is not session:
+        if len(_analysed) >= KEPT_ANALYSES:
+            _analysed.pop(next(iter(_analysed)))
+        held = _analysed[id(session)] = (session, analyse(session))
+    return held[1]
+
+
+def _ratios(session: SessionData, suite: str) -> dict[CellId, tuple[CellId, float, float]]:
+    """Each ranked cell of `suite` (not its table's fastest, not an A/A twin): its identity -> (its table's
+    fastest's identity, log ratio to it, the rounds' standard error of that log)."""
+    scale = session.suite_setting(suite, "scale_params", [])
+    out = {}
+    for g in _groups(session):
+        fastest = g.fastest
+        if g.suite != suite or fastest is None:
+            continue
+        ref = _ident(fastest.cell, scale)
+        for r in g.rows:
+            v = r.vs_fastest
+            if r is fastest or not r.ok or not r.kind.compared or v is None or v.se_log is None or v.n < MIN_ROUNDS or v.value <= 0:
+                continue
+            out[_ident(r.cell, scale)] = (ref, math.log(v.value), v.se_log)
+    return out
+
+
+def _ident(c: CellData, scale: list[str]) -> CellId:
+    return CellId.of(c.suite, c.dataset, c.params, c.key, c.toolchain, c.profile, scale)
+
+
+def changes(older: SessionData, newer: SessionData, suite: str) -> list[tuple[float, float]]:
+    """(d, s^2) of every cell ranked against the same fastest cell in both sessions."""
+    a, b = _ratios(older, suite), _ratios(newer, suite)
+    return [(b[k][1] - a[k][1], a[k][2] ** 2 + b[k][2] ** 2) for k in a.keys() & b.keys() if a[k][0] == b[k][0]]
+
+
+def fit(pairs: list[tuple[float, float]]) -> float:
+    """tau >= 0 at which the median of d^2 / (s^2 + 2 tau^2) is CHI2_MEDIAN (0 when the rounds alone already
+    explain the changes)."""
+    d2 = np.asarray([d * d for d, _ in pairs])
+    s2 = np.asarray([s for _, s in pairs])
+
+    def excess(tau: float) -> float:
+        return float(np.median(d2 / np.maximum(s2 + 2 * tau * tau, 1e-300))) - CHI2_MEDIAN
+
+    if excess(0.0) <= 0:
+        return 0.0
+    high = math.sqrt(float(np.max(d2))) + 1e-9  # at tau = max |d| every ratio is below 1/2: past the root
+    return float(optimize.brentq(excess, 0.0, high, xtol=1e-6))
+
+
+def _consecutive(sessions: list[SessionData], suites: list[str]) -> tuple[list[SessionData], list[tuple[float, float]]]:
+    """The sessions oldest first, and the changes of each consecutive pair's cells of `suites`."""
+    ordered = sorted(sessions, key=lambda s: s.id)
+    return ordered, [p for older, newer in itertools.pairwise(ordered) for suite in suites for p in changes(older, newer, suite)]
+
+
+def spread(sessions: list[SessionData], suite: str) -> Spread | None:
+    """The session level of `suite`'s ratios from `sessions` (each consecutive pair compared), or None when
+    they share too few cells (MIN_CHANGES) to fit it."""
+    ordered, found = _consecutive(sessions, [suite])
+    if len(found) < MIN_CHANGES:
+        return None
+    return Spread(fit(found), tuple(s.id for s in ordered), len(found))
+
+
+def pooled_fit(sessions: list[SessionData]) -> tuple[float, int] | None:
+    """(tau, changes) over every suite the sessions share (iorace dimension's summary), or None when too few."""
+    _, found = _consecutive(sessions, sorted({c.suite for s in sessions for c in s.cells}))
+    return (fit(found), len(found)) if len(found) >= MIN_CHANGES else None
+
+
+def describe(settings: dict[str, float]) -> str:
+    """The report's line: each suite's session-to-session sd, largest first ('' when no suite has one)."""
+    if not settings:
+        return ""
+    shown = ", ".join(f"{suite} {sd:.1%}" for suite, sd in sorted(settings.items(), key=lambda kv: -kv[1]))
+    return (
+        f"intervals include how much a ratio moves from one session to the next on this machine (sd {shown}; "
+        f"median {statistics.median(settings.values()):.1%}), fitted on its earlier sessions"
+    )

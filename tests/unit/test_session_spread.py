@@ -1,0 +1,111 @@
+"""The session level (analyse/session_spread.py): how much a ratio moves from one session to the next beyond
+its rounds, fitted on this machine's earlier sessions, and carried into the intervals, the exports and compare."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from sessions import cell, save, session
+
+from iorace.analyse import session_spread
+from iorace.analyse.analysis import analyse
+from iorace.analyse.stats import Ratio, paired_ratio
+from iorace.compare.judge import ratio_change
+from iorace.report.document import build
+from iorace.report.markdown import render
+from iorace.run import prior
+from iorace.store.db import Store
+
+SUITES = {"toy": {"baseline_languages": ["c"], "scale_params": [], "throughput": "bytes", "same_language_reference": None}}
+
+
+def synthetic_changes(tau: float, n: int = 600, seed: int = 3, changed: float = 0.0) -> list[tuple[float, float]]:
+    """(d, s^2) of n cells: each session's rounds give a standard error of 1-3%, each session moves a ratio by
+    N(0, tau); a share `changed` of the cells also really changed by 30% between the two sessions."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(n):
+        s1, s2 = rng.uniform(0.01, 0.03, 2)
+        d = rng.normal(0, math.sqrt(s1 * s1 + s2 * s2 + 2 * tau * tau)) + (0.3 if i < changed * n else 0.0)
+        out.append((float(d), float(s1 * s1 + s2 * s2)))
+    return out
+
+
+def test_the_fit_finds_the_session_level_and_zero_where_the_rounds_explain_the_changes():
+    assert abs(session_spread.fit(synthetic_changes(0.04)) - 0.04) < 0.006
+    assert abs(session_spread.fit(synthetic_changes(0.10, seed=4)) - 0.10) < 0.015
+    assert session_spread.fit(synthetic_changes(0.0)) < 0.008
+
+
+def test_a_few_cells_whose_code_changed_move_the_fit_little():
+    """A nightly's commits change some cells between two sessions: fitted on the median, a tenth of them moved
+    by 30% take tau from 4% to under 5%; a mean of squares would take them for session noise, nearly 8%."""
+    pairs = synthetic_changes(0.04, changed=0.1)
+    assert abs(session_spread.fit(pairs) - 0.04) < 0.009
+    mean_fit = math.sqrt(max(0.0, float(np.mean([d * d - s for d, s in pairs])) / 2))
+    assert mean_fit > 0.07
+
+
+def test_a_ratio_with_a_session_level_has_the_wider_interval_and_keeps_its_rounds_error():
+    a = {r: 11.0 * (1 + 0.01 * ((-1) ** r)) for r in range(10)}
+    b = {r: 10.0 for r in range(10)}
+    alone, with_level = paired_ratio(a, b), paired_ratio(a, b, 0.04)
+    assert alone is not None and with_level is not None
+    assert with_level.se_log == alone.se_log and with_level.value == alone.value and with_level.between == 0.04
+    assert with_level.se_total == math.hypot(alone.se_log, 0.04)
+    assert alone.half_width < 0.02 < 0.08 < with_level.half_width < 0.11
+    pooled = paired_ratio({**a, **{1_000_000 + r: v for r, v in a.items()}}, {**b, **{1_000_000 + r: v for r, v in b.items()}}, 0.04)
+    assert pooled is not None and pooled.between == 0.0  # pooled sessions measure their own session level
+
+
+def test_compare_adds_each_sides_session_level():
+    ra, rb = Ratio(1.0, 0.97, 1.03, 0.015, 10), Ratio(1.1, 1.07, 1.13, 0.015, 10)
+    _, p_alone = ratio_change(ra, rb)
+    assert p_alone < 0.001
+    with_levels = ratio_change(Ratio(1.0, 0.9, 1.1, 0.015, 10, 0.05), Ratio(1.1, 1.0, 1.2, 0.015, 10, 0.05))
+    assert with_levels[1] > 0.05 and math.isclose(with_levels[0].se_log, math.sqrt(2 * 0.015**2 + 2 * 0.05**2))
+
+
+def toy(sid: int, shift: dict[str, float], machine_name: str = "toy-box", target_ms: float | None = 20.0, seed: int = 0):
+    """A session of one table: the fastest cell `a` and eight others, 10 rounds each at 1% noise, each cell's
+    level moved by `shift` (its log) in this session."""
+    rng = np.random.default_rng(seed + sid)
+    cells = [cell("a", inner=[10.0 * math.exp(rng.normal(0, 0.01)) for _ in range(10)])]
+    for i, name in enumerate("bcdefghi"):
+        level = 12.0 + i
+        cells.append(cell(name, inner=[level * math.exp(shift.get(name, 0.0) + rng.normal(0, 0.01)) for _ in range(10)]))
+    return session(cells, SUITES, {"runs": 10, "target_ms": target_ms}, sid=sid, machine_name=machine_name)
+
+
+def test_the_level_is_fitted_on_this_machines_quiet_sessions_at_the_same_target(tmp_path):
+    rng = np.random.default_rng(7)
+    db = tmp_path / "s.sqlite"
+    for sid in (1, 2, 3):  # each session moves every ratio by N(0, 6%)
+        save(db, toy(sid, {name: float(rng.normal(0, 0.06)) for name in "bcdefghi"}))
+    save(db, toy(4, {}, machine_name="elsewhere"))
+    store = Store(db)
+    level = prior.session_spread(store, "toy", "toy-box", 20.0, this_session=99)
+    assert level is not None and level.sessions == (1, 2, 3) and level.changes == 16
+    assert 0.025 < level.sd < 0.12
+    assert prior.session_spread(store, "toy", "toy-box", 50.0, 99) is None  # another --target-ms: other work per run
+    assert prior.session_spread(store, "toy", "elsewhere", 20.0, 99) is None  # one session there: nothing to fit
+    quiet = tmp_path / "q.sqlite"
+    for sid in (1, 2):
+        save(quiet, toy(sid, {}))
+    level = prior.session_spread(Store(quiet), "toy", "toy-box", 20.0, 99)
+    assert level is not None and level.sd < 0.01  # sessions that differ by their rounds only
+
+
+def test_a_session_stored_with_its_level_reports_it_in_its_intervals_and_says_so(tmp_path):
+    plain = toy(1, {})
+    levelled = toy(1, {})
+    levelled.suites = {"toy": {**SUITES["toy"], "session_sd": 0.05, "session_sd_from": [3, 4]}}
+    (g_plain,), (g_level,) = analyse(plain), analyse(levelled)
+    b_plain = next(r for r in g_plain.rows if r.cell.variant == "b")
+    b_level = next(r for r in g_level.rows if r.cell.variant == "b")
+    assert b_plain.vs_fastest.half_width < 0.02 and b_level.vs_fastest.half_width > 0.09
+    assert g_level.session_sd == 0.05 and g_plain.session_sd == 0.0
+    report = build(levelled)
+    assert "toy 5.0%" in report.spread_line and "toy 5.0%" in render(report)
+    assert build(plain).spread_line == ""
