@@ -227,9 +227,12 @@ def _agree(a: dict | None, b: dict | None) -> str:
 
 
 def seed_table(tables: list[tuple[str, dict]]) -> list[str]:
-    """One seed's then-and-now table over its sessions (name, the session's table), rows matched by label."""
-    first = tables[0][1]
-    others = [{r["label"]: r for r in t["rows"]} for _, t in tables[1:]]
+    """One seed's then-and-now table over its sessions (name, the session's table), rows matched by label: every
+    row any session has (a later session may add rows, as the seeds' as-written rows), in the order of the
+    session with the most, each row's facts from the first session that has it."""
+    by_label = [{r["label"]: r for r in t["rows"]} for _, t in tables]
+    fullest = max((t for _, t in tables), key=lambda t: len(t["rows"]))
+    first = {"rows": [next(b[r["label"]] for b in by_label if r["label"] in b) for r in fullest["rows"]]}
     bases = {r["baseline"] for r in first["rows"]}
     x = f"x {next(iter(bases))}" if len(bases) == 1 else "x its baseline"
     now = [f"now, {name}" for name, _ in tables]
@@ -241,9 +244,9 @@ def seed_table(tables: list[tuple[str, dict]]) -> list[str]:
     for r in first["rows"]:
         base = r["label"] == r["baseline"]
         then = "1 (baseline)" if base else (f"{r['then_ratio']:.2f}x" if r.get("then_ratio") is not None else "-")
-        rows = [r, *(o.get(r["label"]) for o in others)]
-        nows = ["-" if r["why"] else ("1" if base else _ratio(o)) for o in rows]
-        agreed = ["" if r["why"] or base else _agree(rows[0], rows[1])] if agree else []
+        rows = [b.get(r["label"]) for b in by_label]
+        nows = ["-" if r["why"] or o is None else ("1" if base else _ratio(o)) for o in rows]
+        agreed = ["" if r["why"] or base or None in rows else _agree(rows[0], rows[1])] if agree else []
         cell = (r["cell"] or "-").replace("@", " ").replace(":", " ")
         if r.get("folded"):  # the compiler folded the seed's loop: the time is not the work's (exports since issue 32)
             cell += " (FOLDED: no longer does the work)"
@@ -272,6 +275,8 @@ def render_block(studies: list[Study]) -> str:
             if contended
             else "Both sessions quiet."
             if len(sessions) == 2
+            else f"All {len(sessions)} sessions quiet."
+            if len(sessions) > 2
             else "Quiet."
         )
         out += ["", f"#### {s.seed}", "", f"{s.question} ([{s.slug}](docs/results/{s.slug}/))", ""]
