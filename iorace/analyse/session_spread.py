@@ -45,10 +45,11 @@ class Spread:
     sd: float  # tau
     sessions: tuple[int, ...]  # the stored sessions it was fitted on
     changes: int  # cells x consecutive pairs of those sessions
+    pooled: bool = False  # fitted on every suite of those sessions: the suite alone had too few cells
 
     def as_setting(self) -> dict:
         """Stored with a session's suite settings: its reports and exports widen its intervals by it."""
-        return {"session_sd": self.sd, "session_sd_from": list(self.sessions)}
+        return {"session_sd": self.sd, "session_sd_from": list(self.sessions), "session_sd_pooled": self.pooled}
 
 
 _analysed: dict[int, tuple[SessionData, list[Group]]] = {}  # a session analysed once per process, whatever suites ask
@@ -114,12 +115,15 @@ def _consecutive(sessions: list[SessionData], suites: list[str]) -> tuple[list[S
 
 
 def spread(sessions: list[SessionData], suite: str) -> Spread | None:
-    """The session level of `suite`'s ratios from `sessions` (each consecutive pair compared), or None when
-    they share too few cells (MIN_CHANGES) to fit it."""
+    """The session level of `suite`'s ratios from `sessions` (each consecutive pair compared); where the suite
+    has too few cells in common (MIN_CHANGES: readexact's two rows, spin's three cells), the level of every
+    suite of those sessions together, the machine's, rather than none: an interval without it claims more
+    than a second session would show. None when even that is too little."""
     ordered, found = _consecutive(sessions, [suite])
-    if len(found) < MIN_CHANGES:
-        return None
-    return Spread(fit(found), tuple(s.id for s in ordered), len(found))
+    if len(found) >= MIN_CHANGES:
+        return Spread(fit(found), tuple(s.id for s in ordered), len(found))
+    pooled = pooled_fit(ordered)
+    return Spread(pooled[0], tuple(s.id for s in ordered), pooled[1], pooled=True) if pooled else None
 
 
 def pooled_fit(sessions: list[SessionData]) -> tuple[float, int] | None:

@@ -109,3 +109,21 @@ def test_a_session_stored_with_its_level_reports_it_in_its_intervals_and_says_so
     report = build(levelled)
     assert "toy 5.0%" in report.spread_line and "toy 5.0%" in render(report)
     assert build(plain).spread_line == ""
+
+
+def test_a_suite_of_too_few_cells_takes_the_level_of_every_suite_of_its_sessions(tmp_path):
+    rng = np.random.default_rng(9)
+    db = tmp_path / "s.sqlite"
+    for sid in (1, 2, 3):
+        moved = toy(sid, {name: float(rng.normal(0, 0.06)) for name in "bcdefghi"})
+        small = [
+            cell(name, suite="tiny", inner=[level * math.exp(rng.normal(0, 0.01)) for _ in range(10)])
+            for name, level in (("x", 10.0), ("y", 20.0))
+        ]
+        suites = {**SUITES, "tiny": SUITES["toy"]}
+        save(db, session(moved.cells + small, suites, {"runs": 10, "target_ms": 20.0}, sid=sid))
+    store = Store(db)
+    own, small = prior.session_spread(store, "toy", "toy-box", 20.0, 99), prior.session_spread(store, "tiny", "toy-box", 20.0, 99)
+    assert own is not None and not own.pooled
+    assert small is not None and small.pooled and small.changes == own.changes + 2 and small.sd > 0.02
+    assert small.as_setting()["session_sd_pooled"] is True
