@@ -13,8 +13,10 @@ import numpy as np
 from conftest import TEST_SUITES, run_iorace
 from iorace.store.db import Store
 
-SPIN = ["run", "spin", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--runs", "3", "--precision", "none", "--no-aa"]
-SPIN += ["--target-ms", "5"]
+SPIN = [
+    *("run", "spin", "--suite-dir", str(TEST_SUITES), "--size", "tiny"),
+    *("--runs", "3", "--precision", "none", "--no-aa", "--target-ms", "5"),
+]
 
 
 def test_a_session_fits_its_level_on_the_earlier_quiet_sessions_here_and_widens_its_intervals(tmp_path):
