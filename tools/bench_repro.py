@@ -33,7 +33,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from iorace.analyse.stats import paired_ratio  # noqa: E402
+from iorace.analyse.stats import NO_LEVEL, paired_ratio  # noqa: E402
 from iorace.compare import judge as compare  # noqa: E402  (the checkout's iorace, whatever is installed)
 from iorace.core.kind import Kind  # noqa: E402
 from iorace.core.status import Status  # noqa: E402
@@ -76,7 +76,7 @@ def disjoint_pair_zs(a: compare.Side, b: compare.Side, levels: bool = True) -> l
         pairs.sort(key=lambda p: p[0].name)
         for (a1, b1), (a2, b2) in zip(pairs[::2], pairs[1::2], strict=False):  # an odd cell out sits out
             # each side's ratio with its session's level (0 where the store knew none): what a repeat is tested by
-            t1, t2 = (a1.between, b1.between) if levels else (0.0, 0.0)
+            t1, t2 = (a1.level, b1.level) if levels else (NO_LEVEL, NO_LEVEL)
             r1, r2 = paired_ratio(a1.rounds, a2.rounds, t1), paired_ratio(b1.rounds, b2.rounds, t2)
             if r1 and r2 and r1.se_total and r2.se_total:
                 zs.append(math.log(r2.value / r1.value) / math.hypot(r1.se_total, r2.se_total))
@@ -165,8 +165,8 @@ def main() -> None:
         print(f"calibration, disjoint pairs of cells (independent z): {calibration(pair_zs)}")
         rounds_only = disjoint_pair_zs(a, b, levels=False)
         print(f"calibration, disjoint pairs of cells, the rounds alone (no session level): {calibration(rounds_only)}")
-    levels = {(s.id, g.suite): g.session_sd for s in sessions for g in build(s).groups if g.session_sd}
-    print("session levels: " + (", ".join(f"session {i} {suite} {sd:.1%}" for (i, suite), sd in sorted(levels.items())) or "none"))
+    levels = {(s.id, g.suite): g.session_level for s in sessions for g in build(s).groups if g.session_level}
+    print("session levels: " + (", ".join(f"session {i} {suite} {lv.text()}" for (i, suite), lv in sorted(levels.items())) or "none"))
     print(f"reproducibility: |change of a ratio| {describe(changes)}")
     print(f"precision: 95% half-width of the ratios {describe(widths)}; of the cells timed to the end {describe(raced)}")
     for s in sessions:

@@ -6,6 +6,7 @@ they can never disagree about a ratio.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from dataclasses import dataclass, field
@@ -13,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats as sps
 
-from iorace.analyse.stats import Ratio, Summary, paired_ratio, summarize
+from iorace.analyse.stats import NO_LEVEL, Level, Ratio, Summary, paired_ratio, summarize
 from iorace.core.ids import TableId, variant_key_of
 from iorace.core.kind import Kind
 from iorace.core.status import Status
@@ -129,7 +130,7 @@ class Group:
     language_ref: dict | None = None  # {"label": ..., "variants": [...]} from the manifest
     scale_params: list[str] = field(default_factory=list)  # params that only scale the work (passes)
     scale_unit: str = ""  # the unit work is compared in ("bytes")
-    session_sd: float = 0.0  # how much a ratio moves between sessions here, in its interval (analyse/session_spread.py)
+    session_level: Level = NO_LEVEL  # how much a ratio moves between sessions here, in its interval (analyse/session_spread.py)
 
     @property
     def scaled(self) -> bool:
@@ -299,15 +300,16 @@ def _group(session: SessionData) -> list[Group]:
                 session.suite_setting(cell.suite, "same_language_reference", None),
                 scaling,
                 session.suite_setting(cell.suite, "throughput", ""),
-                session_sd=session_sd(session, cell.suite),
+                session_level=session_level(session, cell.suite),
             )
         groups[key].rows.append(_row(cell, cell.metric))
     return list(groups.values())
 
 
-def session_sd(session: SessionData, suite: str) -> float:
-    """The session-to-session sd of `suite`'s ratios stored with the session when it ran (0: none known)."""
-    return float(session.suite_setting(suite, "session_sd", 0.0) or 0.0)
+def session_level(session: SessionData, suite: str) -> Level:
+    """The session-to-session sd of `suite`'s ratios stored with the session when it ran (none known: 0)."""
+    setting = functools.partial(session.suite_setting, suite)
+    return Level(float(setting("session_sd", 0.0) or 0.0), float(setting("session_sd_per_round", 0.0) or 0.0))
 
 
 def _compare_within(g: Group) -> None:
@@ -329,7 +331,7 @@ def _compare_within(g: Group) -> None:
         if fastest is not None:
             # the fastest against itself, and its A/A twin, are one program: no session level between them
             same = r is fastest or r.kind is Kind.CONTROL
-            r.vs_fastest = paired_ratio(r.cost_by_round(), fastest.cost_by_round(), 0.0 if same else g.session_sd)
+            r.vs_fastest = paired_ratio(r.cost_by_round(), fastest.cost_by_round(), NO_LEVEL if same else g.session_level)
         r.vs_limit = r.cost / limit.cost if limit is not None else None
         r.vs_peer = r.cost / peer.cost if peer is not None else None
         if (ref := refs.get((r.cell.language, r.cell.toolchain, r.cell.profile))) is not None:
@@ -431,7 +433,7 @@ def grids(session: SessionData, groups: list[Group] | None = None) -> list[GridT
                         if spec["ratio"]:
                             num, den = cells.get(spec["ratio"][0]), cells.get(spec["ratio"][1])
                             if num is not None and den is not None:
-                                ratio = paired_ratio(num.cost_by_round(), den.cost_by_round(), g.session_sd)
+                                ratio = paired_ratio(num.cost_by_round(), den.cost_by_round(), g.session_level)
                         table.rows.append((value, entries, ratio))
                     if table.rows:
                         out.append(table)
@@ -491,7 +493,7 @@ def seed_tables(session: SessionData, groups: list[Group] | None = None) -> list
                     r = by_key.get(key)
                     ratio = None
                     if r is not None and r.ok and base is not None and base.ok:
-                        ratio = paired_ratio(r.cost_by_round(), base.cost_by_round(), g.session_sd if r is not base else 0.0)
+                        ratio = paired_ratio(r.cost_by_round(), base.cost_by_round(), g.session_level if r is not base else NO_LEVEL)
                     seconds = figures.get(key)
                     rows.append(SeedTableRow(key, r, ratio, seconds, seconds / seed_base if seconds is not None and seed_base else None))
                 setup = f"{toolchain} {profile}" + (f" · {params_text(g.params)}" if g.params else "")
@@ -570,11 +572,11 @@ class ThenNowTable:
         return found.pop() if len(found) == 1 else None
 
 
-def _ratio_of(r: Row | None, base: Row | None, between: float) -> Ratio | None:
+def _ratio_of(r: Row | None, base: Row | None, level: Level) -> Ratio | None:
     """r / base paired by round, when both were timed."""
     if r is None or not r.ok or base is None or not base.ok:
         return None
-    return paired_ratio(r.cost_by_round(), base.cost_by_round(), between)
+    return paired_ratio(r.cost_by_round(), base.cost_by_round(), level)
 
 
 def then_and_now(session: SessionData, groups: list[Group] | None = None) -> list[ThenNowTable]:
@@ -601,7 +603,7 @@ def then_and_now(session: SessionData, groups: list[Group] | None = None) -> lis
             for s in shown:
                 r, base_label = found[s["label"]], s.get("baseline") or spec["baseline"]
                 base = found.get(base_label)
-                now = _ratio_of(r, base, session_sd(session, suite) if r is not base else 0.0)
+                now = _ratio_of(r, base, session_level(session, suite) if r is not base else NO_LEVEL)
                 then, then_base = figures.get(s["label"]), figures.get(base_label)
                 if s.get("why"):
                     why = s["why"]

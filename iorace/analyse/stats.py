@@ -60,6 +60,38 @@ def _median_ratio(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.float64 | 
 
 
 @dataclass(frozen=True)
+class Level:
+    """What a ratio's interval adds for a second session: the sd of its log from one session to the next on
+    this machine, beyond its rounds (analyse/session_spread.py). `sd` is one figure for every ratio of a suite,
+    fitted on the suite's own cells; `per_round` a multiple of each ratio's own per-round sd, fitted on every
+    suite's cells where a suite has too few of its own. Suites differ tenfold in noise (a register-only loop's
+    ratio 2% a round, capnp's 15%): what carries over from one suite to another is how far a session moves a
+    ratio in units of its pair's noise, not a percentage; capnp's 3% given to spin's loops hid a planted 10%
+    (docs/results/2026-11-27-relative-level)."""
+
+    sd: float = 0.0
+    per_round: float = 0.0
+
+    def of(self, se_log: float | None, n: int) -> float:
+        """The session level of a ratio whose log has standard error se_log over n rounds."""
+        per_round_sd = se_log * float(np.sqrt(n)) if se_log is not None and n > 0 else 0.0
+        return float(np.hypot(self.sd, self.per_round * per_round_sd))
+
+    def __bool__(self) -> bool:
+        return self.sd > 0 or self.per_round > 0
+
+    def text(self) -> str:
+        """'3.2%', or '0.25x a round's sd' for a relative level."""
+        parts = ([f"{self.sd:.1%}"] if self.sd > 0 or not self.per_round else []) + (
+            [f"{self.per_round:.2f}x a round's sd"] if self.per_round > 0 else []
+        )
+        return " + ".join(parts)
+
+
+NO_LEVEL = Level()
+
+
+@dataclass(frozen=True)
 class Ratio:
     value: float
     low: float | None  # None: too few runs for an interval
@@ -88,10 +120,10 @@ TRIM = 0.2  # Yuen's trimmed mean: the share of rounds left out at each end (Wil
 TRIM_FROM = 20  # rounds: below, the 2k + 1 degrees of freedom trimming costs outweigh what its tails save
 
 
-def paired_ratio(a: dict[int, float], b: dict[int, float], between: float = 0.0) -> Ratio | None:
+def paired_ratio(a: dict[int, float], b: dict[int, float], level: Level = NO_LEVEL) -> Ratio | None:
     """a / b from the rounds both measured: the centre of each round's log ratio ln(a_r / b_r), back on the
     ratio scale, with a 95% t-interval over rounds, widened by `between`, the sd of such a ratio from one
-    session to the next on this machine (analyse/session_spread.py), when it is known: the rounds cannot show
+    session to the next on this machine (its `level`, analyse/session_spread.py), when it is known: the rounds cannot show
     what stays fixed for a whole session, and a second session would move the ratio by it
     (Kalibera & Jones's two levels): the half-width is sqrt((t se)^2 + (z between)^2), t on the rounds' degrees
     of freedom for what this session's few rounds estimate, the normal z for the session level, fitted on many
@@ -118,8 +150,9 @@ def paired_ratio(a: dict[int, float], b: dict[int, float], between: float = 0.0)
         return _pooled([(r // SESSION_STRIDE, float(np.log(x / y))) for r, x, y in pairs])
     logs = np.log(np.asarray([x for _, x, _ in pairs]) / np.asarray([y for _, _, y in pairs]))
     if len(logs) < 2:
-        return Ratio(float(np.exp(logs.mean())), None, None, None, len(logs), between)
+        return Ratio(float(np.exp(logs.mean())), None, None, None, len(logs), level.sd)
     centre, se, df = _centre(logs)
+    between = level.of(se, len(logs))
     half = float(np.hypot(_t_quantile(df) * se, Z95 * between))
     return Ratio(float(np.exp(centre)), float(np.exp(centre - half)), float(np.exp(centre + half)), se, len(logs), between)
 

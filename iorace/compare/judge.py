@@ -28,7 +28,7 @@ from scipy import stats as sps
 from iorace.analyse.analysis import analyse
 from iorace.analyse.contention import contention
 from iorace.analyse.rules import ALPHA, DEFAULT_RULE, Rule, direction
-from iorace.analyse.stats import Ratio, median_ratio, paired_ratio
+from iorace.analyse.stats import NO_LEVEL, Level, Ratio, median_ratio, paired_ratio
 from iorace.core import machine
 from iorace.core.errors import UsageError
 from iorace.core.ids import CellId, TableId
@@ -62,7 +62,7 @@ class CellSample:
     toolchain_version: str = ""  # the version line of its toolchain ('' from a JSON export without it)
     estimated_cycles: int | None = None  # cachegrind's cache simulation: L1 + 5 x LL + 35 x RAM hits (exact)
     scale_params: tuple[str, ...] = ()  # its suite's parameters that only scale the work (passes, --target-ms's)
-    between: float = 0.0  # its session's session-to-session sd of its suite's ratios (analyse/session_spread.py)
+    level: Level = NO_LEVEL  # its session's session-to-session level of its suite's ratios (analyse/session_spread.py)
 
     @property
     def ident(self) -> CellId:
@@ -213,7 +213,7 @@ def side_from_session(s: SessionData, name: str | None = None) -> Side:
                     c.toolchain_version,
                     c.estimated_cycles,
                     tuple(g.scale_params),
-                    g.session_sd,
+                    g.session_level,
                 )
             )
     return Side(name or f"session {s.id}", s.git_revision, s.started, cells, context_of(_meta(s)))
@@ -280,7 +280,7 @@ def side_from_json(path: Path) -> Side:
                 TableId.of(r["suite"], r["dataset"], r.get("parameters") or {}, r.get("scale_parameters") or ()),
                 estimated_cycles=r.get("estimated_cycles"),
                 scale_params=tuple(r.get("scale_parameters") or ()),
-                between=float(r.get("session_sd") or 0.0),
+                level=Level(float(r.get("session_sd") or 0.0), float(r.get("session_sd_per_round") or 0.0)),
             )
         )
     meta = doc["iorace"]
@@ -536,7 +536,7 @@ def _change(
             ch.own_p = float(sps.mannwhitneyu(np.asarray(b.values), np.asarray(a.values), alternative="two-sided").pvalue)
         ra = rb = None
         if refs is not None:
-            ra, rb = paired_ratio(a.rounds, refs[0].rounds, a.between), paired_ratio(b.rounds, refs[1].rounds, b.between)
+            ra, rb = paired_ratio(a.rounds, refs[0].rounds, a.level), paired_ratio(b.rounds, refs[1].rounds, b.level)
         if ra is not None and rb is not None and ra.se_log is not None and rb.se_log is not None:
             ch.ratio, ch.p_value = ratio_change(ra, rb, between)
             ch.reference = refs[0].key if refs is not None else ""

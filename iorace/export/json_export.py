@@ -17,6 +17,7 @@ from pathlib import Path
 
 from iorace.analyse.analysis import NS, Row, ThenNowTable
 from iorace.analyse.leaders import LeaderTable
+from iorace.analyse.stats import NO_LEVEL, Level
 from iorace.report.document import Report
 from iorace.store.db import SessionData
 
@@ -30,7 +31,7 @@ def measured(row: Row) -> bool:
     return row.ok and bool(row.cell.measured()) and row.wall is not None
 
 
-def result(row: Row, scale_params: list[str] | None = None, session_sd: float = 0.0) -> dict:
+def result(row: Row, scale_params: list[str] | None = None, level: Level = NO_LEVEL) -> dict:
     c = row.cell
     runs = c.measured()
     times = [r.wall_ns / NS for r in runs]
@@ -81,10 +82,13 @@ def result(row: Row, scale_params: list[str] | None = None, session_sd: float = 
         "ratio": row.vs_fastest.value if row.vs_fastest else None,
         "ratio_ci95": [row.vs_fastest.low, row.vs_fastest.high] if row.vs_fastest and row.vs_fastest.low is not None else None,
         # the interval's two parts: the standard error of ln(ratio) from this session's rounds, and the sd of ln(ratio)
-        # from one session to the next on this machine (its suite's, fitted on earlier sessions; 0: not known), which
-        # compare adds for a repeat
+        # from one session to the next on this machine (ratio_between), which compare adds for a repeat: its suite's
+        # level, fitted on earlier sessions (0: not known), an sd for every ratio of the suite or, fitted on every
+        # suite, a multiple of each ratio's own per-round sd (analyse/session_spread.py)
         "ratio_se_log": row.vs_fastest.se_log if row.vs_fastest else None,
-        "session_sd": session_sd,
+        "ratio_between": row.vs_fastest.between if row.vs_fastest else None,
+        "session_sd": level.sd,
+        "session_sd_per_round": level.per_round,
         # the places its interval allows among the table's ranked cells ([1, 3]: first to third), and whether that
         # is a range, a tie the intervals cannot break (analysis.Place); null for a cell that is not ranked
         "place": [row.place.best, row.place.worst] if row.place is not None else None,
@@ -124,10 +128,10 @@ def session_fields(session: SessionData) -> dict:
 
 def document(report: Report) -> dict:
     session = report.session
-    rows = [(r, g.scale_params, g.session_sd) for g in report.groups for r in g.rows]
+    rows = [(r, g.scale_params, g.session_level) for g in report.groups for r in g.rows]
     return {
-        "results": [result(r, scaling, sd) for r, scaling, sd in rows if measured(r)],
-        "iorace_unmeasured": [result(r, scaling, sd) for r, scaling, sd in rows if not measured(r)],
+        "results": [result(r, scaling, level) for r, scaling, level in rows if measured(r)],
+        "iorace_unmeasured": [result(r, scaling, level) for r, scaling, level in rows if not measured(r)],
         "iorace": {**session_fields(session), "contention": report.contention.as_dict()},
         # each seed's published table beside this session (the report's overview), row by row
         "iorace_seeds": [seed(s.source) for s in report.of_kind("overview") if isinstance(s.source, ThenNowTable)],

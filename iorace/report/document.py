@@ -53,7 +53,7 @@ class Report:
         a pooled session measures its own)."""
         if self.session.options.get("pooled"):
             return ""
-        return describe_spread({g.suite: g.session_sd for g in self.groups if g.session_sd > 0})
+        return describe_spread({g.suite: g.session_level for g in self.groups if g.session_level})
 
     @property
     def summary(self) -> str:

@@ -289,7 +289,7 @@ def _measure(
             recorder.store.save_suite_settings(recorder.session_id, suite_name, {**settings, **level.as_setting()})
             recorder.store.commit()
             scope = " (every suite's: too few cells of its own)" if level.pooled else ""
-            note += f" (sd {level.sd:.1%} between sessions here{scope}, from sessions {', '.join(map(str, level.sessions))})"
+            note += f" (sd {level.level.text()} between sessions here{scope}, from sessions {', '.join(map(str, level.sessions))})"
         rounds = opts.warmup + Plan(opts.runs, max_runs, opts.precision).most_rounds  # at most: racing and precision may stop earlier
         if budget is not None:  # the budget, not a count, ends them: the progress counts 3 x --runs, and grows past it
             rounds = min(rounds, opts.warmup + 3 * opts.runs)

@@ -10,7 +10,7 @@ from sessions import cell, save, session
 
 from iorace.analyse import session_spread
 from iorace.analyse.analysis import analyse
-from iorace.analyse.stats import Ratio, paired_ratio
+from iorace.analyse.stats import Level, Ratio, paired_ratio
 from iorace.compare.judge import ratio_change
 from iorace.report.document import build
 from iorace.report.markdown import render
@@ -20,15 +20,18 @@ from iorace.store.db import Store
 SUITES = {"toy": {"baseline_languages": ["c"], "scale_params": [], "throughput": "bytes", "same_language_reference": None}}
 
 
-def synthetic_changes(tau: float, n: int = 600, seed: int = 3, changed: float = 0.0) -> list[tuple[float, float]]:
-    """(d, s^2) of n cells: each session's rounds give a standard error of 1-3%, each session moves a ratio by
-    N(0, tau); a share `changed` of the cells also really changed by 30% between the two sessions."""
+def synthetic_changes(tau: float, n: int = 600, seed: int = 3, changed: float = 0.0, k: float = 0.0) -> list[session_spread.Change]:
+    """n cells: each session's 10 rounds give a standard error of 1-3%, each session moves a ratio by N(0, tau),
+    or by N(0, k x its per-round sd); a share `changed` of the cells also really changed by 30% between the two
+    sessions."""
     rng = np.random.default_rng(seed)
     out = []
     for i in range(n):
         s1, s2 = rng.uniform(0.01, 0.03, 2)
-        d = rng.normal(0, math.sqrt(s1 * s1 + s2 * s2 + 2 * tau * tau)) + (0.3 if i < changed * n else 0.0)
-        out.append((float(d), float(s1 * s1 + s2 * s2)))
+        round_var = 10 * (s1 * s1 + s2 * s2) / 2
+        level2 = tau * tau + k * k * round_var
+        d = rng.normal(0, math.sqrt(s1 * s1 + s2 * s2 + 2 * level2)) + (0.3 if i < changed * n else 0.0)
+        out.append(session_spread.Change(float(d), float(s1 * s1 + s2 * s2), float(round_var)))
     return out
 
 
@@ -43,20 +46,27 @@ def test_a_few_cells_whose_code_changed_move_the_fit_little():
     by 30% take tau from 4% to under 5%; a mean of squares would take them for session noise, nearly 8%."""
     pairs = synthetic_changes(0.04, changed=0.1)
     assert abs(session_spread.fit(pairs) - 0.04) < 0.009
-    mean_fit = math.sqrt(max(0.0, float(np.mean([d * d - s for d, s in pairs])) / 2))
+    mean_fit = math.sqrt(max(0.0, float(np.mean([c.d * c.d - c.s2 for c in pairs])) / 2))
     assert mean_fit > 0.07
+
+
+def test_the_relative_fit_finds_the_level_in_units_of_a_rounds_sd():
+    assert abs(session_spread.fit(synthetic_changes(0.0, k=0.3), relative=True) - 0.3) < 0.05
+    assert session_spread.fit(synthetic_changes(0.0), relative=True) < 0.12  # a third of the rounds' se: the absolute fit's slack
 
 
 def test_a_ratio_with_a_session_level_has_the_wider_interval_and_keeps_its_rounds_error():
     a = {r: 11.0 * (1 + 0.01 * ((-1) ** r)) for r in range(10)}
     b = {r: 10.0 for r in range(10)}
-    alone, with_level = paired_ratio(a, b), paired_ratio(a, b, 0.04)
+    alone, with_level = paired_ratio(a, b), paired_ratio(a, b, Level(0.04))
     assert alone is not None and with_level is not None
     assert with_level.se_log == alone.se_log and with_level.value == alone.value and with_level.between == 0.04
     assert with_level.se_total == math.hypot(alone.se_log, 0.04)
     assert alone.half_width < 0.02 < 0.08 < with_level.half_width < 0.11
-    pooled = paired_ratio({**a, **{1_000_000 + r: v for r, v in a.items()}}, {**b, **{1_000_000 + r: v for r, v in b.items()}}, 0.04)
+    pooled = paired_ratio({**a, **{1_000_000 + r: v for r, v in a.items()}}, {**b, **{1_000_000 + r: v for r, v in b.items()}}, Level(0.04))
     assert pooled is not None and pooled.between == 0.0  # pooled sessions measure their own session level
+    relative = paired_ratio(a, b, Level(per_round=0.5))  # half a round's sd: se x sqrt(10) / 2
+    assert relative is not None and math.isclose(relative.between, 0.5 * alone.se_log * math.sqrt(10))
 
 
 def test_compare_adds_each_sides_session_level():
@@ -87,14 +97,14 @@ def test_the_level_is_fitted_on_this_machines_quiet_sessions_at_the_same_target(
     store = Store(db)
     level = prior.session_spread(store, "toy", "toy-box", 20.0, this_session=99)
     assert level is not None and level.sessions == (1, 2, 3) and level.changes == 16
-    assert 0.025 < level.sd < 0.12
+    assert 0.025 < level.level.sd < 0.12 and level.level.per_round == 0
     assert prior.session_spread(store, "toy", "toy-box", 50.0, 99) is None  # another --target-ms: other work per run
     assert prior.session_spread(store, "toy", "elsewhere", 20.0, 99) is None  # one session there: nothing to fit
     quiet = tmp_path / "q.sqlite"
     for sid in (1, 2):
         save(quiet, toy(sid, {}))
     level = prior.session_spread(Store(quiet), "toy", "toy-box", 20.0, 99)
-    assert level is not None and level.sd < 0.01  # sessions that differ by their rounds only
+    assert level is not None and level.level.sd < 0.01  # sessions that differ by their rounds only
 
 
 def test_a_session_stored_with_its_level_reports_it_in_its_intervals_and_says_so(tmp_path):
@@ -105,25 +115,46 @@ def test_a_session_stored_with_its_level_reports_it_in_its_intervals_and_says_so
     b_plain = next(r for r in g_plain.rows if r.cell.variant == "b")
     b_level = next(r for r in g_level.rows if r.cell.variant == "b")
     assert b_plain.vs_fastest.half_width < 0.02 and b_level.vs_fastest.half_width > 0.09
-    assert g_level.session_sd == 0.05 and g_plain.session_sd == 0.0
+    assert g_level.session_level == Level(0.05) and not g_plain.session_level
     report = build(levelled)
     assert "toy 5.0%" in report.spread_line and "toy 5.0%" in render(report)
     assert build(plain).spread_line == ""
 
 
-def test_a_suite_of_too_few_cells_takes_the_level_of_every_suite_of_its_sessions(tmp_path):
+def test_a_suite_of_too_few_cells_takes_the_relative_level_of_every_suite_of_its_sessions(tmp_path):
+    """spin's case: a quiet pair (1% a run, unmoved between sessions) in a suite of too few cells, beside a noisy
+    suite (10% a run) that sessions move by 4%. The pooled level is relative, so the quiet pair gets a level in
+    proportion to its own noise, not the noisy suite's 4%, and a planted 10% slowdown of it is still found."""
     rng = np.random.default_rng(9)
     db = tmp_path / "s.sqlite"
-    for sid in (1, 2, 3):
-        moved = toy(sid, {name: float(rng.normal(0, 0.06)) for name in "bcdefghi"})
-        small = [
+
+    def small(sid: int, slower: float = 1.0) -> list:
+        return [
             cell(name, suite="tiny", inner=[level * math.exp(rng.normal(0, 0.01)) for _ in range(10)])
-            for name, level in (("x", 10.0), ("y", 20.0))
+            for name, level in (("x", 10.0), ("y", 20.0 * slower))
         ]
-        suites = {**SUITES, "tiny": SUITES["toy"]}
-        save(db, session(moved.cells + small, suites, {"runs": 10, "target_ms": 20.0}, sid=sid))
+
+    suites = {**SUITES, "tiny": SUITES["toy"]}
+    for sid in (1, 2, 3):
+        moved = [
+            cell(name, inner=[(10.0 + i) * math.exp(shift + rng.normal(0, 0.10)) for _ in range(10)])
+            for i, (name, shift) in enumerate((n, float(rng.normal(0, 0.04)) if n != "a" else 0.0) for n in "abcdefghijklm")
+        ]
+        save(db, session(moved + small(sid), suites, {"runs": 10, "target_ms": 20.0}, sid=sid))
     store = Store(db)
-    own, small = prior.session_spread(store, "toy", "toy-box", 20.0, 99), prior.session_spread(store, "tiny", "toy-box", 20.0, 99)
-    assert own is not None and not own.pooled
-    assert small is not None and small.pooled and small.changes == own.changes + 2 and small.sd > 0.02
-    assert small.as_setting()["session_sd_pooled"] is True
+    own, pooled = prior.session_spread(store, "toy", "toy-box", 20.0, 99), prior.session_spread(store, "tiny", "toy-box", 20.0, 99)
+    assert own is not None and not own.pooled and own.level.sd > 0.02
+    assert pooled is not None and pooled.pooled and pooled.changes == own.changes + 2
+    assert pooled.level.sd == 0 and pooled.level.per_round > 0.1
+    assert pooled.as_setting()["session_sd_pooled"] is True and pooled.as_setting()["session_sd_per_round"] == pooled.level.per_round
+
+    def ratio(cells: list, level: Level) -> Ratio:
+        x, y = ({r.round: r.inner_ns for r in c.runs if r.phase == "measure"} for c in cells)
+        return paired_ratio(y, x, level)
+
+    before, after = small(4), small(5, slower=1.1)
+    quiet = ratio(before, pooled.level)
+    assert quiet.between < 0.01  # in proportion to its 1.4% a round, not the noisy suite's 4%
+    assert ratio_change(quiet, ratio(after, pooled.level))[1] < 0.001
+    as_noisy = Level(own.level.sd)
+    assert ratio_change(ratio(before, as_noisy), ratio(after, as_noisy))[1] > 0.01  # what the absolute pooled level did
