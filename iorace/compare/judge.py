@@ -100,7 +100,7 @@ class Change:
     reference: str = ""  # the cell whose ratio is compared against ("" : absolute times, drift between sessions included)
     own: Ratio | None = None  # B / A of the cell's own times (ratio of medians, bootstrap interval): the machine's move included
     own_p: float | None = None  # Mann-Whitney U of its own times, Holm-adjusted over the comparison's cells
-    by_own: bool = False  # judged by its own times: the rest of its table held while it moved
+    by_own: bool = False  # judged by its own times: in a table of two, the other cell held while it moved
     estimated_cycles_change: float | None = None  # B / A - 1 of cachegrind's estimated cycles, exact
 
     @property
@@ -398,10 +398,13 @@ def _holm(changes: list[Change], threshold: float, rule: Rule = DEFAULT_RULE) ->
 
 def _tables(cmp: Comparison, refs: dict[TableId, list[tuple[CellSample, CellSample]]]) -> None:
     """Per table (two compared cells at least), from each cell's own times: every cell moved the same way by
-    the rule -> a TableMove, and its reference's verdict says so; else a cell whose own times moved by the
-    rule while no other cell of its table did (none significant: a noisy neighbour, or a table of one
-    changed cell and one that cannot tell) is judged by its own times. A table's move on a machine whose
-    fingerprint or context (kernel, mitigations, filesystem) changed between A and B is said, not failed."""
+    the rule -> a TableMove, and its reference's verdict says so; else, in a table of two, a cell whose own
+    times moved by the rule while the other's did not is judged by them (a ratio of two cannot tell which one
+    moved). With three cells or more every cell has its ratio, the reference too, and own times across
+    sessions carry the machine's drift besides: one cell's, significant only because it had more rounds than
+    the rest, is not a change (make bench's lines table, docs/results/2026-11-26-session-level). A table's move on
+    a machine whose fingerprint or context (kernel, mitigations, filesystem) changed between A and B is said,
+    not failed."""
     by_table: dict[TableId, list[Change]] = {}
     for c in cmp.changes:
         if c.a.table in refs and Kind.of(c.a.kind).compared and c.own is not None:
@@ -419,21 +422,22 @@ def _tables(cmp: Comparison, refs: dict[TableId, list[tuple[CellSample, CellSamp
             if ref.verdict is Verdict.SAME or ref.by_own:
                 ref.verdict = Verdict.MOVED
             continue
-        _by_own_times(cells, dirs)
+        if len(cells) == 2:
+            _by_own_times(cells, dirs)
 
 
 def _by_own_times(cells: list[Change], dirs: list[int]) -> None:
-    """A table that did not move as a whole: a cell whose own times moved by the rule while every other cell's
-    held is judged by them; of two cells, the other one's ratio to it (that move, inverted) is not a change."""
+    """A table of two that did not move as a whole: a cell whose own times moved by the rule while the other's
+    held is judged by them; the other one's ratio to it (that move, inverted) is not a change."""
     for c, d in zip(cells, dirs, strict=True):
-        others_held = all(_own_held(o) for o in cells if o is not c)
-        if d != 0 and (c.verdict is Verdict.SAME or c.by_own) and others_held:
+        other_held = all(_own_held(o) for o in cells if o is not c)
+        if d != 0 and (c.verdict is Verdict.SAME or c.by_own) and other_held:
             c.by_own = True
             c.verdict = Verdict.REGRESSED if d > 0 else Verdict.IMPROVED
-        elif c.by_own and not others_held and c.verdict in (Verdict.REGRESSED, Verdict.IMPROVED):
-            c.verdict = Verdict.SAME  # its own times moved, and so did another cell's: the reference of two cannot tell
+        elif c.by_own and not other_held and c.verdict in (Verdict.REGRESSED, Verdict.IMPROVED):
+            c.verdict = Verdict.SAME  # its own times moved, and so did the other's: a ratio of two cannot tell
     moved = [c for c in cells if c.by_own and c.verdict in (Verdict.REGRESSED, Verdict.IMPROVED)]
-    if len(cells) == 2 and moved:
+    if moved:
         for o in cells:
             if o not in moved and _own_held(o) and not o.by_own and o.verdict in (Verdict.REGRESSED, Verdict.IMPROVED):
                 o.verdict = Verdict.SAME
@@ -607,7 +611,7 @@ def _seconds(v: float | None) -> str:
 def describe(c: Change) -> str:
     parts = []
     if c.by_own and c.own is not None:
-        parts.append(f"{change_text(c.own)} (its own times; the rest of its table held)")
+        parts.append(f"{change_text(c.own)} (its own times; the other cell of its table held)")
     elif c.ratio is not None:
         parts.append(change_text(c.ratio))
     if c.instructions_change is not None:

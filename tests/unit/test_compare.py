@@ -406,3 +406,27 @@ def test_cells_sized_anew_in_each_session_are_the_same_cells(iorace_inprocess, t
     write_json(build(store.load(2)), tmp_path / "b.json")
     out = iorace_inprocess("compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
     assert "appeared in B" not in out.stdout and "regressed: demo tiny c/a@gcc:release[passes=10]: +20.0%" in out.stderr
+
+
+def test_a_table_of_three_cells_or_more_is_judged_by_its_ratios_not_one_cells_own_times():
+    """make bench's sessions 3 and 4 (docs/results/2026-11-26-session-level): the machine ran lines' whole table
+    10-25% slower in B; its reference, timed in many rounds, moved significantly by its own times, the other cells,
+    raced to three rounds, could not show it, and compare called the reference regressed "while the rest of its
+    table held". With three cells or more every cell has a ratio to judge it by, the reference too (against the
+    next typical mover), and what moved the machine between sessions is not in a ratio; own times are for a
+    table of two, where a ratio cannot tell which cell moved."""
+    from iorace.compare.judge import compare, side_from_session
+
+    def table(rng: np.random.Generator, machine: float):
+        drift = np.exp(rng.normal(0, 0.02, 20)) * machine
+        cells = [cell("c0", [0.010 * d * float(np.exp(rng.normal(0, 0.02))) for d in drift])]
+        for k, base in enumerate((0.012, 0.015, 0.020), start=1):
+            cells.append(cell(f"c{k}", [base * d * float(np.exp(rng.normal(0, 0.15))) for d in drift[:3]]))
+        return session(cells)
+
+    flagged = 0
+    for seed in range(10):
+        rng = np.random.default_rng(seed)
+        cmp = compare(side_from_session(table(rng, 1.0)), side_from_session(table(rng, 1.15)))
+        flagged += sum(c.verdict in ("regressed", "improved") for c in cmp.changes)
+    assert flagged == 0
