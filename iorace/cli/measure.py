@@ -104,6 +104,7 @@ def dimension_cmd(
     from io import StringIO
 
     from iorace.analyse import dimension, session_spread
+    from iorace.analyse.stats import Z95
 
     path = db or default_db()
     if not stored:
@@ -162,6 +163,7 @@ def dimension_cmd(
         highlight=False,
     )
     forecast = dimension.raced_forecast(found, dimension.fastest_run_s(loaded), round_s, precision, RACE_MIN_ROUNDS)
+    floor = Z95 * math.sqrt(session_var)  # one session's half-width at best: its intervals carry the session level
     if forecast is not None:
         console.print(
             escape(
@@ -169,6 +171,12 @@ def dimension_cmd(
                 f"rounds for the noisiest of them ({forecast.median_rounds} for the median one); past the third round a round "
                 f"times only them ({forecast.top_round_s:.2f} s): about {forecast.seconds / 60:.1f} minutes of rounds, "
                 f"{(forecast.seconds + session_s) / 60:.1f} with the rest of a session"
+                + (
+                    f"; that is the rounds' share alone: a ratio moves {math.sqrt(session_var):.2%} between sessions here, "
+                    f"so one session's interval is +-{floor:.1%} at best and cannot reach +-{precision:.1%}: sessions pooled can"
+                    if floor > precision
+                    else ""
+                )
             ),
             highlight=False,
         )
@@ -185,10 +193,11 @@ def dimension_cmd(
     for r in dict.fromkeys([best, runs]):
         k = dimension.sessions_needed(round_var, session_var, r, precision)
         label = "the rounds that buy most precision for the time" if r == best else "as the pilots ran"
+        took = f" (about {k * (r * round_s + session_s) / 60:.0f} minutes; `iorace show A,B,...` pools them)" if k else ""
         console.print(
             escape(
                 f"{r} rounds per session ({label}): "
-                + (f"{k} sessions reach +-{precision:.1%}" if k else f"more than 100 sessions for +-{precision:.1%}")
+                + (f"{k} sessions reach +-{precision:.1%}{took}" if k else f"more than 100 sessions for +-{precision:.1%}")
             ),
             highlight=False,
         )

@@ -101,3 +101,17 @@ def test_the_session_level_is_fitted_where_each_cells_own_estimate_would_clip_to
     found = re.search(r"between sessions (\d+\.\d+)%", out.stdout)
     assert found is not None, out.stdout
     assert 2.0 < float(found.group(1)) < 8.0
+
+
+def test_the_forecast_says_when_one_session_cannot_reach_the_precision(iorace_inprocess, tmp_path):
+    """A session's intervals carry the session level (analyse/session_spread.py): where it alone is wider than
+    --precision, no count of rounds in one session reaches it, and the forecast says so and what does."""
+    db = tmp_path / "s.sqlite"
+    for s in pilots(6, 10, 0.03, 0.05, seed=4):
+        save(db, s)
+    out = iorace_inprocess("dimension", "--from", "1,2,3,4,5,6", "--db", str(db), "--precision", "2")
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert "cannot reach +-2.0%: sessions pooled can" in text and "`iorace show A,B,...` pools them" in text, text
+    wide = iorace_inprocess("dimension", "--from", "1,2,3,4,5,6", "--db", str(db), "--precision", "30")
+    assert "cannot reach" not in " ".join(wide.stdout.split())
