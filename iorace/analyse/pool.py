@@ -9,19 +9,12 @@ claim can then rest on three sessions, and its interval holds what moves from on
 from __future__ import annotations
 
 import dataclasses
-import json
 
 from iorace.analyse.stats import SESSION_STRIDE
 from iorace.core.errors import UsageError
+from iorace.core.ids import CellId
 from iorace.core.status import Status
 from iorace.store.db import CellData, SessionData
-
-
-def cell_ident(c: CellData, scale_params: list[str] | tuple[str, ...] = ()) -> tuple:
-    """A cell's identity across sessions, its scale parameters left out (--target-ms sizes them anew each time;
-    cells are compared per unit of work)."""
-    params = {k: v for k, v in c.params.items() if k not in scale_params}
-    return (c.suite, c.dataset, json.dumps(params, sort_keys=True), c.key, c.toolchain, c.profile)
 
 
 def pool(sessions: list[SessionData]) -> SessionData:
@@ -32,10 +25,11 @@ def pool(sessions: list[SessionData]) -> SessionData:
     if len(sessions) == 1:
         return sessions[0]
     last = sessions[-1]
-    cells: dict[tuple, CellData] = {}
+    cells: dict[CellId, CellData] = {}
     for i, s in enumerate(sessions):
         for c in s.cells:
-            key = cell_ident(c, s.suite_setting(c.suite, "scale_params", []))
+            # one cell across sessions, its scale parameters left out: --target-ms sizes them anew each time
+            key = CellId.of(c.suite, c.dataset, c.params, c.key, c.toolchain, c.profile, s.suite_setting(c.suite, "scale_params", []))
             runs = [dataclasses.replace(r, round=i * SESSION_STRIDE + r.round) for r in c.runs] if c.status == Status.OK else []
             held = cells.get(key)
             if held is None:
