@@ -56,6 +56,20 @@ template copyStrings(C)
         enum bool copyStrings = false;
 }
 
+/// Whether cerealiser C grains a record's members as Cerealed v0.4.1/v0.5.0 did (`enum cerealedMembers = true;`, the
+/// `*-as-written` deserializers): grain!Record -> grainAllMembers -> grainAllMembersImpl, which calls one
+/// grainMemberWithAttr!"member" per data member (`__traits(derivedMembers)`), each the member's own grain; signed, bool
+/// and floating-point members through grainReinterpret (a pointer cast to the unsigned type, then its grain). Every one
+/// a template function: gdc 12 keeps each out of line (weak symbols), so a member costs the calls it cost in Cerealed's
+/// code (docs/results/2026-11-26-seed-fidelity/gaps.md, "Cerealed's per-member dispatch").
+template cerealedMembers(C)
+{
+    static if (is(typeof(C.cerealedMembers) : bool))
+        enum bool cerealedMembers = C.cerealedMembers;
+    else
+        enum bool cerealedMembers = false;
+}
+
 void grain(C)(ref C c, ref ubyte val)
 {
     static if (inlineGrains!C) pragma(inline, true);
@@ -100,13 +114,24 @@ void grain(C)(ref C c, ref ulong val)
 void grain(C, T)(ref C c, ref T val) if (is(T == short) || is(T == long) || is(T == bool) || is(T == float) || is(T == double))
 {
     static if (inlineGrains!C) pragma(inline, true);
-    static if (T.sizeof == 1) alias U = ubyte;
-    else static if (T.sizeof == 2) alias U = ushort;
-    else static if (T.sizeof == 4) alias U = uint;
-    else alias U = ulong;
-    U bits = bitsOf!U(val);
-    grain(c, bits);
-    val = bitsOf!T(bits);
+    static if (cerealedMembers!C)
+        grainReinterpret(c, val); // Cerealed's "catch all signed numbers and forward to reinterpret"
+    else
+    {
+        alias U = UnsignedOfSize!T;
+        U bits = bitsOf!U(val);
+        grain(c, bits);
+        val = bitsOf!T(bits);
+    }
+}
+
+/// The unsigned type of T's size (Cerealed's CerealPtrType's target).
+template UnsignedOfSize(T)
+{
+    static if (T.sizeof == 1) alias UnsignedOfSize = ubyte;
+    else static if (T.sizeof == 2) alias UnsignedOfSize = ushort;
+    else static if (T.sizeof == 4) alias UnsignedOfSize = uint;
+    else alias UnsignedOfSize = ulong;
 }
 
 /// The same bits as another type of the same size (a union: no pointer cast that strict aliasing may break).
@@ -137,11 +162,13 @@ void grain(C)(ref C c, ref char val)
     grainReinterpret(c, val);
 }
 
-/// Cerealed's grainReinterpret: the value's bytes grained as the unsigned type of its size (here a char as a ubyte).
-void grainReinterpret(C, T)(ref C c, ref T val) if (T.sizeof == 1)
+/// Cerealed's grainReinterpret: the value's bytes grained as the unsigned type of its size (a char as a ubyte; with
+/// cerealedMembers, a short, long, bool, float or double member as the unsigned type of its size, through a pointer
+/// cast as Cerealed's, not bitsOf's union).
+void grainReinterpret(C, T)(ref C c, ref T val)
 {
     static if (inlineGrains!C) pragma(inline, true);
-    auto p = cast(ubyte*) &val;
+    auto p = cast(UnsignedOfSize!T*) &val;
     grain(c, *p);
 }
 
@@ -172,12 +199,45 @@ void grain(C)(ref C c, ref const(char)[] val)
 }
 
 /// Every member in declaration order (Cerealed's grainAllMembers). By index: gdc 12 loses the write to a
-/// bool member through `foreach (ref member; r.tupleof)` (it reads back false).
+/// bool member through `foreach (ref member; r.tupleof)` (it reads back false). With cerealedMembers, Cerealed's
+/// dispatch: grainAllMembers -> grainAllMembersImpl -> grainMemberWithAttr!"member" per member.
 void grain(C)(ref C c, ref Record r)
 {
     static if (inlineGrains!C) pragma(inline, true);
-    static foreach (i; 0 .. Record.tupleof.length)
-        grain(c, r.tupleof[i]);
+    static if (cerealedMembers!C)
+        grainAllMembers(c, r);
+    else
+        static foreach (i; 0 .. Record.tupleof.length)
+            grain(c, r.tupleof[i]);
+}
+
+/// Cerealed's grainAllMembers for a struct: forwards to grainAllMembersImpl!T (which v0.4.1 also called for each base
+/// class of a class).
+void grainAllMembers(C, T)(ref C c, ref T val) if (is(T == struct))
+{
+    grainAllMembersImpl!T(c, val);
+}
+
+/// Cerealed's grainAllMembersImpl: each of ActualType's own members that is a data member (assignable from its .init),
+/// in declaration order, through grainMemberWithAttr!member.
+void grainAllMembersImpl(ActualType, C, ValType)(ref C c, ref ValType val)
+{
+    static foreach (member; __traits(derivedMembers, ActualType))
+    {
+        static if (is(typeof((inout int = 0) {
+                       __traits(getMember, val, member) = __traits(getMember, val, member).init;
+                   })))
+            grainMemberWithAttr!member(c, val);
+    }
+}
+
+/// Cerealed's grainMemberWithAttr: one member, by name, taking its attributes into account (@NoCereal skips it,
+/// @RawArray and @Bits!N change its grain; the Record has none of them, so every member takes its plain grain).
+void grainMemberWithAttr(string member, C, T)(ref C c, ref T val)
+{
+    static assert(__traits(getAttributes, __traits(getMember, val, member)).length == 0,
+                  "Cerealed's member attributes are not re-typed: " ~ member);
+    grain(c, __traits(getMember, val, member));
 }
 
 /// Cerealed v0.5.0's cerealiser as the seed's program used it (the `*-as-written` serializers): a struct template over
