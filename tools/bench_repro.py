@@ -33,6 +33,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from scipy.stats import norm  # noqa: E402
+
 from iorace.analyse.stats import NO_LEVEL, paired_ratio  # noqa: E402
 from iorace.compare import judge as compare  # noqa: E402  (the checkout's iorace, whatever is installed)
 from iorace.core.kind import Kind  # noqa: E402
@@ -58,13 +60,19 @@ def run_session(args: list[str], db: Path, n: int) -> int:
     return Store(db).session_ids()[-1]
 
 
-def disjoint_pair_zs(a: compare.Side, b: compare.Side, levels: bool = True) -> list[float]:
+def disjoint_pair_zs(a: compare.Side, b: compare.Side, levels: bool = True, student: bool = False) -> list[float]:
     """z of independent ratios: within each table, cells taken two by two (in name order), each cell in one pair.
 
     The z of every cell against one shared reference are not independent: whatever the reference's own mean did
     in a session moves all of them together, and the spread of z across cells leaves that shared part out (with
     the reference as noisy as a cell, sd(z) about 0.71 when the intervals are honest). Disjoint pairs share
-    nothing, so their sd(z) is the calibration check."""
+    nothing, so their sd(z) is the calibration check.
+
+    student: each z from its Student t on the rounds' degrees of freedom (Welch-Satterthwaite), as compare tests
+    it and as the intervals are drawn, carried to the normal scale (the normal quantile of its two-sided p). A
+    raced cell has 3 rounds, so a ratio's standard error rests on 2 degrees of freedom, and d / se then follows
+    a t with heavy tails, not the normal: its sd across cells is over 1 even when every interval covers as it
+    claims."""
     bs = {c.ident: c for c in b.cells}
     tables: dict[tuple, list[tuple[compare.CellSample, compare.CellSample]]] = {}
     for ca in a.cells:
@@ -79,7 +87,12 @@ def disjoint_pair_zs(a: compare.Side, b: compare.Side, levels: bool = True) -> l
             t1, t2 = (a1.level, b1.level) if levels else (NO_LEVEL, NO_LEVEL)
             r1, r2 = paired_ratio(a1.rounds, a2.rounds, t1), paired_ratio(b1.rounds, b2.rounds, t2)
             if r1 and r2 and r1.se_total and r2.se_total:
-                zs.append(math.log(r2.value / r1.value) / math.hypot(r1.se_total, r2.se_total))
+                d = math.log(r2.value / r1.value)
+                if student:
+                    p = max(compare.ratio_change(r1, r2)[1], 1e-300)
+                    zs.append(math.copysign(float(norm.isf(p / 2)), d))
+                else:
+                    zs.append(d / math.hypot(r1.se_total, r2.se_total))
     return zs
 
 
@@ -165,6 +178,11 @@ def main() -> None:
         print(f"calibration, disjoint pairs of cells (independent z): {calibration(pair_zs)}")
         rounds_only = disjoint_pair_zs(a, b, levels=False)
         print(f"calibration, disjoint pairs of cells, the rounds alone (no session level): {calibration(rounds_only)}")
+        as_tested = disjoint_pair_zs(a, b, student=True)
+        print(
+            "calibration, disjoint pairs of cells, each z from its Student t on the rounds' degrees of freedom (as compare "
+            f"tests it and the intervals are drawn): {calibration(as_tested)}"
+        )
     levels = {(s.id, g.suite): g.session_level for s in sessions for g in build(s).groups if g.session_level}
     print("session levels: " + (", ".join(f"session {i} {suite} {lv.text()}" for (i, suite), lv in sorted(levels.items())) or "none"))
     print(f"reproducibility: |change of a ratio| {describe(changes)}")
