@@ -9,12 +9,12 @@ differ in their mix of the two. In two back-to-back make bench sessions the top 
 an sd of about 4% that no interval held (docs/results/2026-11-26-make-bench-rivals). More rounds cannot shrink
 it; only more sessions can (analyse/pool.py pools them).
 
-The estimate: every cell ranked in two consecutive sessions against the same fastest cell gives the change d
-of its log ratio and s^2 = se_1^2 + se_2^2, its rounds' share of that change. Were the sessions alike,
-d^2 / s^2 would follow chi-square with one degree of freedom; with a session level of sd tau, d^2 / (s^2 +
-2 tau^2) does. tau is the smallest value at which the median of d^2 / (s^2 + 2 tau^2) is chi-square's median,
-0.455: a method-of-moments fit on the median rather than the mean, so a few cells whose code did change
-between the sessions (a nightly's commits) move it little, where they would dominate a mean of squares.
+The estimate: within each table, the cells ranked in two consecutive sessions, taken two by two, give the change
+d of each pair's log ratio and s^2 = se_1^2 + se_2^2, its rounds' share of that change (changes()). Were the sessions alike,
+d / s would follow Student's t on the rounds' degrees of freedom, and the two-sided p of each change would be
+uniform; with a session level of sd tau, d / sqrt(s^2 + 2 tau^2) does. tau is the smallest value at which the
+median of those p is 1/2: a fit on the median rather than a mean of squares, so a few cells whose code did
+change between the sessions (a nightly's commits) move it little, where they would dominate a mean.
 
 A suite of too few cells (readexact's two rows, spin's three cells) takes the fit over every suite of the same
 sessions, but relative: tau_i = k x sigma_i, sigma_i the pair's own per-round sd, k fitted the same way. How far
@@ -35,14 +35,13 @@ from scipy import optimize
 from scipy import stats as sps
 
 from iorace.analyse.analysis import Group, analyse
-from iorace.analyse.stats import Level
-from iorace.core.ids import CellId
+from iorace.analyse.stats import Level, paired_ratio
+from iorace.core.ids import CellId, TableId
 from iorace.store.db import CellData, SessionData
 
 MIN_CHANGES = 8  # cells seen in two sessions: fewer say too little about a median to fit tau on
 MIN_ROUNDS = 3  # a ratio's standard error from fewer rounds is too rough to split its change with
 KEPT_ANALYSES = 8  # sessions' analyses kept (prior looks back at 5)
-CHI2_MEDIAN = float(sps.chi2.ppf(0.5, 1))  # 0.455: the median of z^2 when z is standard normal
 
 
 @dataclass(frozen=True)
@@ -77,21 +76,17 @@ def _groups(session: SessionData) -> list[Group]:
     return held[1]
 
 
-def _ratios(session: SessionData, suite: str) -> dict[CellId, tuple[CellId, float, float, int]]:
-    """Each ranked cell of `suite` (not its table's fastest, not an A/A twin): its identity -> (its table's
-    fastest's identity, log ratio to it, the rounds' standard error of that log, the rounds)."""
+def _tables(session: SessionData, suite: str) -> dict[TableId, dict[CellId, dict[int, float]]]:
+    """Each table of `suite`: its ranked cells (variants and peers, no A/A twin) -> each one's cost per round."""
     scale = session.suite_setting(suite, "scale_params", [])
-    out = {}
+    out: dict[TableId, dict[CellId, dict[int, float]]] = {}
     for g in _groups(session):
-        fastest = g.fastest
-        if g.suite != suite or fastest is None:
+        if g.suite != suite:
             continue
-        ref = _ident(fastest.cell, scale)
+        table = out.setdefault(TableId.of(g.suite, g.dataset, g.params, g.scale_params), {})
         for r in g.rows:
-            v = r.vs_fastest
-            if r is fastest or not r.ok or not r.kind.compared or v is None or v.se_log is None or v.n < MIN_ROUNDS or v.value <= 0:
-                continue
-            out[_ident(r.cell, scale)] = (ref, math.log(v.value), v.se_log, v.n)
+            if r.ok and r.kind.compared:
+                table[_ident(r.cell, scale)] = r.cost_by_round()
     return out
 
 
@@ -104,30 +99,67 @@ class Change:
     """One cell's ratio in two consecutive sessions: what the fit takes."""
 
     d: float  # the change of its log ratio
-    s2: float  # the rounds' share of d's variance: se_1^2 + se_2^2
-    round_var: float = 1.0  # the pair's per-round variance of the log ratio (the mean of the two sessions' n se^2)
+    se1: float  # the standard error of each session's log ratio, from its rounds
+    n1: int  # and how many rounds
+    se2: float
+    n2: int
+
+    @property
+    def s2(self) -> float:
+        """The rounds' share of d's variance."""
+        return self.se1**2 + self.se2**2
+
+    @property
+    def round_var(self) -> float:
+        """The pair's per-round variance of the log ratio (the mean of the two sessions' n se^2)."""
+        return (self.n1 * self.se1**2 + self.n2 * self.se2**2) / 2
+
+    def p(self, level_var: float) -> float:
+        """The two-sided p of d under a session level of variance level_var each side, as compare tests a
+        change: Student's t on Welch-Satterthwaite's degrees of freedom, the level counted as known."""
+        var = self.s2 + 2 * level_var
+        if var <= 0:
+            return 0.0 if self.d else 1.0
+        rough = self.se1**4 / max(self.n1 - 1, 1) + self.se2**4 / max(self.n2 - 1, 1)
+        df = var * var / rough if rough > 0 else math.inf
+        return float(2 * sps.t.sf(abs(self.d) / math.sqrt(var), df))
 
 
 def changes(older: SessionData, newer: SessionData, suite: str) -> list[Change]:
-    """Every cell ranked against the same fastest cell in both sessions."""
-    a, b = _ratios(older, suite), _ratios(newer, suite)
-    return [
-        Change(b[k][1] - a[k][1], a[k][2] ** 2 + b[k][2] ** 2, (a[k][3] * a[k][2] ** 2 + b[k][3] * b[k][2] ** 2) / 2)
-        for k in a.keys() & b.keys()
-        if a[k][0] == b[k][0]
-    ]
+    """Within each table, the cells ranked in both sessions taken two by two (in identity order, each cell in one
+    pair): each pair's ratio, paired by round in each session, and its change.
+
+    Disjoint pairs share nothing, so each change is a draw of its own. Ratios to each table's fastest cell, as
+    fitted before, share that cell's move: a table of 30 cells counted one draw 30 times, so a few tables set
+    the median (sessions that moved 0.6-2.1% by disjoint pairs fitted 0.0-4.4% that way), and a table whose
+    fastest cell changed between the sessions gave nothing (make bench's lines table in the session-level
+    study); an interval is honest when a ratio between any two cells holds across sessions."""
+    a, b = _tables(older, suite), _tables(newer, suite)
+    out = []
+    for table in a.keys() & b.keys():
+        common = sorted(a[table].keys() & b[table].keys())
+        for x, y in zip(common[::2], common[1::2], strict=False):  # an odd cell out sits out
+            ra, rb = paired_ratio(a[table][y], a[table][x]), paired_ratio(b[table][y], b[table][x])
+            if ra is None or rb is None or ra.se_log is None or rb.se_log is None or min(ra.n, rb.n) < MIN_ROUNDS:
+                continue
+            out.append(Change(math.log(rb.value / ra.value), ra.se_log, ra.n, rb.se_log, rb.n))
+    return out
 
 
 def fit(found: list[Change], relative: bool = False) -> float:
-    """tau >= 0 at which the median of d^2 / (s^2 + 2 tau^2) is CHI2_MEDIAN (0 when the rounds alone already
-    explain the changes); relative: k >= 0 at which the median of d^2 / (s^2 + 2 k^2 sigma^2) is, sigma^2 each
-    change's per-round variance."""
-    d2 = np.asarray([c.d * c.d for c in found])
-    s2 = np.asarray([c.s2 for c in found])
-    scale = np.asarray([c.round_var for c in found]) if relative else np.ones_like(d2)
+    """tau >= 0 at which the median of the changes' p (Change.p, with a level of tau each side) is 1/2, as it is
+    when each change is its two sessions' noise and nothing else (0 when the rounds alone already explain the
+    changes); relative: k >= 0, the level of each change k times its pair's per-round sd.
+
+    The p are those of compare's test, Student's t on the rounds' degrees of freedom: make bench races most
+    cells to 3 rounds, so most standard errors rest on 2 degrees of freedom, and d / se has the t's heavy tails.
+    Judged by the normal instead (the median of d^2 / (s^2 + 2 tau^2) against chi-square(1)'s 0.455, where the
+    t with 2 degrees of freedom has 0.667), those tails were taken for a session level: 2.2-4.5% fitted where
+    the changes' p were as the rounds alone predict (docs/results/2026-11-27-relative-level)."""
+    scale = [c.round_var if relative else 1.0 for c in found]
 
     def excess(x: float) -> float:
-        return float(np.median(d2 / np.maximum(s2 + 2 * x * x * scale, 1e-300))) - CHI2_MEDIAN
+        return 0.5 - float(np.median([c.p(x * x * k) for c, k in zip(found, scale, strict=True)]))
 
     if excess(0.0) <= 0:
         return 0.0

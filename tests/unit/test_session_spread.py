@@ -20,18 +20,24 @@ from iorace.store.db import Store
 SUITES = {"toy": {"baseline_languages": ["c"], "scale_params": [], "throughput": "bytes", "same_language_reference": None}}
 
 
-def synthetic_changes(tau: float, n: int = 600, seed: int = 3, changed: float = 0.0, k: float = 0.0) -> list[session_spread.Change]:
-    """n cells: each session's 10 rounds give a standard error of 1-3%, each session moves a ratio by N(0, tau),
-    or by N(0, k x its per-round sd); a share `changed` of the cells also really changed by 30% between the two
-    sessions."""
+def synthetic_changes(
+    tau: float, n: int = 600, seed: int = 3, changed: float = 0.0, k: float = 0.0, rounds: int = 10
+) -> list[session_spread.Change]:
+    """n cells in two sessions of `rounds` rounds each: a cell's per-round sd of its log ratio is 3-9%, each session
+    moves a ratio by N(0, tau), or by N(0, k x its per-round sd); a share `changed` of the cells also really
+    changed by 30% between the two sessions. Each session's mean and standard error come from its own rounds."""
     rng = np.random.default_rng(seed)
     out = []
     for i in range(n):
-        s1, s2 = rng.uniform(0.01, 0.03, 2)
-        round_var = 10 * (s1 * s1 + s2 * s2) / 2
-        level2 = tau * tau + k * k * round_var
-        d = rng.normal(0, math.sqrt(s1 * s1 + s2 * s2 + 2 * level2)) + (0.3 if i < changed * n else 0.0)
-        out.append(session_spread.Change(float(d), float(s1 * s1 + s2 * s2), float(round_var)))
+        sigma = rng.uniform(0.03, 0.09)
+        level = math.hypot(tau, k * sigma)
+        means, ses = [], []
+        for session_no in range(2):
+            moved = rng.normal(0, level) + (0.3 if session_no and i < changed * n else 0.0)
+            logs = moved + rng.normal(0, sigma, rounds)
+            means.append(float(logs.mean()))
+            ses.append(float(logs.std(ddof=1) / math.sqrt(rounds)))
+        out.append(session_spread.Change(means[1] - means[0], ses[0], rounds, ses[1], rounds))
     return out
 
 
@@ -48,6 +54,16 @@ def test_a_few_cells_whose_code_changed_move_the_fit_little():
     assert abs(session_spread.fit(pairs) - 0.04) < 0.009
     mean_fit = math.sqrt(max(0.0, float(np.mean([c.d * c.d - c.s2 for c in pairs])) / 2))
     assert mean_fit > 0.07
+
+
+def test_raced_cells_three_rounds_are_not_taken_for_a_session_level():
+    """make bench races most cells to 3 rounds: each standard error rests on 2 degrees of freedom and d / s has
+    Student's tails, which a fit judging by the normal takes for a level; judged as compare tests a change (each
+    change's p), sessions that differ by their rounds alone fit none, and a real level is found."""
+    found = synthetic_changes(0.0, n=4000, rounds=3)
+    assert 0.45 < float(np.median([c.p(0.0) for c in found])) < 0.56  # Welch's degrees of freedom err a little wide
+    assert session_spread.fit(found) < 0.006
+    assert abs(session_spread.fit(synthetic_changes(0.04, n=4000, rounds=3, seed=5)) - 0.04) < 0.01
 
 
 def test_the_relative_fit_finds_the_level_in_units_of_a_rounds_sd():
@@ -96,12 +112,12 @@ def test_the_level_is_fitted_on_this_machines_quiet_sessions_at_the_same_target(
     save(db, toy(4, {}, machine_name="elsewhere"))
     store = Store(db)
     level = prior.session_spread(store, "toy", "toy-box", 20.0, this_session=99)
-    assert level is not None and level.sessions == (1, 2, 3) and level.changes == 16
+    assert level is not None and level.sessions == (1, 2, 3) and level.changes == 8  # 9 cells: 4 disjoint pairs
     assert 0.025 < level.level.sd < 0.12 and level.level.per_round == 0
     assert prior.session_spread(store, "toy", "toy-box", 50.0, 99) is None  # another --target-ms: other work per run
     assert prior.session_spread(store, "toy", "elsewhere", 20.0, 99) is None  # one session there: nothing to fit
     quiet = tmp_path / "q.sqlite"
-    for sid in (1, 2):
+    for sid in (1, 2, 3):
         save(quiet, toy(sid, {}))
     level = prior.session_spread(Store(quiet), "toy", "toy-box", 20.0, 99)
     assert level is not None and level.level.sd < 0.01  # sessions that differ by their rounds only
@@ -154,7 +170,7 @@ def test_a_suite_of_too_few_cells_takes_the_relative_level_of_every_suite_of_its
 
     before, after = small(4), small(5, slower=1.1)
     quiet = ratio(before, pooled.level)
-    assert quiet.between < 0.01  # in proportion to its 1.4% a round, not the noisy suite's 4%
+    assert quiet.between < own.level.sd / 2  # in proportion to its 1.4% a round, not the noisy suite's level
     assert ratio_change(quiet, ratio(after, pooled.level))[1] < 0.001
     as_noisy = Level(own.level.sd)
     assert ratio_change(ratio(before, as_noisy), ratio(after, as_noisy))[1] > 0.01  # what the absolute pooled level did
