@@ -20,7 +20,7 @@ A suite of too few cells (readexact's two rows, spin's three cells) takes the fi
 sessions, but relative: tau_i = k x sigma_i, sigma_i the pair's own per-round sd, k fitted the same way. How far
 a session moves a ratio follows how noisy the pair is: capnp's ratios (15% a round) moved 3% between sessions,
 spin's register-only loops (2% a round) under 1%; capnp's 3% given to spin hid a planted 10% slowdown, where
-its relative level flags it (docs/results/2026-11-27-relative-level).
+its relative level flags it (docs/results/2026-11-27-session-level-fit).
 """
 
 from __future__ import annotations
@@ -151,11 +151,12 @@ def fit(found: list[Change], relative: bool = False) -> float:
     when each change is its two sessions' noise and nothing else (0 when the rounds alone already explain the
     changes); relative: k >= 0, the level of each change k times its pair's per-round sd.
 
-    The p are those of compare's test, Student's t on the rounds' degrees of freedom: make bench races most
-    cells to 3 rounds, so most standard errors rest on 2 degrees of freedom, and d / se has the t's heavy tails.
-    Judged by the normal instead (the median of d^2 / (s^2 + 2 tau^2) against chi-square(1)'s 0.455, where the
-    t with 2 degrees of freedom has 0.667), those tails were taken for a session level: 2.2-4.5% fitted where
-    the changes' p were as the rounds alone predict (docs/results/2026-11-27-relative-level)."""
+    The p are those of compare's test, Student's t on the rounds' degrees of freedom (Welch-Satterthwaite's,
+    the level counted as known): make bench races most cells to 3 rounds, so most standard errors rest on 2
+    degrees of freedom, and d / se has the t's heavier tails, which a fit judging by the normal (the median of
+    d^2 / (s^2 + 2 tau^2) against chi-square(1)'s 0.455) takes for a little level. On the stored sessions
+    that was a few tenths of a percent (docs/results/2026-11-27-session-level-fit); what the fit is judged
+    by is now the test the level serves."""
     scale = [c.round_var if relative else 1.0 for c in found]
 
     def excess(x: float) -> float:
