@@ -67,7 +67,7 @@ class Level:
     suite's cells where a suite has too few of its own. Suites differ tenfold in noise (a register-only loop's
     ratio 2% a round, capnp's 15%): what carries over from one suite to another is how far a session moves a
     ratio in units of its pair's noise, not a percentage; capnp's 3% given to spin's loops hid a planted 10%
-    (docs/results/2026-11-27-relative-level)."""
+    (docs/results/2026-11-27-session-level-fit)."""
 
     sd: float = 0.0
     per_round: float = 0.0
