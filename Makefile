@@ -17,12 +17,14 @@ SIZES ?= --size quick --size rdb=seed
 # are no noisier short (issue 30), so a budget buys more rounds; from 20 rounds a ratio is a trimmed mean,
 # which the heavy tails of this machine's rounds no longer widen. For +-2%: PRECISION=2 (`iorace dimension`
 # says how long it takes). ORDER=rivals: each table's cells side by side in a round, so a cell and its rivals
-# run in the same stretch of this VM's two speeds (docs/results/2026-11-26-pairing-in-time).
+# run in the same stretch of this VM's two speeds (docs/results/2026-11-26-pairing-in-time). BUDGET_PER_TABLE=6:
+# at 3, capnp's 30 tables got about 10 rounds and the top half-width was 5.9-7.2%; at 6, 3.1-3.6% in 7.2-7.7
+# minutes (docs/results/2026-11-27-session-level-fit).
 RUNS ?= 5
 MAX_RUNS ?=
 PRECISION ?= 5
 BUDGET ?= 40
-BUDGET_PER_TABLE ?= 3
+BUDGET_PER_TABLE ?= 6
 TARGET_MS ?= 20
 ORDER ?= rivals
 # anything else for `iorace run` (BENCH_ARGS="--export-json results.json --suite-dir tests/suites")
