@@ -15,6 +15,7 @@ that changed status, appeared or disappeared are listed.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import statistics
@@ -25,7 +26,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats as sps
 
-from iorace.analyse.analysis import analyse
+from iorace.analyse.analysis import AA_SUFFIX, analyse
 from iorace.analyse.contention import contention
 from iorace.analyse.rules import ALPHA, DEFAULT_RULE, Rule, direction
 from iorace.analyse.stats import NO_LEVEL, Level, Ratio, median_ratio, paired_ratio
@@ -370,13 +371,31 @@ def compare(a: Side, b: Side, threshold: float = 0.05, between: float = 0.0, rul
             # the reference's own reference is the next typical mover, with three cells or more: of two, each
             # one's ratio to the other is the other's inverse, and the reference is judged by its own times
             ref = next((m for m in movers if m[0].ident != ca.ident), None) if len(movers) > 2 or movers[:1] != [(ca, cb)] else None
-            ch = _change(ca, cb, threshold, seed=i, refs=ref, between=between, rule=rule)
+            twin_of = _original(ca, as_, bs)
+            if twin_of is not None:
+                # an A/A twin is its original again: what it shows across sessions is whether the two still
+                # agree (a program against itself has no session level); against the table's reference it
+                # would repeat its original's verdict with another interval (+122% flagged where the original,
+                # the same program, was not: docs/results/2026-11-27-session-level-fit)
+                ref = twin_of
+            ch = _change(ca, cb, threshold, seed=i, refs=ref, between=between, rule=rule, aa=twin_of is not None)
             ch.by_own = ref is None and bool(movers)
             result.changes.append(ch)
     result.appeared = [c for c in b.cells if c.ident not in as_]
     _holm(result.changes, threshold, rule)
     _tables(result, refs)
     return result
+
+
+def _original(twin: CellSample, a: dict[CellId, CellSample], b: dict[CellId, CellSample]) -> tuple[CellSample, CellSample] | None:
+    """An A/A twin's original on both sides (both ok and timed by round), or None for any other cell."""
+    if Kind.of(twin.kind) is not Kind.CONTROL or not twin.key.endswith(AA_SUFFIX):
+        return None
+    ident = dataclasses.replace(twin.ident, key=twin.key.removesuffix(AA_SUFFIX))
+    oa, ob = a.get(ident), b.get(ident)
+    if oa is None or ob is None or not (oa.status == ob.status == Status.OK) or not (oa.rounds and ob.rounds):
+        return None
+    return oa, ob
 
 
 def _holm(changes: list[Change], threshold: float, rule: Rule = DEFAULT_RULE) -> None:
@@ -528,7 +547,9 @@ def _change(
     refs: tuple[CellSample, CellSample] | None = None,
     between: float = 0.0,
     rule: Rule = DEFAULT_RULE,
+    aa: bool = False,
 ) -> Change:
+    """One cell's change; aa: against its own original (refs), with no session level between them."""
     ch = Change(a, b)
     if a.instructions and b.instructions:
         ch.instructions_change = b.instructions / a.instructions - 1
@@ -540,7 +561,8 @@ def _change(
             ch.own_p = float(sps.mannwhitneyu(np.asarray(b.values), np.asarray(a.values), alternative="two-sided").pvalue)
         ra = rb = None
         if refs is not None:
-            ra, rb = paired_ratio(a.rounds, refs[0].rounds, a.level), paired_ratio(b.rounds, refs[1].rounds, b.level)
+            la, lb = (NO_LEVEL, NO_LEVEL) if aa else (a.level, b.level)
+            ra, rb = paired_ratio(a.rounds, refs[0].rounds, la), paired_ratio(b.rounds, refs[1].rounds, lb)
         if ra is not None and rb is not None and ra.se_log is not None and rb.se_log is not None:
             ch.ratio, ch.p_value = ratio_change(ra, rb, between)
             ch.reference = refs[0].key if refs is not None else ""
