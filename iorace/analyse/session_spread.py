@@ -37,7 +37,7 @@ from scipy import stats as sps
 from iorace.analyse.analysis import Group, analyse
 from iorace.analyse.stats import Level, paired_ratio
 from iorace.core.ids import CellId, TableId
-from iorace.store.db import CellData, SessionData
+from iorace.store.db import SessionData
 
 MIN_CHANGES = 8  # cells seen in two sessions: fewer say too little about a median to fit tau on
 MIN_ROUNDS = 3  # a ratio's standard error from fewer rounds is too rough to split its change with
@@ -86,12 +86,8 @@ def _tables(session: SessionData, suite: str) -> dict[TableId, dict[CellId, dict
         table = out.setdefault(TableId.of(g.suite, g.dataset, g.params, g.scale_params), {})
         for r in g.rows:
             if r.ok and r.kind.compared:
-                table[_ident(r.cell, scale)] = r.cost_by_round()
+                table[r.cell.ident(scale)] = r.cost_by_round()
     return out
-
-
-def _ident(c: CellData, scale: list[str]) -> CellId:
-    return CellId.of(c.suite, c.dataset, c.params, c.key, c.toolchain, c.profile, scale)
 
 
 @dataclass(frozen=True)

@@ -149,7 +149,7 @@ def stored_sizes(
         for c in session.cells:
             values = {k: c.params[k] for k in work_params if isinstance(c.params.get(k), int) and not isinstance(c.params.get(k), bool)}
             if c.suite == suite and values:
-                work[CellId.of(c.suite, c.dataset, c.params, c.key, c.toolchain, c.profile, scale_params)] = values
+                work[c.ident(scale_params)] = values
         if work:
             return StoredSizes(session_id, work)
     return None

@@ -28,7 +28,7 @@ from typing import Any
 
 from iorace.core import machine
 from iorace.core.errors import UsageError
-from iorace.core.ids import cell_label
+from iorace.core.ids import CellId, cell_label
 from iorace.store import dialect
 from iorace.store.records import ROWID, SchemaError, SqlTable, column, json_column, json_names, record, transient
 from iorace.store.run import Run
@@ -80,6 +80,10 @@ class CellData:
     @property
     def label(self) -> str:
         return cell_label(self.key, self.toolchain, self.profile, self.params)
+
+    def ident(self, scale_params: list[str] | tuple[str, ...] = ()) -> CellId:
+        """Its identity across sessions, its scale parameters left out (--target-ms sizes them anew each time)."""
+        return CellId.of(self.suite, self.dataset, self.params, self.key, self.toolchain, self.profile, scale_params)
 
     def measured(self) -> list[Run]:
         return [r for r in self.runs if r.phase == "measure"]

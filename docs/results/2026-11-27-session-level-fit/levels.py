@@ -43,7 +43,7 @@ def vs_fastest(s: SessionData, suite: str) -> dict:
             v = r.vs_fastest
             if r is fastest or not r.ok or not r.kind.compared or v is None or v.se_log is None or v.n < 3 or v.value <= 0:
                 continue
-            out[ss._ident(r.cell, scale)] = (ss._ident(fastest.cell, scale), math.log(v.value), v.se_log, v.n)
+            out[r.cell.ident(scale)] = (fastest.cell.ident(scale), math.log(v.value), v.se_log, v.n)
     return out
 
 
