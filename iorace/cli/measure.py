@@ -54,12 +54,20 @@ def run(suites: tuple[str, ...], **kw: Any) -> None:
 
 @click.command("seeds")
 @click.argument("names", nargs=-1, metavar="[SEED]...")
+@click.option(
+    "--row",
+    "rows",
+    multiple=True,
+    metavar="GLOB",
+    help="Only the seed rows whose label matches (e.g. 'deser-*'; case-insensitive), with the rows their ratios divide "
+    "by: re-time the rows a change touched without the whole seed. Repeatable.",
+)
 @seeds_options
 @DB_OPTION
 @export_options
 @WIDE_OPTION
 @SUITE_DIR_OPTION
-def seeds_cmd(names: tuple[str, ...], **kw: Any) -> None:
+def seeds_cmd(names: tuple[str, ...], rows: tuple[str, ...], **kw: Any) -> None:
     """Each seed's question answered today: run the seeds (all when none is named: readbytes, lines,
     serialize, readexact, capnp) at their own configuration, as their suites' [seed] blocks declare it (the
     seed's data size, parameters, toolchains and build profiles), and print each seed's table, its
@@ -70,6 +78,7 @@ def seeds_cmd(names: tuple[str, ...], **kw: Any) -> None:
     chosen = seeds.select(load_suites([], list(kw["suite_dirs"])), list(names))
     opts = from_command(tuple(s.name for s, _ in chosen), exports=exports, wide=wide_view(kw.pop("wide")), **kw)
     opts.seeds = [cfg.name for _, cfg in chosen]
+    opts.seed_rows = list(rows)
     opts.target_ms = None  # the seeds' own work per run: their figures are for it
     opts.db = local_db(opts.db or default_db(), "seeds")
     sys.exit(measure_and_show(opts, allow_contended))

@@ -79,6 +79,8 @@ class RunOptions:
     suites: list[str] = field(default_factory=list, metadata=SHARED)  # the command's arguments
     # `iorace seeds`: the seeds whose own configurations (their suites' [seed] blocks) are the cells
     seeds: list[str] = field(default_factory=list, metadata={"stored": True})
+    # `iorace seeds --row`: only the seed rows whose label matches one of these globs (and the rows they divide by)
+    seed_rows: list[str] = field(default_factory=list, metadata={"stored": True})
     sizes: list[str] = field(
         default_factory=list,
         metadata=flag(  # NAME or SUITE=NAME; none: quick

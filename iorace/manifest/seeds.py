@@ -8,6 +8,8 @@ reported and exported by the run machinery like any session.
 
 from __future__ import annotations
 
+from fnmatch import fnmatchcase
+
 from iorace.core.errors import UsageError
 from iorace.manifest.cells import Cell, dataset_refs, expand
 from iorace.manifest.schema import SeedConfig, SeedRow
@@ -64,11 +66,31 @@ def unmapped(suite: Suite) -> list[str]:
     return out
 
 
-def cells(suite: Suite, sizes: list[str]) -> list[Cell]:
-    """The cells of one seed's configuration: those its rows name, each once, in the suite's order, at the
-    seed's own size unless --size names one for every suite (NAME) or for this one (SUITE=NAME)."""
+def rows_matching(suite: Suite, globs: list[str]) -> set[str]:
+    """`iorace seeds --row`: the labels of the seed's rows that match one of `globs` (case-insensitive), with
+    the rows their ratios divide by, and theirs in turn: a row re-timed alone still has its baseline beside it."""
+    cfg = suite.manifest.seed_config
+    if cfg is None:
+        return set()
+    rows = {r.label: r for r in suite.manifest.seed_rows()}
+    todo = [label for label in rows if any(fnmatchcase(label.lower(), g.lower()) for g in globs)]
+    picked: set[str] = set()
+    while todo:
+        label = todo.pop()
+        if label in picked or label not in rows:
+            continue
+        picked.add(label)
+        todo.append(rows[label].baseline or cfg.baseline)
+    return picked
+
+
+def cells(suite: Suite, sizes: list[str], rows: list[str] | None = None) -> list[Cell]:
+    """The cells of one seed's configuration: those its rows name (only the rows `rows` picks, when given:
+    rows_matching), each once, in the suite's order, at the seed's own size unless --size names one for every
+    suite (NAME) or for this one (SUITE=NAME)."""
     if problems := unmapped(suite):
         raise UsageError(problems[0])
     mine = [v for v in sizes if "=" not in v or v.startswith(f"{suite.name}=")]
-    picked = {id(c): c for _, found in mapping(suite, mine or None) for c in found}
+    wanted = rows_matching(suite, rows) if rows else None
+    picked = {id(c): c for row, found in mapping(suite, mine or None) if wanted is None or row.label in wanted for c in found}
     return list(picked.values())

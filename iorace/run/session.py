@@ -78,8 +78,12 @@ def _seed_cells(opts: RunOptions) -> list[Cell]:
     if unknown := named - {s.name for s, _ in chosen}:
         raise UsageError(f"--size {sorted(unknown)[0]}=...: that suite is not part of this run")
     cells: list[Cell] = []
+    if opts.seed_rows and not any(seeds.rows_matching(suite, opts.seed_rows) for suite, _ in chosen):
+        labels = [r.label for suite, _ in chosen for r in suite.manifest.seed_rows()]
+        shown = ", ".join(labels[:6]) + (f", ... ({len(labels)} rows)" if len(labels) > 6 else "")
+        raise UsageError(f"--row {' --row '.join(opts.seed_rows)}: no seed row matches (rows: {shown})")
     for suite, _ in chosen:
-        cells += seeds.cells(suite, opts.sizes or [])
+        cells += seeds.cells(suite, opts.sizes or [], opts.seed_rows)
     return cells
 
 

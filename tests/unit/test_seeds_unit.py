@@ -281,6 +281,26 @@ def test_seed_cells_are_the_rows_cells_at_the_seeds_size_or_another():
     assert {c.dataset.name for c in seeds.cells(suite, ["capnp=tiny"])} == {"seed-size"}
 
 
+def test_row_picks_the_seed_rows_that_match_and_the_rows_they_divide_by():
+    """`iorace seeds serialize --row 'deser-classes*as written*'`: that row's cell and its baseline's (its ratio
+    needs it), none of the seed's other 16 rows; a glob matches case-insensitively."""
+    suite = next(s for s, cfg in seeds.select(load_suites([], []), ["serialize"]))
+    assert seeds.rows_matching(suite, ["deser-classes (gdc, as*"]) == {"deser-classes (gdc, as written)", "deser-structs (gdc, as written)"}
+    picked = seeds.cells(suite, ["tiny"], ["DESER-CLASSES (GDC, AS*"])
+    assert sorted(c.variant.key for c in picked) == ["d/deser-classes-as-written", "d/deser-structs-as-written"]
+    # the baseline of a row without its own is the seed's: ser-scopebuffer (gdc)
+    assert seeds.rows_matching(suite, ["ser-array (gdc)"]) == {"ser-array (gdc)", "ser-scopebuffer (gdc)"}
+    assert len(seeds.cells(suite, ["tiny"], [])) == len(seeds.cells(suite, ["tiny"]))  # no --row: every row
+    assert seeds.rows_matching(suite, ["nothing*"]) == set()
+
+
+def test_a_row_glob_that_matches_nothing_is_one_line_naming_the_rows(tmp_path, iorace_inprocess):
+    out = iorace_inprocess("seeds", "readexact", "--row", "nothing*", "--size", "tiny", "--check-only", "--db", str(tmp_path / "s.sqlite"))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    [line] = out.stderr.strip().splitlines()
+    assert line.startswith("iorace: error: --row nothing*: no seed row matches (rows: ") and "new-io" in line, line
+
+
 SEED_SETTING = {
     "name": "dcat",
     "title": "dcat's tests",
@@ -379,7 +399,7 @@ def test_seeds_takes_runs_options_but_not_the_selection():
     run_names = {p.name for p in run_cmd.params}
     names = {p.name for p in seeds_cmd.params}
     assert run_names - names == {"inputs", "variants", "toolchains", "profiles", "params", "target_ms", "suites"}
-    assert names - run_names == {"names"}
+    assert names - run_names == {"names", "rows"}
     size = next(p for p in seeds_cmd.params if p.name == "sizes")
     assert "each seed's own size" in (size.help or "")
 
