@@ -171,7 +171,7 @@ def _next_rounds(wanted: int, warmups_left: int, measured: int, race: Race, time
     out = [("warmup", i) for i in range(min(wanted, warmups_left))]
     if len(out) == wanted:
         return out
-    target = race.min_rounds if measured < race.min_rounds else race.most_rounds
+    target = race.min_rounds if measured < race.min_rounds else max(race.most_rounds, race.floor_target(timed))
     if measured >= race.min_rounds and not race.more_rounds(timed, measured):
         return out
     return out + [("measure", i) for i in range(min(wanted - len(out), target - measured))]
@@ -215,7 +215,7 @@ def _record_chunk(
             if cell.status != OK:
                 cell_changed(cell)
             elif phase == "measure" and not was_displaced:
-                race.add(cell, round_no, _cost(cell, run))
+                race.add(cell, round_no, _cost(cell, run), run.wall_ns / 1e9)
             repeat |= was_displaced
         if repeat:
             race.repeat_round()

@@ -20,6 +20,13 @@ answer (which wins, and by how much) is decided; and a table whose every cell st
 --precision stops whole, so they go to the tables still open. A cell's minimum comes from its interval, not a fixed
 count: --runs is the minimum of the cells that may still be among the fastest three. The table's fastest
 cell and its A/A twin are never stopped: every ratio refers to the one, and the other checks the intervals.
+
+A table whose rounds are cheap gets more of them (Plan.floor_s, a quarter of --budget-per-table): neither a
+settled place nor the precision reached stops its fastest three before min(FLOOR_ROUNDS, floor_s / its
+round's seconds) rounds, as pyperf spends a minimum time rather than a count. A ratio from 5 rounds is judged
+by Student's t on 4 degrees of freedom, and `iorace compare` over 800 cells (Holm) then needs t of about 7: a
+register-only loop's planted 10% at 5 rounds a session was flagged in 2 of 4 pairs of make bench sessions,
+while its table's 20 rounds cost 1.3 s of a 6 s budget (docs/results/2026-11-27-cheap-tables).
 """
 
 from __future__ import annotations
@@ -36,6 +43,8 @@ from iorace.manifest.cells import Cell
 RACE_MIN_ROUNDS = 3  # a place is judged on no fewer rounds (t = 4.30 on 2 degrees of freedom: only cells far apart part)
 RACE_FAR_ROUNDS = 2  # far behind is judged from two rounds (t = 12.7 on 1 degree of freedom: many times behind only)
 FAR_BEHIND = 2.0  # F-race's elimination: a cell whose whole interval lies beyond this many times the fastest
+FLOOR_ROUNDS = 20  # a cheap table's rounds at most by its floor: from 20 a ratio is a trimmed mean, t = 2.09
+FLOOR_SHARE = 0.25  # of --budget-per-table: the seconds of rounds a cheap table's fastest three get at least
 
 
 @dataclass(frozen=True)
@@ -47,6 +56,13 @@ class Plan:
     precision: float | None = None  # a ratio's 95% half-width to reach, e.g. 0.02
     budget_s: float | None = None  # seconds of measuring per suite, at most
     race: bool = False
+    floor_s: float | None = None  # seconds of rounds a table's fastest three get at least, up to FLOOR_ROUNDS rounds
+
+    @staticmethod
+    def floor_of(budget_per_table: float | None, max_rounds: int | None) -> float | None:
+        """A cheap table's floor: FLOOR_SHARE of --budget-per-table; none without one, or with --max-runs (the
+        user's cap stands)."""
+        return None if budget_per_table is None or max_rounds is not None else FLOOR_SHARE * budget_per_table
 
     @property
     def most_rounds(self) -> int:
@@ -64,6 +80,7 @@ class Race:
     stopped: dict[int, str] = field(default_factory=dict)  # id(cell) -> why it is no longer timed
     started: float = field(default_factory=time.monotonic)
     shares: dict[int, list[float]] = field(default_factory=dict)  # id(cell) -> CPU share of each timed run so far
+    walls: dict[int, list[float]] = field(default_factory=dict)  # id(cell) -> wall seconds of each counted run so far
     repeated: int = 0  # rounds added because a run of theirs was displaced (analyse.contention)
 
     @property
@@ -92,8 +109,24 @@ class Race:
         costs = self.costs.get(id(cell))
         return _median(costs) if costs else float("inf")
 
-    def add(self, cell: Cell, round_no: int, cost: float) -> None:
+    def add(self, cell: Cell, round_no: int, cost: float, wall_s: float | None = None) -> None:
         self.costs.setdefault(id(cell), {})[round_no] = cost
+        if wall_s is not None:
+            self.walls.setdefault(id(cell), []).append(wall_s)
+
+    def floor_rounds(self, table: list[Cell]) -> int:
+        """The rounds this table's fastest three get at least (Plan.floor_s): as many as fit in floor_s at its
+        round's cost so far (every cell of it that was timed, its median run each), FLOOR_ROUNDS at most; 0
+        without a floor or a timed run."""
+        if self.plan.floor_s is None or self.plan.precision is None:  # --precision none: exactly --runs rounds
+            return 0
+        round_s = sum(_median(dict(enumerate(w))) for c in table if (w := self.walls.get(id(c))))
+        return min(FLOOR_ROUNDS, int(self.plan.floor_s / round_s + 1e-9)) if round_s > 0 else 0
+
+    def floor_target(self, cells: list[Cell]) -> int:
+        """The highest floor among the tables with a cell still timed (0: none is cheap)."""
+        live = [t for t in _tables(cells).values() if any(id(c) not in self.stopped for c in t)]
+        return max((self.floor_rounds(t) for t in live), default=0) + self.repeated if live else 0
 
     def ratios(self, cells: list[Cell]) -> dict[int, Ratio]:
         """Each cell's ratio to its table's fastest compared cell (by median cost), over the rounds so far."""
@@ -118,13 +151,14 @@ class Race:
         settled = []
         for table in _tables(cells).values():
             live = [c for c in table if id(c) in ratios]
+            cheap = rounds_done < self.floor_rounds(table)  # its fastest three go on to the floor, settled or not
             for c in live:
                 r = ratios[id(c)]
                 if id(c) in self.stopped or r.low is None or r.high is None or r.value <= 1.0:
                     continue  # the fastest (and anything level with it) is always timed
                 if Kind.of(c.variant.kind) is Kind.CONTROL:
                     continue
-                if judged and all(_apart(r, ratios[id(o)]) for o in live if o is not c):
+                if judged and not cheap and all(_apart(r, ratios[id(o)]) for o in live if o is not c):
                     self.stopped[id(c)] = f"stopped after {r.n} rounds: its place is settled (race)"
                 elif r.low > FAR_BEHIND:
                     self.stopped[id(c)] = f"stopped after {r.n} rounds: over {FAR_BEHIND:g}x behind the fastest (race)"
@@ -133,7 +167,8 @@ class Race:
                 else:
                     continue
                 settled.append(c)
-            settled += self._within_precision(table, ratios, rounds_done)
+            if not cheap:
+                settled += self._within_precision(table, ratios, rounds_done)
         return settled
 
     def _within_precision(self, table: list[Cell], ratios: dict[int, Ratio], rounds_done: int) -> list[Cell]:
@@ -161,9 +196,11 @@ class Race:
         timed is wider than it, within the budget and the maximum."""
         if rounds_done < self.min_rounds:
             return True
-        if rounds_done >= self.most_rounds or self.plan.precision is None:
-            return False
         if self.plan.budget_s is not None and time.monotonic() - self.started >= self.plan.budget_s:
+            return False
+        if rounds_done < self.floor_target(cells):
+            return True  # a cheap table is short of its floor
+        if rounds_done >= self.most_rounds or self.plan.precision is None:
             return False
         return bool(self.too_wide(cells))
 

@@ -317,7 +317,7 @@ def _measure(
                 cell_changed=save,
                 randomize=Randomize(pages=opts.replace_pages, env=opts.pad_env, rivals=opts.order == "rivals"),
                 aa=opts.aa,
-                plan=Plan(opts.runs, max_runs, opts.precision, budget, opts.race),
+                plan=Plan(opts.runs, max_runs, opts.precision, budget, opts.race, Plan.floor_of(opts.budget_per_table, opts.max_runs)),
             )
         progress.stop_task(task)  # its "done" line before its tables, also when the race ended it early
 

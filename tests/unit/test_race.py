@@ -156,3 +156,51 @@ def test_a_suite_budget_is_the_larger_of_budget_and_budget_per_table_times_its_t
     assert RunOptions(suites=[], budget_per_table=3).suite_budget(30) == 90
     assert RunOptions(suites=[], budget=60, budget_per_table=3).suite_budget(30) == 90  # capnp's 30 tables
     assert RunOptions(suites=[], budget=60, budget_per_table=3).suite_budget(1) == 60  # --budget is the floor
+
+
+def timed(race: Race, cell, values, wall_s: float) -> None:
+    for r, v in enumerate(values):
+        race.add(cell, r, v, wall_s)
+
+
+def test_a_cheap_tables_fastest_three_go_on_to_its_floor_settled_or_within_the_precision(tmp_path):
+    """A table whose round takes 0.15 s gets min(FLOOR_ROUNDS, 1.5 s / 0.15 s) = 10 rounds before a settled
+    place or the precision reached stops its cells (a 10% change in such a cell needs them to be seen by
+    `iorace compare`); a table whose round takes 3 s stops as before."""
+    from iorace.run.race import FLOOR_ROUNDS, FLOOR_SHARE
+
+    fast, second, third = toy_cells(tmp_path, ("fast", "second", "third"))
+    rng = np.random.default_rng(21)
+    plan = Plan(min_rounds=5, precision=0.05, race=True, floor_s=Plan.floor_of(6.0, None))
+    assert plan.floor_s == FLOOR_SHARE * 6.0 == 1.5 and FLOOR_ROUNDS == 20
+
+    def fill(wall_s: float) -> Race:
+        race = Race(plan)
+        for cell, centre in zip((fast, second, third), (10, 13, 17), strict=True):  # places apart, ratios within +-5%
+            timed(race, cell, centre * np.exp(rng.normal(0, 0.005, 6)), wall_s)
+        return race
+
+    cheap = fill(0.05)
+    assert cheap.floor_rounds([fast, second, third]) == 10 and cheap.floor_target([fast, second, third]) == 10
+    assert cheap.settle([fast, second, third], 6) == [] and cheap.more_rounds([fast, second, third], 6)
+    assert not cheap.more_rounds([fast, second, third], 10)  # at its floor, within the precision: done
+    assert {c.variant.name for c in cheap.settle([fast, second, third], 10)} == {"fast", "second", "third"}
+    dear = fill(1.0)
+    assert dear.floor_rounds([fast, second, third]) == 0
+    assert {c.variant.name for c in dear.settle([fast, second, third], 6)} == {"fast", "second", "third"}
+    # no floor: without --budget-per-table, with --max-runs (the user's cap), or with --precision none
+    assert Plan.floor_of(None, None) is None and Plan.floor_of(6.0, 8) is None
+    exact = Race(Plan(min_rounds=5, race=True, floor_s=1.5))
+    timed(exact, fast, [10.0] * 6, 0.05)
+    assert exact.floor_rounds([fast]) == 0 and not exact.more_rounds([fast], 5)
+
+
+def test_a_cheap_settled_table_is_timed_to_its_floor_through_measure(tmp_path):
+    fast, slow = toy_cells(tmp_path, ("fast", "slow"))
+    rng = np.random.default_rng(22)
+    script = {("fast", n): record(wall_ms=40 * float(np.exp(rng.normal(0, 0.01)))) for n in range(60)}
+    script |= {("slow", n): record(wall_ms=60 * float(np.exp(rng.normal(0, 0.01)))) for n in range(60)}
+    recorder, _ = run([fast, slow], Plan(min_rounds=5, max_rounds=5, precision=0.05, race=True, floor_s=1.5), script)
+    assert len(recorder.of("fast")) == len(recorder.of("slow")) == 15  # 1.5 s / 0.1 s a round, past --max-runs' 5
+    recorder, _ = run([fast, slow], Plan(min_rounds=5, max_rounds=5, precision=0.05, race=True), script)
+    assert len(recorder.of("slow")) == 5  # without a floor: settled at --runs
