@@ -163,9 +163,8 @@ class RunOptions:
             metavar="SECONDS",
             help="Measuring time per table of a suite: a suite of 30 tables gets 30 x SECONDS, one of a single "
             "table SECONDS (with --budget, the larger of the two: --budget is then each suite's floor). With "
-            "--precision and no --max-runs, a table whose rounds are cheap keeps its fastest three timed for a "
-            "quarter of SECONDS (20 rounds at most), settled or within the precision, so `compare` can see a "
-            "10% change in them.",
+            "--precision and no --max-runs, a table whose rounds are cheap is timed whole (no cell of it stops) "
+            "for a quarter of SECONDS (20 rounds at most), so `compare` can see a 10% change in any of its cells.",
         ),
     )
     race: bool = field(

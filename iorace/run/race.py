@@ -21,12 +21,14 @@ answer (which wins, and by how much) is decided; and a table whose every cell st
 count: --runs is the minimum of the cells that may still be among the fastest three. The table's fastest
 cell and its A/A twin are never stopped: every ratio refers to the one, and the other checks the intervals.
 
-A table whose rounds are cheap gets more of them (Plan.floor_s, a quarter of --budget-per-table): neither a
-settled place nor the precision reached stops its fastest three before min(FLOOR_ROUNDS, floor_s / its
-round's seconds) rounds, as pyperf spends a minimum time rather than a count. A ratio from 5 rounds is judged
-by Student's t on 4 degrees of freedom, and `iorace compare` over 800 cells (Holm) then needs t of about 7: a
-register-only loop's planted 10% at 5 rounds a session was flagged in 2 of 4 pairs of make bench sessions,
-while its table's 20 rounds cost 1.3 s of a 6 s budget (docs/results/2026-11-27-cheap-tables).
+A table whose rounds are cheap gets more of them (Plan.floor_s, a quarter of --budget-per-table): none of its
+cells stops (far behind, settled, behind the top three, within the precision) before min(FLOOR_ROUNDS,
+floor_s / its round's seconds) rounds, as pyperf spends a minimum time rather than a count. A ratio from 5
+rounds has 4 degrees of freedom, a change between two such sessions about 8, and `iorace compare` over 800
+cells (Holm: p < 0.05 / 800) then needs t of 7.6 (4.5 from 20 rounds a session). A register-only loop's
+planted 10% was flagged in 2 of 5 pairs of make bench sessions: at 5 rounds, and in the fifth pair, with
+only the top three kept to the floor, the race stopped it as over 2x behind (2.19x); its table's 20 rounds
+cost about 1.3 s of a 6 s budget (docs/results/2026-11-27-cheap-tables).
 """
 
 from __future__ import annotations
@@ -150,15 +152,16 @@ class Race:
         ratios = self.ratios(cells)
         settled = []
         for table in _tables(cells).values():
+            if rounds_done < self.floor_rounds(table):
+                continue  # a cheap table is timed whole to its floor: any cell of it may be the one that changes
             live = [c for c in table if id(c) in ratios]
-            cheap = rounds_done < self.floor_rounds(table)  # its fastest three go on to the floor, settled or not
             for c in live:
                 r = ratios[id(c)]
                 if id(c) in self.stopped or r.low is None or r.high is None or r.value <= 1.0:
                     continue  # the fastest (and anything level with it) is always timed
                 if Kind.of(c.variant.kind) is Kind.CONTROL:
                     continue
-                if judged and not cheap and all(_apart(r, ratios[id(o)]) for o in live if o is not c):
+                if judged and all(_apart(r, ratios[id(o)]) for o in live if o is not c):
                     self.stopped[id(c)] = f"stopped after {r.n} rounds: its place is settled (race)"
                 elif r.low > FAR_BEHIND:
                     self.stopped[id(c)] = f"stopped after {r.n} rounds: over {FAR_BEHIND:g}x behind the fastest (race)"
@@ -167,8 +170,7 @@ class Race:
                 else:
                     continue
                 settled.append(c)
-            if not cheap:
-                settled += self._within_precision(table, ratios, rounds_done)
+            settled += self._within_precision(table, ratios, rounds_done)
         return settled
 
     def _within_precision(self, table: list[Cell], ratios: dict[int, Ratio], rounds_done: int) -> list[Cell]:
