@@ -59,6 +59,8 @@ def compare_cmd(a: str, b: str, db: Path | str | None, threshold: str, rule: str
         console.print(escape(compare.sides_text(cmp)), highlight=False)
         console.print(rich_table(compare.table(cmp)))
         console.print(escape(compare.summary(cmp)), highlight=False)
+        if power := compare.power_line(cmp):
+            console.print(escape(power), highlight=False)
         for line in compare.move_lines(cmp) + compare.what_else_changed(cmp) + compare.other_lines(cmp):
             console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
     for line in cmp.regressions:

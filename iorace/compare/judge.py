@@ -103,6 +103,7 @@ class Change:
     own_p: float | None = None  # Mann-Whitney U of its own times, Holm-adjusted over the comparison's cells
     by_own: bool = False  # judged by its own times: in a table of two, the other cell held while it moved
     estimated_cycles_change: float | None = None  # B / A - 1 of cachegrind's estimated cycles, exact
+    df: float | None = None  # Welch's degrees of freedom of its ratio's test (None: the normal, or its own times)
 
     @property
     def significant(self) -> bool:
@@ -565,6 +566,7 @@ def _change(
             ra, rb = paired_ratio(a.rounds, refs[0].rounds, la), paired_ratio(b.rounds, refs[1].rounds, lb)
         if ra is not None and rb is not None and ra.se_log is not None and rb.se_log is not None:
             ch.ratio, ch.p_value = ratio_change(ra, rb, between)
+            ch.df = welch_df(ra.se_log, ra.n, rb.se_log, rb.n)
             ch.reference = refs[0].key if refs is not None else ""
         else:
             ch.ratio, ch.p_value = ch.own, ch.own_p
@@ -700,6 +702,36 @@ def summary(cmp: Comparison) -> str:
     return text
 
 
+def smallest_flagged(ch: Change, tested: int, threshold: float, rule: Rule = DEFAULT_RULE) -> float | None:
+    """The smallest slowdown (B / A - 1) the rule could flag in this cell, were it the only cell that changed,
+    from its change's standard error and degrees of freedom: rule z (and persist) needs Holm's first step,
+    p < ALPHA / `tested`, and the threshold; rule interval the whole 95% interval beyond the threshold. None
+    for a cell judged by its own times (no standard error)."""
+    if ch.ratio is None or not ch.reference or ch.ratio.se_log is None:
+        return None
+    dist = sps.t(ch.df) if ch.df is not None else sps.norm
+    se, floor = ch.ratio.se_log, math.log1p(threshold)
+    if rule is Rule.INTERVAL:
+        return math.expm1(floor + float(dist.ppf(1 - ALPHA / 2)) * se)
+    return math.expm1(max(floor, float(dist.ppf(1 - ALPHA / (2 * max(tested, 1)))) * se))
+
+
+def power_line(cmp: Comparison) -> str | None:
+    """What this comparison could have seen: the smallest slowdown each cell's noise lets the rule flag, its
+    median and quartiles over the cells. Over 800 cells Holm's bar is 4.0 standard errors by the normal, t of
+    4.5 on the 38 degrees of freedom of two sessions of 20 rounds and 7.6 on the 8 of two of 5, so a cell whose
+    change has a 2.5% standard error hides a 10% regression: "nothing regressed" says that much and no more."""
+    tested = sum(c.p_value is not None for c in cmp.changes)
+    found = sorted(x for c in cmp.changes if (x := smallest_flagged(c, tested, cmp.threshold, cmp.rule)) is not None)
+    if not found:
+        return None
+    q1, med, q3 = (float(np.percentile(found, q)) for q in (25, 50, 75))
+    return (
+        f"the smallest slowdown it could flag in a cell, were it the only change: {med:+.1%} for the median cell "
+        f"(quartiles {q1:+.1%} to {q3:+.1%}, over the {len(found)} cells judged by their ratio; Holm over {tested})"
+    )
+
+
 def move_lines(cmp: Comparison) -> list[str]:
     """One line per table whose every cell moved alike."""
     return [m.text for m in cmp.moves]
@@ -759,7 +791,9 @@ def sides_text(cmp: Comparison) -> str:
 def markdown(cmp: Comparison) -> str:
     """For a pull-request comment."""
     verdict = "**regressed**" if cmp.regressions else "no regression"
+    power = power_line(cmp)
     lines = [f"### iorace compare: {verdict}", "", sides_text(cmp), "", summary(cmp) + ".", ""]
+    lines += [escape(power[0].upper() + power[1:]) + ".", ""] if power else []
     if cmp.changes:
         lines += [draw_markdown(table(cmp)), ""]
     lines += [f"- {escape(line)}" for line in move_lines(cmp) + what_else_changed(cmp) + other_lines(cmp)]

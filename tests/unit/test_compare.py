@@ -97,6 +97,7 @@ def test_markdown_for_a_pull_request(iorace_inprocess, db):
     row = next(line for line in text.splitlines() if line.startswith("| demo tiny c/a@"))
     assert row.endswith("| **regressed** |") and "| 10.0 ms | 12.0 ms | +19.9% [" in row
     assert "- status changed: demo tiny c/d@gcc:release[passes=1]: ok -> failed" in text
+    assert "\nThe smallest slowdown it could flag in a cell, were it the only change: " in text
 
 
 def test_json_exports_compare_like_the_sessions(iorace_inprocess, db, tmp_path):
@@ -298,6 +299,27 @@ def test_a_planted_10_percent_slowdown_of_any_cell_is_flagged(which):
         assert any(f"c/c{which}@" in line for line in cmp.regressions)
         assert not cmp.moves
     assert references(a, b)  # each cell had its turn at being judged against the others' typical mover
+
+
+def test_the_smallest_slowdown_compare_says_it_could_flag_is_its_bar():
+    """power_line's figure is the rule's real bar: a cell slowed 2% beyond it is flagged, 2% short of it not."""
+    import math
+
+    from iorace.compare.judge import compare, power_line, side_from_session, smallest_flagged
+
+    a = side_from_session(synthetic(1))
+    base = compare(a, side_from_session(synthetic(201)))
+    ch = next(c for c in base.changes if c.a.key == "c/c2")
+    tested = sum(c.p_value is not None for c in base.changes)
+    bar = smallest_flagged(ch, tested, base.threshold)
+    assert bar is not None and ch.df is not None and bar > base.threshold
+    d0 = math.log(ch.ratio.value)  # the unchanged sessions' own difference
+    for k, flagged in ((1.02, True), (0.98, False)):
+        slower = side_from_session(synthetic(201, injected=math.exp(k * math.log1p(bar) - d0), which=2))
+        c2 = next(c for c in compare(a, slower).changes if c.a.key == "c/c2")
+        assert (c2.verdict == "regressed") is flagged, (k, describe_change(c2))
+    line = power_line(base)
+    assert line is not None and "for the median cell" in line and f"Holm over {tested}" in line
 
 
 def describe_change(c):
