@@ -1,5 +1,6 @@
 """`iorace compare` and `iorace history` on hand-built sessions in a temporary database (no toolchain)."""
 
+import dataclasses
 import re
 
 import numpy as np
@@ -319,7 +320,15 @@ def test_the_smallest_slowdown_compare_says_it_could_flag_is_its_bar():
         c2 = next(c for c in compare(a, slower).changes if c.a.key == "c/c2")
         assert (c2.verdict == "regressed") is flagged, (k, describe_change(c2))
     line = power_line(base)
-    assert line is not None and "for the median cell" in line and f"Holm over {tested}" in line
+    assert line is not None and "for the median of the 6 cells that could show one under 2x" in line and f"Holm over {tested}" in line
+    # a cell whose rounds disagree wildly (make bench's session 14: a half-width of 33,000%) has no bar, not a crash
+    wild = dataclasses.replace(ch, ratio=dataclasses.replace(ch.ratio, se_log=400.0))
+    assert smallest_flagged(wild, tested, base.threshold) == math.inf
+    base.changes = [wild] * 3 + base.changes[:2]
+    line = power_line(base) or ""
+    assert "median of the 2 cells that could show one under 2x" in line and "; 3 could not show one under 2x" in line, line
+    base.changes = [wild]
+    assert "none of the 1 cells could show one under 2x" in (power_line(base) or "")
 
 
 def describe_change(c):
