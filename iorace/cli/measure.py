@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import statistics
 import sys
@@ -33,7 +34,7 @@ from iorace.report import tables
 from iorace.report.terminal import rich_table
 from iorace.run.race import RACE_MIN_ROUNDS
 from iorace.run.session import plan, run_session
-from iorace.store.db import Store
+from iorace.store.db import SessionData, Store
 
 
 @click.command()
@@ -141,7 +142,7 @@ def dimension_cmd(
             )
             ids.append(run_session(opts, plan(opts), quiet, err_console).session_id)
     store = Store(path)
-    loaded = [store.load(i) for i in ids]
+    loaded = [_only(store.load(i), suites) for i in ids]
     found = dimension.levels(loaded)
     if not found:
         raise UsageError("no cell was measured in two of the sessions: nothing to dimension")
@@ -213,3 +214,13 @@ def dimension_cmd(
 
 
 COMMANDS = [run, seeds_cmd, dimension_cmd]
+
+
+def _only(session: SessionData, suites: tuple[str, ...]) -> SessionData:
+    """A stored session (--from) with only the cells of SUITES (all of them when none is named): each suite's
+    noise is its own, and a make bench session holds every suite."""
+    if not suites:
+        return session
+    if missing := [s for s in suites if s not in {c.suite for c in session.cells}]:
+        raise UsageError(f"--from: session {session.id} has no cell of suite {missing[0]}")
+    return dataclasses.replace(session, cells=[c for c in session.cells if c.suite in suites])

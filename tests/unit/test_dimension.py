@@ -53,6 +53,22 @@ def test_the_command_reads_stored_sessions(iorace_inprocess, tmp_path):
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1
 
 
+def test_stored_sessions_are_read_for_the_suites_named_only(iorace_inprocess, tmp_path):
+    """A make bench session holds every suite: `dimension readbytes --from ...` dimensions readbytes alone."""
+    db = tmp_path / "s.sqlite"
+    rng = np.random.default_rng(5)
+    for s in pilots(3, 10, 0.03, 0.0):
+        other = [40 * math.exp(rng.normal(0, 0.5)) for _ in range(10)]  # a noisy suite beside it
+        s.cells += [cell("c", inner=[20.0] * 10, suite="other"), cell("d", inner=other, suite="other")]
+        save(db, s)
+    both = iorace_inprocess("dimension", "--from", "1,2,3", "--db", str(db))
+    toy = iorace_inprocess("dimension", "toy", "--from", "1,2,3", "--db", str(db))
+    assert both.returncode == toy.returncode == 0, both.stderr + toy.stderr
+    assert "other " in both.stdout and "other " not in toy.stdout
+    bad = iorace_inprocess("dimension", "nosuch", "--from", "1,2,3", "--db", str(db))
+    assert bad.returncode == 2 and bad.stderr.strip() == "iorace: error: --from: session 1 has no cell of suite nosuch"
+
+
 def test_a_raced_forecast_times_only_the_top_cells_past_the_third_round():
     from iorace.analyse.dimension import Levels, raced_forecast
 
