@@ -19,7 +19,10 @@ of its table's TOP_PLACES (3) fastest cells: the rounds past that go to the top 
 answer (which wins, and by how much) is decided; and a table whose every cell still timed is within
 --precision stops whole, so they go to the tables still open. A cell's minimum comes from its interval, not a fixed
 count: --runs is the minimum of the cells that may still be among the fastest three. The table's fastest
-cell and its A/A twin are never stopped: every ratio refers to the one, and the other checks the intervals.
+cell and its A/A twin are never stopped: every ratio refers to the one, and the other checks the intervals. A
+cell of another kind (bulk, limit) whose whole interval lies below the fastest stops from the third round: it
+is never a reference, and readbytes' folded as-written loops (0.01 instructions a byte, level with each other)
+otherwise kept every `--precision` session of readbytes timing them to its budget.
 
 A table whose rounds are cheap gets more of them (Plan.floor_s, a quarter of --budget-per-table): none of its
 cells stops (far behind, settled, behind the top three, within the precision) before min(FLOOR_ROUNDS,
@@ -156,20 +159,9 @@ class Race:
                 continue  # a cheap table is timed whole to its floor: any cell of it may be the one that changes
             live = [c for c in table if id(c) in ratios]
             for c in live:
-                r = ratios[id(c)]
-                if id(c) in self.stopped or r.low is None or r.high is None or r.value <= 1.0:
-                    continue  # the fastest (and anything level with it) is always timed
-                if Kind.of(c.variant.kind) is Kind.CONTROL:
-                    continue
-                if judged and all(_apart(r, ratios[id(o)]) for o in live if o is not c):
-                    self.stopped[id(c)] = f"stopped after {r.n} rounds: its place is settled (race)"
-                elif r.low > FAR_BEHIND:
-                    self.stopped[id(c)] = f"stopped after {r.n} rounds: over {FAR_BEHIND:g}x behind the fastest (race)"
-                elif judged and r.low > _top_high(live, ratios, c):
-                    self.stopped[id(c)] = f"stopped after {r.n} rounds: behind the fastest {TOP_PLACES} (race)"
-                else:
-                    continue
-                settled.append(c)
+                if id(c) not in self.stopped and (why := _why_stop(c, live, ratios, judged)):
+                    self.stopped[id(c)] = f"stopped after {ratios[id(c)].n} rounds: {why} (race)"
+                    settled.append(c)
             settled += self._within_precision(table, ratios, rounds_done)
         return settled
 
@@ -221,6 +213,25 @@ class Race:
             if not is_reference and (width is None or width > self.plan.precision):
                 out.append((c, width if width is not None else float("inf")))
         return out
+
+
+def _why_stop(c: Cell, live: list[Cell], ratios: dict[int, Ratio], judged: bool) -> str | None:
+    """Why the race stops timing `c` now (None: it goes on); `judged`: from RACE_MIN_ROUNDS on."""
+    r = ratios[id(c)]
+    kind = Kind.of(c.variant.kind)
+    if r.low is None or r.high is None or kind is Kind.CONTROL:
+        return None
+    if not kind.compared and r.high < 1.0:  # a folded as-written loop, a bulk copy: never anyone's reference
+        return f"faster than its table's fastest by another method ({kind.value}): it decides no place" if judged else None
+    if r.value <= 1.0:
+        return None  # the fastest (and anything level with it) is always timed
+    if judged and all(_apart(r, ratios[id(o)]) for o in live if o is not c):
+        return "its place is settled"
+    if r.low > FAR_BEHIND:
+        return f"over {FAR_BEHIND:g}x behind the fastest"
+    if judged and r.low > _top_high(live, ratios, c):
+        return f"behind the fastest {TOP_PLACES}"
+    return None
 
 
 def _top_high(live: list[Cell], ratios: dict[int, Ratio], cell: Cell) -> float:

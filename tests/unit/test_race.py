@@ -204,3 +204,21 @@ def test_a_cheap_settled_table_is_timed_to_its_floor_through_measure(tmp_path):
     assert len(recorder.of("fast")) == len(recorder.of("slow")) == 15  # 1.5 s / 0.1 s a round, past --max-runs' 5
     recorder, _ = run([fast, slow], Plan(min_rounds=5, max_rounds=5, precision=0.05, race=True), script)
     assert len(recorder.of("slow")) == 5  # without a floor: settled at --runs
+
+
+def test_a_bulk_or_limit_cell_faster_than_the_fastest_stops_from_the_third_round(tmp_path):
+    """Two folded as-written loops (kind bulk) at 0.01x, level with each other, never part; they are nobody's
+    reference, so from RACE_MIN_ROUNDS they stop instead of keeping a --precision session to its budget."""
+    fast, second, folded, folded2 = toy_cells(tmp_path, ("fast", "second", "folded", "folded2"))
+    for c in (folded, folded2):
+        c.variant = c.variant.model_copy(update={"kind": "bulk"})
+    rng = np.random.default_rng(23)
+    race = Race(Plan(min_rounds=5, precision=0.02, race=True))
+    costs(race, fast, 10 * np.exp(rng.normal(0, 0.05, 6)))
+    costs(race, second, 10.0 * np.exp(rng.normal(0, 0.05, 6)))  # level with the fastest: open
+    costs(race, folded, 0.1 * np.exp(rng.normal(0, 0.3, 6)))
+    costs(race, folded2, 0.1 * np.exp(rng.normal(0, 0.3, 6)))
+    cells = [fast, second, folded, folded2]
+    assert race.settle(cells, RACE_MIN_ROUNDS - 1) == []
+    assert {c.variant.name for c in race.settle(cells, RACE_MIN_ROUNDS)} == {"folded", "folded2"}
+    assert "another method (bulk)" in race.stopped[id(folded)] and id(fast) not in race.stopped
