@@ -148,6 +148,7 @@ class Comparison:
     rule: Rule = DEFAULT_RULE
     moves: list[TableMove] = field(default_factory=list)
     persisted: list[str] = field(default_factory=list)  # rule persist: the later sessions B was judged with
+    drift: Drift | None = None  # how the tables' own times moved between A and B (None: too few tables to say)
 
     @property
     def regressions(self) -> list[str]:
@@ -430,12 +431,13 @@ def _tables(cmp: Comparison, refs: dict[TableId, list[tuple[CellSample, CellSamp
         if c.a.table in refs and Kind.of(c.a.kind).compared and c.own is not None:
             by_table.setdefault(c.a.table, []).append(c)
     machine_changes = _machine_changes(cmp)
+    cmp.drift = _drift(by_table)
     for table, cells in by_table.items():
         if len(cells) < 2:
             continue
         dirs = [direction(cmp.rule, c.own, c.own_p, cmp.threshold) for c in cells]
         reference = refs[table][0][0].ident
-        if dirs[0] != 0 and len(set(dirs)) == 1:
+        if dirs[0] != 0 and len(set(dirs)) == 1 and not _within_drift(cells, cmp.drift):
             ref = next(c for c in cells if c.a.ident == reference)
             assert ref.own is not None
             cmp.moves.append(TableMove(table, ref.own, len(cells), dirs[0], machine_changes))
@@ -444,6 +446,45 @@ def _tables(cmp: Comparison, refs: dict[TableId, list[tuple[CellSample, CellSamp
             continue
         if len(cells) == 2:
             _by_own_times(cells, dirs)
+
+
+@dataclass(frozen=True)
+class Drift:
+    """How the tables' own times moved between A and B, each table by the median of its compared cells' log
+    own ratios: their median and robust sd (1.4826 MAD) over `tables` tables. This VM runs in two speeds;
+    between make bench's consecutive sessions the tables' typical moves spread with an sd of 7-9% around +4-7%
+    (docs/results/2026-11-27-cheap-tables), so every cell of one table moving alike by 8% is the machine."""
+
+    median: float
+    sd: float
+    tables: int
+
+    def text(self) -> str:
+        return (
+            f"the tables' own times moved a median {math.expm1(self.median):+.1%} (sd {self.sd:.1%} from table to table, "
+            f"{self.tables} tables) between A and B: a whole table is said to move only beyond that"
+        )
+
+
+DRIFT_TABLES = 8  # tables needed to tell the machine's drift from one table's move (fewer: every move counts)
+
+
+def _drift(by_table: dict[TableId, list[Change]]) -> Drift | None:
+    moves = [statistics.median(math.log(c.own.value) for c in cells if c.own) for cells in by_table.values() if len(cells) >= 2]
+    if len(moves) < DRIFT_TABLES:
+        return None
+    centre = float(np.median(moves))
+    return Drift(centre, 1.4826 * float(np.median([abs(m - centre) for m in moves])), len(moves))
+
+
+def _within_drift(cells: list[Change], drift: Drift | None) -> bool:
+    """Whether a table whose every cell moved alike moved no more than the comparison's tables do, by Holm's
+    first bar over its tables (normal, on the robust sd): a move of what the table's cells share stands out."""
+    if drift is None or drift.sd <= 0:
+        return False
+    move = statistics.median(math.log(c.own.value) for c in cells if c.own)
+    p = 2 * float(sps.norm.sf(abs(move - drift.median) / drift.sd))
+    return p * drift.tables >= ALPHA
 
 
 def _by_own_times(cells: list[Change], dirs: list[int]) -> None:
@@ -741,8 +782,8 @@ def power_line(cmp: Comparison) -> str | None:
 
 
 def move_lines(cmp: Comparison) -> list[str]:
-    """One line per table whose every cell moved alike."""
-    return [m.text for m in cmp.moves]
+    """One line per table whose every cell moved alike, after the tables' drift."""
+    return ([cmp.drift.text()] if cmp.drift is not None else []) + [m.text for m in cmp.moves]
 
 
 def other_lines(cmp: Comparison) -> list[str]:
