@@ -469,8 +469,13 @@ class Drift:
 DRIFT_TABLES = 8  # tables needed to tell the machine's drift from one table's move (fewer: every move counts)
 
 
+def _table_move(cells: list[Change]) -> float:
+    """A table's typical move by its own times: the median of its cells' log own ratios."""
+    return statistics.median(math.log(c.own.value) for c in cells if c.own)
+
+
 def _drift(by_table: dict[TableId, list[Change]]) -> Drift | None:
-    moves = [statistics.median(math.log(c.own.value) for c in cells if c.own) for cells in by_table.values() if len(cells) >= 2]
+    moves = [_table_move(cells) for cells in by_table.values() if len(cells) >= 2]
     if len(moves) < DRIFT_TABLES:
         return None
     centre = float(np.median(moves))
@@ -482,8 +487,7 @@ def _within_drift(cells: list[Change], drift: Drift | None) -> bool:
     first bar over its tables (normal, on the robust sd): a move of what the table's cells share stands out."""
     if drift is None or drift.sd <= 0:
         return False
-    move = statistics.median(math.log(c.own.value) for c in cells if c.own)
-    p = 2 * float(sps.norm.sf(abs(move - drift.median) / drift.sd))
+    p = 2 * float(sps.norm.sf(abs(_table_move(cells) - drift.median) / drift.sd))
     return p * drift.tables >= ALPHA
 
 
@@ -767,9 +771,9 @@ def power_line(cmp: Comparison) -> str | None:
     regressed" says that much and no more."""
     tested = sum(c.p_value is not None for c in cmp.changes)
     found = [x for c in cmp.changes if (x := smallest_flagged(c, tested, cmp.threshold, cmp.rule)) is not None]
-    seen = sorted(x for x in found if x < 1.0)
     if not found:
         return None
+    seen = sorted(x for x in found if x < 1.0)
     blind = len(found) - len(seen)
     rest = f"; {blind} could not show one under 2x (a few rounds each: raced out, or rounds far apart)" if blind else ""
     if not seen:

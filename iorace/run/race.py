@@ -36,6 +36,7 @@ cost about 1.3 s of a 6 s budget (docs/results/2026-11-27-cheap-tables).
 
 from __future__ import annotations
 
+import statistics
 import time
 from dataclasses import dataclass, field
 
@@ -49,7 +50,7 @@ RACE_MIN_ROUNDS = 3  # a place is judged on no fewer rounds (t = 4.30 on 2 degre
 RACE_FAR_ROUNDS = 2  # far behind is judged from two rounds (t = 12.7 on 1 degree of freedom: many times behind only)
 FAR_BEHIND = 2.0  # F-race's elimination: a cell whose whole interval lies beyond this many times the fastest
 FLOOR_ROUNDS = 20  # a cheap table's rounds at most by its floor: from 20 a ratio is a trimmed mean, t = 2.09
-FLOOR_SHARE = 0.25  # of --budget-per-table: the seconds of rounds a cheap table's fastest three get at least
+FLOOR_SHARE = 0.25  # of --budget-per-table: the seconds of rounds a cheap table is timed whole at least
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ class Plan:
     precision: float | None = None  # a ratio's 95% half-width to reach, e.g. 0.02
     budget_s: float | None = None  # seconds of measuring per suite, at most
     race: bool = False
-    floor_s: float | None = None  # seconds of rounds a table's fastest three get at least, up to FLOOR_ROUNDS rounds
+    floor_s: float | None = None  # seconds of rounds a table is timed whole at least, up to FLOOR_ROUNDS rounds
 
     @staticmethod
     def floor_of(budget_per_table: float | None, max_rounds: int | None) -> float | None:
@@ -120,18 +121,19 @@ class Race:
             self.walls.setdefault(id(cell), []).append(wall_s)
 
     def floor_rounds(self, table: list[Cell]) -> int:
-        """The rounds this table's fastest three get at least (Plan.floor_s): as many as fit in floor_s at its
+        """The rounds before which no cell of this table stops (Plan.floor_s): as many as fit in floor_s at its
         round's cost so far (every cell of it that was timed, its median run each), FLOOR_ROUNDS at most; 0
         without a floor or a timed run."""
         if self.plan.floor_s is None or self.plan.precision is None:  # --precision none: exactly --runs rounds
             return 0
-        round_s = sum(_median(dict(enumerate(w))) for c in table if (w := self.walls.get(id(c))))
+        round_s = sum(statistics.median(w) for c in table if (w := self.walls.get(id(c))))
         return min(FLOOR_ROUNDS, int(self.plan.floor_s / round_s + 1e-9)) if round_s > 0 else 0
 
     def floor_target(self, cells: list[Cell]) -> int:
         """The highest floor among the tables with a cell still timed (0: none is cheap)."""
         live = [t for t in _tables(cells).values() if any(id(c) not in self.stopped for c in t)]
-        return max((self.floor_rounds(t) for t in live), default=0) + self.repeated if live else 0
+        floor = max((self.floor_rounds(t) for t in live), default=0)
+        return floor + self.repeated if floor else 0
 
     def ratios(self, cells: list[Cell]) -> dict[int, Ratio]:
         """Each cell's ratio to its table's fastest compared cell (by median cost), over the rounds so far."""
