@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats as sps
 
-from iorace.analyse.stats import NO_LEVEL, Level, Ratio, Summary, paired_ratio, summarize
+from iorace.analyse.stats import NO_LEVEL, Level, Ratio, Summary, fastest_paired, paired_ratio, summarize
 from iorace.core.ids import TableId, variant_key_of
 from iorace.core.kind import Kind
 from iorace.core.status import Status
@@ -153,8 +153,12 @@ class Group:
 
     @property
     def fastest(self) -> Row | None:
+        """The ranked row with the lowest cost in the rounds it shares with the row timed the most rounds
+        (stats.fastest_paired): racing stops cells after different numbers of rounds, and a median from a
+        session's first stretch is no match for one over all of it."""
         candidates = self.ranked
-        return min(candidates, key=lambda r: r.cost) if candidates else None
+        key = fastest_paired({i: r.cost_by_round() for i, r in enumerate(candidates)})
+        return candidates[key] if key is not None else None
 
     @property
     def ranked(self) -> list[Row]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import functools
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 from scipy import stats as sps
@@ -13,6 +15,7 @@ NOISY_CV = 0.10  # pyperf's rule: a stddev over 10% of the mean is too noisy to 
 CONFIDENCE = 0.95
 RESAMPLES = 2000
 Z95 = float(sps.norm.ppf(0.5 + CONFIDENCE / 2))  # 1.96
+K = TypeVar("K")  # what fastest_paired's candidates are known by (a row, a cell's id)
 
 
 @dataclass(frozen=True)
@@ -155,6 +158,32 @@ def paired_ratio(a: dict[int, float], b: dict[int, float], level: Level = NO_LEV
     between = level.of(se, len(logs))
     half = float(np.hypot(_t_quantile(df) * se, Z95 * between))
     return Ratio(float(np.exp(centre)), float(np.exp(centre - half)), float(np.exp(centre + half)), se, len(logs), between)
+
+
+def fastest_paired(costs: Mapping[K, dict[int, float]]) -> K | None:
+    """The key whose cost is lowest, judged on the rounds it shares with the one timed the most rounds (the
+    anchor): each candidate's paired_ratio to the anchor, not its own median (ties: the lower median).
+
+    With racing, cells are timed over different rounds: a cell stopped after 39 rounds "behind the fastest
+    three" has a median from the session's first stretch, and this VM's speed moves by whole percents between
+    stretches. Its median was then 4% below the median of the cell that had led it in every paired judgement
+    and ran all 135 rounds, so a median's choice made it the table's fastest, and every ratio of the table was
+    then paired on its 39 rounds: +-10-13% where the race had seen +-1%
+    (docs/results/2026-11-27-paired-fastest). A paired ratio compares two cells in the same rounds only. A
+    candidate that shares no round with the anchor is judged by the ratio of the two medians."""
+    timed = {k: v for k, v in costs.items() if v}
+    if not timed:
+        return None
+    medians = {k: float(np.median(list(v.values()))) for k, v in timed.items()}
+    anchor = max(timed, key=lambda k: (len(timed[k]), -medians[k]))
+
+    def relative(k: K) -> float:
+        if k == anchor:
+            return 1.0
+        r = paired_ratio(timed[k], timed[anchor])
+        return r.value if r is not None else medians[k] / medians[anchor]
+
+    return min(timed, key=lambda k: (relative(k), medians[k]))
 
 
 def centre_and_round_var(logs: np.ndarray) -> tuple[float, float]:

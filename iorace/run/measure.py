@@ -132,8 +132,11 @@ def measure(
     index = {id(c): i for i, c in enumerate(cells)}
     warmed = measured = 0
     while True:
-        timed = [c for c in cells if c.status == OK and id(c) not in race.stopped]
-        phases = _next_rounds(_chunk_rounds(round_s), warmup - warmed, measured, race, timed)
+        ok = [c for c in cells if c.status == OK]
+        timed = [c for c in ok if id(c) not in race.stopped]
+        # judged on every ok cell, stopped ones too, as settle and the final notes judge them: a table's
+        # fastest is chosen among all its cells, and a reference chosen among the timed ones alone could differ
+        phases = _next_rounds(_chunk_rounds(round_s), warmup - warmed, measured, race, ok)
         if not timed or not phases:
             break
         chunk = []
@@ -165,14 +168,15 @@ def measure(
         cell_changed(cell)
 
 
-def _next_rounds(wanted: int, warmups_left: int, measured: int, race: Race, timed: list[Cell]) -> list[tuple[str, int]]:
+def _next_rounds(wanted: int, warmups_left: int, measured: int, race: Race, cells: list[Cell]) -> list[tuple[str, int]]:
     """The rounds of the next chunk, as (phase, number within this chunk): warm-ups first, then counted
-    rounds up to the plan's minimum, then more only while the plan asks for them (checked between chunks)."""
+    rounds up to the plan's minimum, then more only while the plan asks for them (checked between chunks).
+    `cells`: the ok cells, stopped ones too (the race knows which are still timed)."""
     out = [("warmup", i) for i in range(min(wanted, warmups_left))]
     if len(out) == wanted:
         return out
-    target = race.min_rounds if measured < race.min_rounds else max(race.most_rounds, race.floor_target(timed))
-    if measured >= race.min_rounds and not race.more_rounds(timed, measured):
+    target = race.min_rounds if measured < race.min_rounds else max(race.most_rounds, race.floor_target(cells))
+    if measured >= race.min_rounds and not race.more_rounds(cells, measured):
         return out
     return out + [("measure", i) for i in range(min(wanted - len(out), target - measured))]
 

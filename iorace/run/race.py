@@ -41,7 +41,7 @@ import time
 from dataclasses import dataclass, field
 
 from iorace.analyse.analysis import TOP_PLACES  # from RACE_MIN_ROUNDS, rounds go to cells that may still be among them
-from iorace.analyse.stats import Ratio, paired_ratio
+from iorace.analyse.stats import Ratio, fastest_paired, paired_ratio
 from iorace.core.ids import TableId
 from iorace.core.kind import Kind
 from iorace.manifest.cells import Cell
@@ -143,7 +143,8 @@ class Race:
             compared = [c for c in measured if Kind.of(c.variant.kind).compared]
             if not compared:
                 continue
-            ref = min(compared, key=lambda c: _median(self.costs[id(c)]))
+            ref_id = fastest_paired({id(c): self.costs[id(c)] for c in compared})  # in shared rounds, as the report judges it
+            ref = next(c for c in compared if id(c) == ref_id)
             for c in measured:
                 if (r := paired_ratio(self.costs[id(c)], self.costs[id(ref)])) is not None:
                     out[id(c)] = r

@@ -90,3 +90,15 @@ def test_cells_without_inner_time_are_compared_on_wall_time():
     s = session([cell("timed", inner=[5, 5, 5]), cell("untimed", wall=[8, 8, 8])])
     rows = rows_by_label(analyse(s)[0])
     assert rows["untimed@gcc"].metric == "wall" and rows["timed@gcc"].metric == "inner"
+
+
+def test_the_fastest_is_judged_in_shared_rounds_not_by_medians_of_different_stretches():
+    # the race stopped `early` after 39 rounds, 3% behind `leader` in every one of them; the machine then ran
+    # 10% slower for the 96 rounds only `leader` was timed in, so early's median (10.3) is below leader's (11)
+    leader = cell("leader", inner=[10.0] * 39 + [11.0] * 96)
+    early = cell("early", inner=[10.3] * 39)
+    (g,) = analyse(session([leader, early]))
+    rows = rows_by_label(g)
+    assert g.fastest is rows["leader@gcc"]
+    assert rows["early@gcc"].vs_fastest.value == pytest.approx(1.03)
+    assert rows["leader@gcc"].vs_fastest.value == 1.0

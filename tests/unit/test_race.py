@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import pytest
 from fakes import FakeRunner, ListRecorder, record, toy_cells
 
 from iorace.analyse.analysis import TOP_PLACES
@@ -222,3 +223,17 @@ def test_a_bulk_or_limit_cell_faster_than_the_fastest_stops_from_the_third_round
     assert race.settle(cells, RACE_MIN_ROUNDS - 1) == []
     assert {c.variant.name for c in race.settle(cells, RACE_MIN_ROUNDS)} == {"folded", "folded2"}
     assert "another method (bulk)" in race.stopped[id(folded)] and id(fast) not in race.stopped
+
+
+def test_the_reference_is_the_fastest_in_shared_rounds_as_the_report_judges_it(tmp_path):
+    # a cell stopped after 39 rounds 3% behind the leader has the lower median once the machine slows for
+    # the rounds only the leader was timed in: the race must keep referring to the leader, as analysis does
+    leader, early = toy_cells(tmp_path, ("leader", "early"))
+    race = Race(Plan(min_rounds=5, precision=0.02, race=True))
+    costs(race, leader, [10.0] * 39 + [11.0] * 96)
+    costs(race, early, [10.3] * 39)
+    race.stopped[id(early)] = "stopped after 39 rounds: behind the fastest 3 (race)"
+    ratios = race.ratios([leader, early])
+    assert ratios[id(leader)].value == 1.0 and ratios[id(early)].value == pytest.approx(1.03)
+    assert race.too_wide([leader, early]) == [] and not race.more_rounds([leader, early], 135)
+
