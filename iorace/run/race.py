@@ -20,9 +20,11 @@ answer (which wins, and by how much) is decided; and a table whose every cell st
 --precision stops whole, so they go to the tables still open. A cell's minimum comes from its interval, not a fixed
 count: --runs is the minimum of the cells that may still be among the fastest three. The table's fastest
 cell and its A/A twin are never stopped: every ratio refers to the one, and the other checks the intervals. A
-cell of another kind (bulk, limit) whose whole interval lies below the fastest stops from the third round: it
-is never a reference, and readbytes' folded as-written loops (0.01 instructions a byte, level with each other)
-otherwise kept every `--precision` session of readbytes timing them to its budget.
+cell of another kind (bulk, limit) stops from the third round, wherever it lies: it is never a reference and gets
+no place. readbytes' folded as-written loops (0.01 instructions a byte, level with each other) otherwise kept every
+`--precision` session of readbytes timing them to its budget, and capnp's two `null` limits a table, level with
+the fastest and so never apart from it, took 2 of about 11 runs of each round to the end of make bench's budget
+and kept its tables from stopping within the precision (docs/results/2026-11-27-paired-fastest).
 
 A table whose rounds are cheap gets more of them (Plan.floor_s, a quarter of --budget-per-table): none of its
 cells stops (far behind, settled, behind the top three, within the precision) before min(FLOOR_ROUNDS,
@@ -224,8 +226,11 @@ def _why_stop(c: Cell, live: list[Cell], ratios: dict[int, Ratio], judged: bool)
     kind = Kind.of(c.variant.kind)
     if r.low is None or r.high is None or kind is Kind.CONTROL:
         return None
-    if not kind.compared and r.high < 1.0:  # a folded as-written loop, a bulk copy: never anyone's reference
-        return f"faster than its table's fastest by another method ({kind.value}): it decides no place" if judged else None
+    if not kind.compared:  # a folded as-written loop, a bulk copy, a limit: never anyone's reference, never ranked
+        if not judged:
+            return None
+        where = "faster than its table's fastest" if r.high < 1.0 else "timed"
+        return f"{where} by another method ({kind.value}): it decides no place"
     if r.value <= 1.0:
         return None  # the fastest (and anything level with it) is always timed
     if judged and all(_apart(r, ratios[id(o)]) for o in live if o is not c):

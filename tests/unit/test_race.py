@@ -237,3 +237,16 @@ def test_the_reference_is_the_fastest_in_shared_rounds_as_the_report_judges_it(t
     assert ratios[id(leader)].value == 1.0 and ratios[id(early)].value == pytest.approx(1.03)
     assert race.too_wide([leader, early]) == [] and not race.more_rounds([leader, early], 135)
 
+
+def test_a_limit_level_with_the_fastest_stops_from_the_third_round_too(tmp_path):
+    """capnp's `null` limit runs level with the fastest, so it is never apart from it; it gets no place, so it
+    stops at the third round instead of taking its share of every round and holding its table open."""
+    fast, second, null = toy_cells(tmp_path, ("fast", "second", "null"))
+    null.variant = null.variant.model_copy(update={"kind": "limit"})
+    rng = np.random.default_rng(5)
+    race = Race(Plan(min_rounds=5, precision=0.02, race=True))
+    for c, centre in ((fast, 10.0), (second, 10.0), (null, 10.1)):
+        costs(race, c, centre * np.exp(rng.normal(0, 0.05, 6)))
+    assert race.settle([fast, second, null], RACE_MIN_ROUNDS - 1) == []
+    assert race.settle([fast, second, null], RACE_MIN_ROUNDS) == [null]
+    assert "by another method (limit)" in race.stopped[id(null)]
