@@ -109,8 +109,12 @@ def top_widths(session) -> list[float]:
     own ratio is 1 exactly and has none): what decides which cell wins a table, and by how much."""
     out = []
     for g in build(session).groups:
-        ranked = sorted((r for r in g.rows if r.kind.compared and r.vs_fastest is not None), key=lambda r: r.vs_fastest.value)
-        out += [r.vs_fastest.half_width for r in ranked[1:3] if r.vs_fastest.half_width is not None]
+        # the fastest itself left out by identity, not as the lowest ratio: another cell's paired ratio to it can
+        # fall just below 1 (a near tie), and its own 1 +- 0 then counted as one of the three, a width of nothing
+        fastest = g.fastest
+        rest = [r for r in g.rows if r.kind.compared and r.vs_fastest is not None and r is not fastest]
+        ranked = sorted(rest, key=lambda r: r.vs_fastest.value)
+        out += [r.vs_fastest.half_width for r in ranked[:2] if r.vs_fastest.half_width is not None]
     return out
 
 
@@ -139,6 +143,9 @@ def _take(argv: list[str], flag: str) -> str | None:
 
 def main() -> None:
     argv = sys.argv[1:]
+    if argv and argv[0] in ("-h", "--help"):  # not a session's arguments: the usage, not two sessions
+        print(__doc__)
+        return
     db_text, from_text = _take(argv, "--db"), _take(argv, "--from")
     db_path = Path(db_text) if db_text else None
     stored = [int(x) for x in from_text.split(",")] if from_text else None
