@@ -30,7 +30,7 @@
  * leftovers: processes the run left behind, all killed), or "i job skipped" for a run of a job whose
  * earlier run failed (non-zero exit, a signal, a timeout): it is not run again.
  * Exit status: 0 when every run was attempted, 2 on a usage or plan error, 143 when stopped by a signal
- * (SIGTERM/SIGINT/SIGHUP: the current run is killed and its leftovers reaped first).
+ * (SIGTERM/SIGINT/SIGHUP: the current run is killed and its leftovers reaped first; it gets no line).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -385,6 +385,9 @@ int main(int argc, char **argv) {
     current_pgid = 0;
     if (err == 0 && pipefd[0] >= 0) pthread_join(drainer, NULL);
     if (pipefd[0] >= 0) close(pipefd[0]);
+    /* A run the stop killed was not made: no line for it, so the harness reads it as interrupted, not as a
+     * cell that failed (killed by SIGKILL). One that ended on its own before the stop keeps its line. */
+    if (stop_signal && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) break;
     int killed = timed_out && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
     if (killed || !WIFEXITED(status) || WEXITSTATUS(status) != 0) job->failed = 1;
     int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? -WTERMSIG(status) : status;

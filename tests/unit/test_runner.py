@@ -10,12 +10,14 @@ import hashlib
 import os
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from iorace.manifest.cells import BAD_STATES, Status
+from iorace.run import launcher
 from iorace.run.launcher import SINK_DIGEST, SINK_PIPE, Job, run_batch, run_once
 from iorace.run.verify import judge_run
 from iorace.store.run import Run, timeout_text
@@ -84,6 +86,31 @@ def test_a_round_runs_in_schedule_order_and_a_failed_job_is_not_run_again(tmp_pa
     assert [r.exit_code for r in records if r] == [0, 1, 0, 0]
     assert log.read_text().split() == ["ok", "bad", "ok", "ok"]
 
+
+def test_the_run_a_stop_kills_was_not_made():
+    """Ctrl-C (here a SIGTERM from elsewhere, which takes the same path) kills the run going on: it has no
+    record, so the session ends interrupted instead of marking that cell failed (killed by SIGKILL). The run
+    that ended before the stop keeps its record."""
+    ok, slow = Job([SH, "-c", "exit 0"], 10), Job([SH, "-c", "sleep 30"], 60)
+
+    def stop_soon() -> None:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            with launcher._live_lock:
+                live = list(launcher._live)
+            if live:
+                time.sleep(0.5)  # the first job is done and the sleep under way
+                live[0].send_signal(signal.SIGTERM)
+                return
+            time.sleep(0.02)
+
+    stopper = threading.Thread(target=stop_soon)
+    stopper.start()
+    records, interrupted = run_batch([ok, slow], [0, 1])
+    stopper.join()
+    assert interrupted
+    assert records[0] is not None and records[0].exit_code == 0
+    assert records[1] is None
 
 def test_each_job_has_its_own_environment_and_folder(tmp_path):
     job = Job([SH, "-c", 'echo "$IORACE_X $(pwd)" >&2'], 10, env={**os.environ, "IORACE_X": "hello"}, cwd=str(tmp_path))
