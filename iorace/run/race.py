@@ -16,7 +16,9 @@ is judged from RACE_FAR_ROUNDS (2) on: on two rounds the interval is wide (t = 1
 times behind stops there (a Python reference, a debug build), and its rounds are the longest of a table.
 From RACE_MIN_ROUNDS (3) on, a place may settle, and a cell stops when its whole interval lies beyond those
 of its table's TOP_PLACES (3) fastest cells: the rounds past that go to the top of each table, where the
-answer (which wins, and by how much) is decided; and a table whose every cell still timed is within
+answer (which wins, and by how much) is decided (so with --precision a settled cell among the TOP_PLACES
+fastest goes on until it is within it: the precision is asked of how far the leader leads, not only of the
+order); and a table whose every cell still timed is within
 --precision stops whole, so they go to the tables still open. A cell's minimum comes from its interval, not a fixed
 count: --runs is the minimum of the cells that may still be among the fastest three. The table's fastest
 cell and its A/A twin are never stopped: every ratio refers to the one, and the other checks the intervals. A
@@ -163,8 +165,10 @@ class Race:
             if rounds_done < self.floor_rounds(table):
                 continue  # a cheap table is timed whole to its floor: any cell of it may be the one that changes
             live = [c for c in table if id(c) in ratios]
+            top = _top_ids(live, ratios)
             for c in live:
-                if id(c) not in self.stopped and (why := _why_stop(c, live, ratios, judged)):
+                wide = self.plan.precision is not None and _wider_than(ratios[id(c)], self.plan.precision)
+                if id(c) not in self.stopped and (why := _why_stop(c, live, ratios, judged, id(c) in top and wide)):
                     self.stopped[id(c)] = f"stopped after {ratios[id(c)].n} rounds: {why} (race)"
                     settled.append(c)
             settled += self._within_precision(table, ratios, rounds_done)
@@ -179,11 +183,8 @@ class Race:
         live = [c for c in table if id(c) in ratios and id(c) not in self.stopped]
         if not live:
             return []
-        for c in live:
-            r = ratios[id(c)]
-            is_reference = r.value == 1.0 and r.low == r.high
-            if not is_reference and (r.half_width is None or r.half_width > self.plan.precision):
-                return []
+        if any(_wider_than(ratios[id(c)], self.plan.precision) for c in live):
+            return []
         for c in live:
             self.stopped[id(c)] = (
                 f"stopped after {ratios[id(c)].n} rounds: its table is within the precision asked (+-{self.plan.precision:.1%})"
@@ -213,15 +214,15 @@ class Race:
             r = ratios.get(id(c))
             if r is None or id(c) in self.stopped:
                 continue
-            width = r.half_width
-            is_reference = r.value == 1.0 and r.low == r.high  # it has no width to reach
-            if not is_reference and (width is None or width > self.plan.precision):
-                out.append((c, width if width is not None else float("inf")))
+            if _wider_than(r, self.plan.precision):
+                out.append((c, r.half_width if r.half_width is not None else float("inf")))
         return out
 
 
-def _why_stop(c: Cell, live: list[Cell], ratios: dict[int, Ratio], judged: bool) -> str | None:
-    """Why the race stops timing `c` now (None: it goes on); `judged`: from RACE_MIN_ROUNDS on."""
+def _why_stop(c: Cell, live: list[Cell], ratios: dict[int, Ratio], judged: bool, open_top: bool = False) -> str | None:
+    """Why the race stops timing `c` now (None: it goes on); `judged`: from RACE_MIN_ROUNDS on; `open_top`: it is
+    among its table's TOP_PLACES fastest and wider than --precision, so a settled place does not stop it: the
+    precision is asked of the ratios at the top (by how much the leader leads), not only of their order."""
     r = ratios[id(c)]
     kind = Kind.of(c.variant.kind)
     if r.low is None or r.high is None or kind is Kind.CONTROL:
@@ -233,13 +234,25 @@ def _why_stop(c: Cell, live: list[Cell], ratios: dict[int, Ratio], judged: bool)
         return f"{where} by another method ({kind.value}): it decides no place"
     if r.value <= 1.0:
         return None  # the fastest (and anything level with it) is always timed
-    if judged and all(_apart(r, ratios[id(o)]) for o in live if o is not c):
+    if judged and not open_top and all(_apart(r, ratios[id(o)]) for o in live if o is not c):
         return "its place is settled"
     if r.low > FAR_BEHIND:
         return f"over {FAR_BEHIND:g}x behind the fastest"
     if judged and r.low > _top_high(live, ratios, c):
         return f"behind the fastest {TOP_PLACES}"
     return None
+
+
+def _top_ids(live: list[Cell], ratios: dict[int, Ratio]) -> set[int]:
+    """id() of the table's TOP_PLACES fastest compared cells by ratio, its fastest among them."""
+    compared = sorted((c for c in live if Kind.of(c.variant.kind).compared), key=lambda c: ratios[id(c)].value)
+    return {id(c) for c in compared[:TOP_PLACES]}
+
+
+def _wider_than(r: Ratio, precision: float) -> bool:
+    """An interval wider than the precision asked (the fastest's own 1 +- 0 never is)."""
+    is_reference = r.value == 1.0 and r.low == r.high
+    return not is_reference and (r.half_width is None or r.half_width > precision)
 
 
 def _top_high(live: list[Cell], ratios: dict[int, Ratio], cell: Cell) -> float:

@@ -250,3 +250,20 @@ def test_a_limit_level_with_the_fastest_stops_from_the_third_round_too(tmp_path)
     assert race.settle([fast, second, null], RACE_MIN_ROUNDS - 1) == []
     assert race.settle([fast, second, null], RACE_MIN_ROUNDS) == [null]
     assert "by another method (limit)" in race.stopped[id(null)]
+
+
+def test_a_settled_cell_among_the_fastest_three_is_timed_to_the_precision(tmp_path):
+    """serialize's postcard peer was apart from every other cell after 8 rounds, second in its table at
+    +-3.2%: a settled place, but --precision 2 asks how far it is from the leader within 2%."""
+    fast, second, third, far = toy_cells(tmp_path, ("fast", "second", "third", "far"))
+    rng = np.random.default_rng(11)
+    plan = dict(min_rounds=5, race=True)
+    race, exact = Race(Plan(**plan, precision=0.02)), Race(Plan(**plan))
+    for c, centre in ((fast, 10.0), (second, 13.0), (third, 16.0), (far, 19.0)):
+        values = centre * np.exp(rng.normal(0, 0.03, 8))
+        costs(race, c, values)
+        costs(exact, c, values)
+    cells = [fast, second, third, far]
+    assert race.ratios(cells)[id(second)].half_width > 0.02
+    assert {c.variant.name for c in exact.settle(cells, 8)} == {"second", "third", "far"}  # no precision asked
+    assert {c.variant.name for c in race.settle(cells, 8)} == {"far"}  # the top three still open
