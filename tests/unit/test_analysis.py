@@ -102,3 +102,16 @@ def test_the_fastest_is_judged_in_shared_rounds_not_by_medians_of_different_stre
     assert g.fastest is rows["leader@gcc"]
     assert rows["early@gcc"].vs_fastest.value == pytest.approx(1.03)
     assert rows["leader@gcc"].vs_fastest.value == 1.0
+
+
+def test_a_precision_below_the_session_level_is_said_not_left_silent():
+    from iorace.analyse.stats import Level
+    from iorace.report.document import precision_floors
+
+    (g,) = analyse(toy_session())
+    g.session_level = Level(sd=0.036)  # readbytes' fitted level: one session is +-7.1% at best
+    (line,) = precision_floors([g], 0.02)
+    assert "+-7.1% at best" in line and "+-2.0% asked" in line and line.startswith("toy:")
+    assert precision_floors([g], 0.10) == [] and precision_floors([g], None) == []
+    g.session_level = Level(per_round=0.14)  # a level relative to each ratio's own noise: no fixed floor
+    assert precision_floors([g], 0.02) == []

@@ -112,6 +112,7 @@ def test_the_run_a_stop_kills_was_not_made():
     assert records[0] is not None and records[0].exit_code == 0
     assert records[1] is None
 
+
 def test_each_job_has_its_own_environment_and_folder(tmp_path):
     job = Job([SH, "-c", 'echo "$IORACE_X $(pwd)" >&2'], 10, env={**os.environ, "IORACE_X": "hello"}, cwd=str(tmp_path))
     (run,), _ = run_batch([job], [0])
