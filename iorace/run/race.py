@@ -18,8 +18,10 @@ From RACE_MIN_ROUNDS (3) on, a place may settle, and a cell stops when its whole
 of its table's TOP_PLACES (3) fastest cells: the rounds past that go to the top of each table, where the
 answer (which wins, and by how much) is decided (so with --precision a settled cell among the TOP_PLACES
 fastest goes on until it is within it: the precision is asked of how far the leader leads, not only of the
-order); and a table whose every cell still timed is within
---precision stops whole, so they go to the tables still open. A cell's minimum comes from its interval, not a fixed
+order); and a table whose every cell still timed is within --precision stops whole, so they go to the tables
+still open. The precision is judged on the intervals the report will draw, the suite's session level in them
+(Plan.level, Race.precision_ratios), unless that level alone is wider than the precision: no round narrows it,
+so there the rounds' share is judged and the report says so. A cell's minimum comes from its interval, not a fixed
 count: --runs is the minimum of the cells that may still be among the fastest three. The table's fastest
 cell and its A/A twin are never stopped: every ratio refers to the one, and the other checks the intervals. A
 cell of another kind (bulk, limit) stops from the third round, wherever it lies: it is never a reference and gets
@@ -45,7 +47,7 @@ import time
 from dataclasses import dataclass, field
 
 from iorace.analyse.analysis import TOP_PLACES  # from RACE_MIN_ROUNDS, rounds go to cells that may still be among them
-from iorace.analyse.stats import Ratio, fastest_paired, paired_ratio
+from iorace.analyse.stats import NO_LEVEL, Z95, Level, Ratio, fastest_paired, paired_ratio
 from iorace.core.ids import TableId
 from iorace.core.kind import Kind
 from iorace.manifest.cells import Cell
@@ -67,6 +69,7 @@ class Plan:
     budget_s: float | None = None  # seconds of measuring per suite, at most
     race: bool = False
     floor_s: float | None = None  # seconds of rounds a table is timed whole at least, up to FLOOR_ROUNDS rounds
+    level: Level = NO_LEVEL  # the suite's session level, which the report adds to every interval: the precision is judged with it
 
     @staticmethod
     def floor_of(budget_per_table: float | None, max_rounds: int | None) -> float | None:
@@ -139,8 +142,9 @@ class Race:
         floor = max((self.floor_rounds(t) for t in live), default=0)
         return floor + self.repeated if floor else 0
 
-    def ratios(self, cells: list[Cell]) -> dict[int, Ratio]:
-        """Each cell's ratio to its table's fastest compared cell (by median cost), over the rounds so far."""
+    def ratios(self, cells: list[Cell], level: Level = NO_LEVEL) -> dict[int, Ratio]:
+        """Each cell's ratio to its table's fastest compared cell (stats.fastest_paired), over the rounds so far;
+        with `level`, its interval as the report draws it (the fastest's own and its A/A twin's without one)."""
         out: dict[int, Ratio] = {}
         for table in _tables(cells).values():
             measured = [c for c in table if self.costs.get(id(c))]
@@ -150,8 +154,23 @@ class Race:
             ref_id = fastest_paired({id(c): self.costs[id(c)] for c in compared})  # in shared rounds, as the report judges it
             ref = next(c for c in compared if id(c) == ref_id)
             for c in measured:
-                if (r := paired_ratio(self.costs[id(c)], self.costs[id(ref)])) is not None:
+                same = c is ref or Kind.of(c.variant.kind) is Kind.CONTROL  # one program: no session level between them
+                if (r := paired_ratio(self.costs[id(c)], self.costs[id(ref)], NO_LEVEL if same else level)) is not None:
                     out[id(c)] = r
+        return out
+
+    def precision_ratios(self, cells: list[Cell]) -> dict[int, Ratio]:
+        """The ratios the precision is judged on: as the report will show them, the suite's session level in
+        their intervals, wherever the precision is within its reach; the rounds alone where the level by itself
+        is wider (Z95 x it at or beyond the precision: no number of rounds reaches it, and the report says so,
+        report.document.precision_floors). Judged on the rounds alone, a --precision 2 session of serialize
+        ended with top ratios at +-2.1% in the report."""
+        plain = self.ratios(cells)
+        if not self.plan.level or self.plan.precision is None:
+            return plain
+        out = {}
+        for key, r in self.ratios(cells, self.plan.level).items():
+            out[key] = r if Z95 * r.between < self.plan.precision else plain[key]
         return out
 
     def settle(self, cells: list[Cell], rounds_done: int) -> list[Cell]:
@@ -160,6 +179,7 @@ class Race:
             return []
         judged = rounds_done >= RACE_MIN_ROUNDS  # places and the top three; before, only far behind
         ratios = self.ratios(cells)
+        widths = self.precision_ratios(cells) if self.plan.precision is not None else ratios
         settled = []
         for table in _tables(cells).values():
             if rounds_done < self.floor_rounds(table):
@@ -167,11 +187,11 @@ class Race:
             live = [c for c in table if id(c) in ratios]
             top = _top_ids(live, ratios)
             for c in live:
-                wide = self.plan.precision is not None and _wider_than(ratios[id(c)], self.plan.precision)
+                wide = self.plan.precision is not None and _wider_than(widths[id(c)], self.plan.precision)
                 if id(c) not in self.stopped and (why := _why_stop(c, live, ratios, judged, id(c) in top and wide)):
                     self.stopped[id(c)] = f"stopped after {ratios[id(c)].n} rounds: {why} (race)"
                     settled.append(c)
-            settled += self._within_precision(table, ratios, rounds_done)
+            settled += self._within_precision(table, widths, rounds_done)
         return settled
 
     def _within_precision(self, table: list[Cell], ratios: dict[int, Ratio], rounds_done: int) -> list[Cell]:
@@ -208,7 +228,7 @@ class Race:
         """Cells still timed whose interval is wider than the precision asked, with their half-width."""
         if self.plan.precision is None:
             return []
-        ratios = self.ratios(cells)
+        ratios = self.precision_ratios(cells)
         out = []
         for c in cells:
             r = ratios.get(id(c))

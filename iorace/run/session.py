@@ -16,6 +16,7 @@ from rich.markup import escape
 from rich.progress import TaskID
 
 from iorace import __version__
+from iorace.analyse.stats import NO_LEVEL
 from iorace.core import machine
 from iorace.core.errors import UsageError
 from iorace.core.options import RunOptions
@@ -317,7 +318,15 @@ def _measure(
                 cell_changed=save,
                 randomize=Randomize(pages=opts.replace_pages, env=opts.pad_env, rivals=opts.order == "rivals"),
                 aa=opts.aa,
-                plan=Plan(opts.runs, max_runs, opts.precision, budget, opts.race, Plan.floor_of(opts.budget_per_table, opts.max_runs)),
+                plan=Plan(
+                    opts.runs,
+                    max_runs,
+                    opts.precision,
+                    budget,
+                    opts.race,
+                    Plan.floor_of(opts.budget_per_table, opts.max_runs),
+                    level.level if level is not None else NO_LEVEL,  # the precision is judged as the report will draw it
+                ),
             )
         progress.stop_task(task)  # its "done" line before its tables, also when the race ended it early
 

@@ -267,3 +267,28 @@ def test_a_settled_cell_among_the_fastest_three_is_timed_to_the_precision(tmp_pa
     assert race.ratios(cells)[id(second)].half_width > 0.02
     assert {c.variant.name for c in exact.settle(cells, 8)} == {"second", "third", "far"}  # no precision asked
     assert {c.variant.name for c in race.settle(cells, 8)} == {"far"}  # the top three still open
+
+
+def test_the_precision_is_judged_with_the_session_level_the_report_adds_where_it_can_be_reached(tmp_path):
+    """Judged on its rounds alone, a --precision 2 session of serialize stopped with top ratios the report drew
+    at +-2.1% (its level, 0.4%, added); where the level alone is wider than the precision, no round helps, and
+    the rounds' share is what the race can bring within it."""
+    from iorace.analyse.stats import Level
+
+    fast, second = toy_cells(tmp_path, ("fast", "second"))
+    rng = np.random.default_rng(2)
+    values = {id(fast): 10.0 * np.exp(rng.normal(0, 0.035, 40)), id(second): 11.0 * np.exp(rng.normal(0, 0.035, 40))}
+
+    def race_with(level: Level) -> Race:
+        race = Race(Plan(min_rounds=5, precision=0.02, race=True, level=level))
+        for c in (fast, second):
+            costs(race, c, values[id(c)])
+        return race
+
+    alone = race_with(Level())
+    assert alone.too_wide([fast, second]) == []  # +-1.6% on its rounds
+    reachable = race_with(Level(sd=0.009))  # 1.96 x 0.9% = 1.8%: reachable; with the rounds' 1.6%, +-2.4%
+    assert [c for c, _ in reachable.too_wide([fast, second])] == [second]
+    out_of_reach = race_with(Level(sd=0.036))  # 1.96 x 3.6% = 7.1%: the rounds alone are judged
+    assert out_of_reach.too_wide([fast, second]) == []
+    assert out_of_reach.ratios([fast, second], Level(sd=0.036))[id(fast)].between == 0  # the fastest has no level
