@@ -18,8 +18,8 @@ SIZES ?= --size quick --size rdb=seed
 # which the heavy tails of this machine's rounds no longer widen. For +-2%: PRECISION=2 (`iorace dimension`
 # says how long it takes). ORDER=rivals: each table's cells side by side in a round, so a cell and its rivals
 # run in the same stretch of this VM's two speeds (docs/results/2026-11-26-pairing-in-time). BUDGET_PER_TABLE=6:
-# at 3, capnp's 30 tables got about 10 rounds and the top half-width was 5.9-7.2%; at 6, 3.1-3.6% in 7.2-7.7
-# minutes (docs/results/2026-11-27-session-level-fit). A table whose rounds are cheap is timed whole for a
+# at 3, capnp's 30 tables got about 10 rounds and the top half-width was 5.9-7.2%; at 6, 3.3-4.9% in 8.0-9.3
+# minutes (docs/results/2026-11-27-paired-fastest). A table whose rounds are cheap is timed whole for a
 # quarter of BUDGET_PER_TABLE (20 rounds at most): at 5 rounds a planted 10% in spin's loop was flagged in 2
 # of 5 pairs of sessions (docs/results/2026-11-27-cheap-tables).
 RUNS ?= 5
