@@ -181,7 +181,8 @@ class Group:
             ahead = min(interval(r)[0] for r in ranked if r is not leader) / interval(leader)[1] - 1
             return Lead(first, ahead=ahead)
         # how far the others' intervals reach from the fastest's time (the fastest's own, to itself, is [1, 1])
-        reach = [max(high - 1, 1 - low) for low, high in (interval(r) for r in first if r is not self.fastest) if math.isfinite(high)]
+        fastest = self.fastest  # judged in shared rounds (stats.fastest_paired): once, not once per row
+        reach = [max(high - 1, 1 - low) for low, high in (interval(r) for r in first if r is not fastest) if math.isfinite(high)]
         return Lead(first, within=max(reach) if reach else None, unknown=[r for r in first if not math.isfinite(interval(r)[1])])
 
     @property

@@ -79,8 +79,8 @@ def fastest_run_s(sessions: list[SessionData]) -> dict[str, float]:
     walls: dict[str, list[float]] = {}
     for s in sessions:
         for g in analyse(s):
-            if g.fastest is not None:
-                walls.setdefault(f"{g.suite} {g.dataset} {g.params}", []).extend(r.wall_ns / 1e9 for r in g.fastest.cell.measured())
+            if (fastest := g.fastest) is not None:
+                walls.setdefault(f"{g.suite} {g.dataset} {g.params}", []).extend(r.wall_ns / 1e9 for r in fastest.cell.measured())
     return {k: statistics.median(v) for k, v in walls.items() if v}
 
 

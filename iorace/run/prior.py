@@ -70,9 +70,11 @@ def top_round_vars(session: SessionData, suite: str, tables: set[TableId], scale
     fastest, over the rounds they share (tables of `suite` among `tables` only)."""
     out = []
     for g in analyse(session):
-        if g.suite != suite or g.fastest is None or TableId.of(g.suite, g.dataset, g.params, scale_params) not in tables:
+        if g.suite != suite or TableId.of(g.suite, g.dataset, g.params, scale_params) not in tables:
             continue
-        ref = g.fastest.cost_by_round()
+        if (fastest := g.fastest) is None:  # judged in shared rounds: once
+            continue
+        ref = fastest.cost_by_round()
         placed = [(r.vs_fastest.value, i, r) for i, r in enumerate(g.rows) if r.ok and r.kind.compared and r.vs_fastest is not None]
         for _, _, r in sorted(placed)[1:TOP_PLACES]:
             mine = r.cost_by_round()

@@ -159,13 +159,13 @@ class Race:
                     out[id(c)] = r
         return out
 
-    def precision_ratios(self, cells: list[Cell]) -> dict[int, Ratio]:
+    def precision_ratios(self, cells: list[Cell], plain: dict[int, Ratio] | None = None) -> dict[int, Ratio]:
         """The ratios the precision is judged on: as the report will show them, the suite's session level in
         their intervals, wherever the precision is within its reach; the rounds alone where the level by itself
         is wider (Z95 x it at or beyond the precision: no number of rounds reaches it, and the report says so,
         report.document.precision_floors). Judged on the rounds alone, a --precision 2 session of serialize
-        ended with top ratios at +-2.1% in the report."""
-        plain = self.ratios(cells)
+        ended with top ratios at +-2.1% in the report. `plain`: self.ratios(cells), when the caller has them."""
+        plain = self.ratios(cells) if plain is None else plain
         if not self.plan.level or self.plan.precision is None:
             return plain
         out = {}
@@ -179,7 +179,7 @@ class Race:
             return []
         judged = rounds_done >= RACE_MIN_ROUNDS  # places and the top three; before, only far behind
         ratios = self.ratios(cells)
-        widths = self.precision_ratios(cells) if self.plan.precision is not None else ratios
+        widths = self.precision_ratios(cells, ratios)
         settled = []
         for table in _tables(cells).values():
             if rounds_done < self.floor_rounds(table):
