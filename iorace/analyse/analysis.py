@@ -167,6 +167,14 @@ class Group:
         cells that do the job down a place."""
         return [r for r in self.rows if r.ok and r.kind.compared]
 
+    def runners_up(self, fastest: Row) -> list[Row]:
+        """The TOP_PLACES - 1 ranked rows after `fastest` (this group's, judged once by the caller), by their
+        ratio to it. Left out by identity, not by value: a paired ratio is not transitive, so in a near tie a row
+        that shares only some rounds with the fastest can sort below the fastest's own 1.00, and a slice by
+        value would then count the fastest against itself (a variance of 0) and leave a top row out."""
+        others = [r for r in self.ranked if r is not fastest and r.vs_fastest is not None]
+        return sorted(others, key=lambda r: r.vs_fastest.value if r.vs_fastest is not None else math.inf)[: TOP_PLACES - 1]
+
     def lead(self) -> Lead | None:
         """The cells that share the first place (Place.best == 1) and by how much they lead or tie; None with
         fewer than two ranked cells (no order to speak of)."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as sps
 
-from iorace.analyse.analysis import TOP_PLACES, analyse
+from iorace.analyse.analysis import analyse
 from iorace.analyse.stats import centre_and_round_var
 from iorace.store.db import SessionData
 
@@ -48,8 +48,7 @@ def levels(sessions: list[SessionData]) -> list[Levels]:
             if fastest is None:
                 continue
             ref = fastest.cost_by_round()
-            placed = [(r.vs_fastest.value, i, r) for i, r in enumerate(g.rows) if r.ok and r.kind.compared and r.vs_fastest is not None]
-            first = {id(r) for _, _, r in sorted(placed)[:TOP_PLACES]}
+            first = {id(fastest)} | {id(r) for r in g.runners_up(fastest)}
             for r in g.rows:
                 if not r.ok or r is fastest or not r.kind.compared:
                     continue

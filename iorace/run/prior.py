@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from iorace.analyse.analysis import TOP_PLACES, analyse
+from iorace.analyse.analysis import analyse
 from iorace.analyse.contention import contention
 from iorace.analyse.dimension import rounds_needed
 from iorace.analyse.session_spread import Spread, spread
@@ -75,8 +75,7 @@ def top_round_vars(session: SessionData, suite: str, tables: set[TableId], scale
         if (fastest := g.fastest) is None:  # judged in shared rounds: once
             continue
         ref = fastest.cost_by_round()
-        placed = [(r.vs_fastest.value, i, r) for i, r in enumerate(g.rows) if r.ok and r.kind.compared and r.vs_fastest is not None]
-        for _, _, r in sorted(placed)[1:TOP_PLACES]:
+        for r in g.runners_up(fastest):
             mine = r.cost_by_round()
             logs = [math.log(mine[k] / ref[k]) for k in sorted(set(mine) & set(ref)) if mine[k] > 0 and ref[k] > 0]
             if len(logs) >= MIN_PILOT_ROUNDS:

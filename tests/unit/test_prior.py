@@ -7,8 +7,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from sessions import cell, save, session
 
+from iorace.analyse.analysis import analyse
 from iorace.analyse.dimension import rounds_needed
 from iorace.core.ids import TableId
 from iorace.run import prior
@@ -68,3 +70,32 @@ def test_the_round_cap_is_max_runs_when_given_the_plan_with_a_budget_and_the_bud
         prior.MOST_PLANNED,
         " (until the precision or the budget: no earlier session here to plan from)",
     )
+
+
+def _rounds(name: str, costs: list[float], first: int):
+    """A cell timed from round `first` on (racing stops and starts cells at different rounds)."""
+    c = cell(name, inner=costs)
+    for k, r in enumerate(c.runs):
+        r.round = first + k
+    return c
+
+
+def test_a_runner_up_that_sorts_below_the_fastests_own_ratio_is_still_planned_from(tmp_path):
+    # a, timed every round, is the anchor; f leads it (0.90) and is the fastest. b shares rounds 4-11 with f
+    # and runs 6% under it there, but trails later, so against a it is 0.91 and not the fastest: its ratio to
+    # f (0.94) sorts below f's own 1.00. Sliced by value, the plan counted f against itself (a variance of 0)
+    # and a, both quiet, and left out b, the noisy runner-up, so it planned no rounds at all.
+    wobble = [1.1 if k % 2 else 1 / 1.1 for k in range(8)]
+    cells = [
+        _rounds("a", [10.0] * 20, 0),
+        _rounds("f", [9.0] * 12, 0),
+        _rounds("b", [9.0 * 0.94 * w for w in wobble] + [10.5] * 4, 4),
+    ]
+    (g,) = analyse(session(cells, sid=1))
+    assert g.fastest is not None and g.fastest.cell.variant == "f"
+    assert [(r.cell.variant, r.vs_fastest.value < 1) for r in g.runners_up(g.fastest) if r.vs_fastest] == [("b", True), ("a", False)]
+    db = tmp_path / "s.sqlite"
+    save(db, session(cells, sid=1))
+    found = prior.planned(Store(db), "toy", {TABLE}, [], "toy-box", 0.02, this_session=99)
+    assert found is not None
+    assert found.sd == pytest.approx(math.log(1.1), rel=0.1)  # b's rounds against f's
