@@ -149,19 +149,26 @@ def honesty_problems(groups: list[Group]) -> list[str]:
 
 
 def precision_floors(groups: list[Group], precision: float | None) -> list[str]:
-    """A suite whose session level alone makes its intervals wider than the --precision asked: one line each.
-    The race times the rounds to the precision on their own share; the level (how far a ratio moves between
-    sessions here) is added in every interval and no number of rounds of one session narrows it, so without
-    this line a `--precision 2` session of readbytes showed +-7.3% and said nothing."""
+    """A suite whose session level alone makes a top ratio's interval wider than the --precision asked: one
+    line each. The race times such a ratio's rounds to the precision on their own share; the level (how far a
+    ratio moves between sessions here) is added in every interval and no number of rounds of one session
+    narrows it, so without this line a `--precision 2` session of readbytes showed +-7.3% and said nothing.
+    Judged, as the race judges it (run/race.Race.precision_ratios), on each of a table's runners-up's own
+    Ratio.between: a suite with a level relative to each pair's noise (readexact, spin) has no one floor."""
     if not precision:
         return []
-    floors = {g.suite: Z95 * g.session_level.sd for g in groups if g.session_level.sd > 0}
+    floors: dict[str, float] = {}
+    for g in groups:
+        if (fastest := g.fastest) is None:
+            continue
+        for r in g.runners_up(fastest):
+            if r.vs_fastest is not None and Z95 * r.vs_fastest.between > precision:
+                floors[g.suite] = max(floors.get(g.suite, 0.0), Z95 * r.vs_fastest.between)
     return [
-        f"{suite}: a ratio here moves {floor / Z95:.1%} between sessions, so one session's intervals are +-{floor:.1%} at "
-        f"best, wider than the +-{precision:.1%} asked (the rounds were timed to it on their own share); sessions pooled "
-        "narrow it (`iorace dimension` says how many)"
+        f"{suite}: a top ratio here moves up to {floor / Z95:.1%} between sessions, so one session's intervals are "
+        f"+-{floor:.1%} at best, wider than the +-{precision:.1%} asked (the rounds were timed to it on their own share); "
+        "sessions pooled narrow it (`iorace dimension` says how many)"
         for suite, floor in floors.items()
-        if floor > precision
     ]
 
 
