@@ -77,6 +77,12 @@ def spread_over_layouts(per_layout: list[list[Run]], metric: int) -> float:
     return statistics.stdev(statistics.mean(math.log(max(r[metric], 1e-6)) for r in runs) for runs in per_layout)
 
 
+def cpu_share(runs: list[Run]) -> str:
+    """The median run's CPU share, (user + system) / wall: about 1.00 when nothing else ran beside it (a run
+    that waited for the CPU has less, and its wall time is not its own)."""
+    return f"{statistics.median(c / w for w, c in runs if w > 0):.2f}"
+
+
 def per_unit(side: list[Run], units: float | None) -> str:
     """A side's median wall time per unit (or per run, without a unit count)."""
     med = statistics.median(w for w, _ in side)
@@ -153,7 +159,8 @@ def time_row(row: dict[str, str], a: argparse.Namespace, rng: random.Random) -> 
         mine, theirs = time_pairs(shell(row["ours"]), shell(row["original"]), a.pairs, a.warmup)
         wall, cpu = interval(log_ratios(mine, theirs, 0)), interval(log_ratios(mine, theirs, 1))
         return (
-            f"{row['label']}\t{a.pairs}\t{fmt_ratio(wall)}\t{fmt_ratio(cpu)}\t{per_unit(mine, units)}\t{per_unit(theirs, units)}\t1\t-\t-"
+            f"{row['label']}\t{a.pairs}\t{fmt_ratio(wall)}\t{fmt_ratio(cpu)}\t{per_unit(mine, units)}\t{per_unit(theirs, units)}"
+            f"\t1\t-\t-\t{cpu_share(mine + theirs)}"
         ), []
     timed = time_layouts(row, a.layouts, a.pairs, a.warmup, rng)
     wall = over_layouts([log_ratios(m, t, 0) for m, t in timed])
@@ -166,7 +173,7 @@ def time_row(row: dict[str, str], a: argparse.Namespace, rng: random.Random) -> 
     line = (
         f"{row['label']}\t{a.pairs} x {a.layouts}\t{fmt_ratio(wall)}\t{fmt_ratio(cpu)}"
         f"\t{per_unit(mine, units)}\t{per_unit(theirs, units)}\t{a.layouts}"
-        f"\t{ours_sd:.1%} / {orig_sd:.1%}\t{min(e[0] for e in each):.3f}-{max(e[0] for e in each):.3f}"
+        f"\t{ours_sd:.1%} / {orig_sd:.1%}\t{min(e[0] for e in each):.3f}-{max(e[0] for e in each):.3f}\t{cpu_share(mine + theirs)}"
     )
     per_layout = [
         f"{row['label']}\t{k}\t{a.pairs}\t{fmt_ratio(e)}\t{per_unit(m, units)}\t{per_unit(t, units)}"
@@ -188,7 +195,7 @@ def main() -> None:
     rows = read_rows(a)
     header = (
         "label\tpairs\twall ratio [95%]\tcpu ratio [95%]\tours per unit\toriginal per unit"
-        "\tlayouts\tsd over layouts, ours / original (cpu)\tlayouts' cpu ratios, min-max"
+        "\tlayouts\tsd over layouts, ours / original (cpu)\tlayouts' cpu ratios, min-max\tmedian CPU share"
     )
     lines, layout_lines = [header], ["label\tlayout\tpairs\tcpu ratio [95%]\tours per unit\toriginal per unit"]
     print(header, flush=True)

@@ -59,7 +59,7 @@ def test_layouts_are_each_timed_and_kept(tmp_path: Path) -> None:
     done = _timer(str(table), "--layouts", "3", "--pairs", "2", "--warmup", "0", "--per-layout", str(per_layout))
     assert done.returncode == 0, done.stderr
     line = done.stdout.splitlines()[1].split("\t")
-    assert line[0] == "row" and line[1] == "2 x 3" and line[6] == "3"
+    assert line[0] == "row" and line[1] == "2 x 3" and line[6] == "3" and float(line[9]) <= 1.5
     assert [r.split("\t")[1] for r in per_layout.read_text().splitlines()[1:]] == ["1", "2", "3"]
 
 
@@ -75,3 +75,11 @@ def test_what_cannot_be_timed_says_so_in_one_line(tmp_path: Path, ours: str, arg
     done = _timer(str(_table(tmp_path, ours, "true")), "--warmup", "0", "--pairs", "2", *args)
     assert done.returncode != 0
     assert said in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_plain_row_says_its_cpu_share_too(tmp_path: Path) -> None:
+    done = _timer(str(_table(tmp_path, "true", "true")), "--pairs", "2", "--warmup", "0")
+    assert done.returncode == 0, done.stderr
+    header, line = done.stdout.splitlines()
+    assert header.split("\t")[-1] == "median CPU share" and line.split("\t")[1] == "2"
+    assert 0 <= float(line.split("\t")[-1]) <= 1.5
