@@ -74,6 +74,24 @@ final class Job {
     }
 
     /** The same lines for the seed's programs as written (count only): their count loops use no byte, so nothing is ORed. */
+    /**
+     * The file's size, after refusing in one line a job whose bytes over all passes would overflow the int
+     * count the seed's programs keep (the as-written cells keep it too: HotSpot compiles their loops as the
+     * seed's only with the seed's method as it was).
+     */
+    long fitsSeedsIntCount() {
+        long size = 0;
+        try {
+            size = java.nio.file.Files.size(java.nio.file.Path.of(path));
+        } catch (java.io.IOException e) {
+            fail(describe(path, e));
+        }
+        if (size * (long) passes > Integer.MAX_VALUE) {
+            fail(passes + " passes of " + size + " bytes overflow the seed's int count: at most " + Integer.MAX_VALUE + " bytes", 2);
+        }
+        return size;
+    }
+
     void reportAsWritten(long count, long innerNs) {
         System.out.printf("count %d (%d passes, as the seed wrote it: no byte used) in %.1f ms%n", count, passes, innerNs / 1e6);
         System.out.flush();
