@@ -18,7 +18,8 @@ import java.nio.channels.FileChannel;
  * in one line, passes whose bytes would overflow the seed's int count; errors are one line on stderr. With
  * the first read() inside the try and a per-pass count added to a long (this cell until issue 32's layout
  * study), HotSpot ran the same bytecode loop 1.42-1.46x the seed's program by their own times; as the
- * seed's method, 1.02-1.03x (docs/results/2026-11-27-seed-fidelity-layouts).
+ * seed's method, 1.02-1.09x in five sessions, its compiled loop the seed's instruction for instruction
+ * (docs/results/2026-11-27-seed-fidelity-layouts/java-compiled-loops.txt).
  */
 public final class MappedByteBufferGetAsWritten {
     /** The seed's MemoryMappedFileReader. */

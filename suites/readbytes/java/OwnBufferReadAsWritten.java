@@ -12,12 +12,14 @@ import java.io.InputStream;
  * JIT may drop its load (our java/own-buffer ORs every byte into a printed value instead).
  * Departures, none inside readBytes' loops: the path and the passes come from the command line, into two
  * static fields readBytes() reads (the seed's were constants: /tmp/shop_with_ids.pb, 10); each pass closes its
- * file after its loop (the seed left its FileInputStreams to the garbage collector: many passes of a small file
- * would run out of descriptors); main refuses, in one line, passes whose bytes would overflow the seed's int
- * count; errors are one line on stderr. HotSpot's speed for this loop moves with what lies outside it: by the
- * programs' own times, this cell runs 1.17-1.20x the seed's program, and the seed's program itself runs
- * 1.16-1.17x of itself with only a parameter added to readBytes, 1.02-1.05x renamed
- * (docs/results/2026-11-27-seed-fidelity-layouts).
+ * file after its loop, through the reader's own field (the seed left its FileInputStreams to the garbage
+ * collector: many passes of a small file would run out of descriptors); main refuses, in one line, passes
+ * whose bytes would overflow the seed's int count; errors are one line on stderr. Why the fields and the
+ * close through the reader: every value live across the loop costs C2 a register, and with one more (the
+ * file kept for its close, or the path and passes as parameters) it kept the count on the stack, a store
+ * and a load every byte: 1.16-1.34x the seed's program by their own times. As here, HotSpot compiles the
+ * loop the seed's instruction for instruction, the count in a register
+ * (docs/results/2026-11-27-seed-fidelity-layouts/java-compiled-loops.txt).
  */
 public final class OwnBufferReadAsWritten {
     /** The seed's FileReader. */
@@ -60,15 +62,14 @@ public final class OwnBufferReadAsWritten {
     private static int readBytes() throws IOException {
         int count = 0;
         for (int i = 0; i < passes; i++) {
-            FileInputStream file = new FileInputStream(path);
-            FileReader in = new FileReader(file);
+            FileReader in = new FileReader(new FileInputStream(path));
             byte[] buffer = new byte[1];
             int c = in.read(buffer);
             while (c == 1) {
                 ++count;
                 c = in.read(buffer);
             }
-            file.close();
+            in.input.close();
         }
         return count;
     }
