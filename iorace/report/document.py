@@ -162,8 +162,9 @@ def precision_floors(groups: list[Group], precision: float | None) -> list[str]:
         if (fastest := g.fastest) is None:
             continue
         for r in g.runners_up(fastest):
-            if r.vs_fastest is not None and Z95 * r.vs_fastest.between > precision:
-                floors[g.suite] = max(floors.get(g.suite, 0.0), Z95 * r.vs_fastest.between)
+            floor = Z95 * r.vs_fastest.between if r.vs_fastest is not None else 0.0
+            if floor > precision:
+                floors[g.suite] = max(floors.get(g.suite, 0.0), floor)
     return [
         f"{suite}: a top ratio here moves up to {floor / Z95:.1%} between sessions, so one session's intervals are "
         f"+-{floor:.1%} at best, wider than the +-{precision:.1%} asked (the rounds were timed to it on their own share); "

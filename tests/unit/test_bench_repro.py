@@ -4,25 +4,18 @@ reference spread less (about 0.71), which is why the script reports the pairs' f
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import statistics
 import types
-from pathlib import Path
 
 import numpy as np
+from tool_scripts import load_tool
 
 from iorace.compare.judge import CellSample, Side
 
-SCRIPT = Path(__file__).resolve().parents[2] / "tools" / "bench_repro.py"
-
 
 def _script() -> types.ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_repro", SCRIPT)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("bench_repro")
 
 
 def _side(name: str, cells: int, rounds: int, rng: np.random.Generator) -> Side:

@@ -3,7 +3,6 @@ and its failure paths end in one line, not a stack trace."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import subprocess
 import sys
@@ -11,16 +10,13 @@ import types
 from pathlib import Path
 
 import pytest
+from tool_scripts import TOOLS, load_tool
 
-SCRIPT = Path(__file__).resolve().parents[2] / "tools" / "pair_timer.py"
+SCRIPT = TOOLS / "pair_timer.py"
 
 
 def _script() -> types.ModuleType:
-    spec = importlib.util.spec_from_file_location("pair_timer", SCRIPT)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("pair_timer")
 
 
 def test_a_ratio_over_layouts_carries_the_layouts_spread() -> None:
