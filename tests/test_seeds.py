@@ -57,10 +57,10 @@ def test_every_seed_at_tiny_size_prints_its_table_with_the_seeds_figures(iorace)
     assert re.search(r"d2-Digital Mars D-1\(count\) .* skipped: dmd not found \(not packaged", readbytes)
     capnp = "\n".join(table_of(res.stdout, "capnp", "capnp"))
     assert re.search(r"eval pipe Rust on libgreen .* not run .* libgreen, Rust's M:N runtime", capnp)
-    # exactly the cells the seed rows name: 98 + 20 + 18 + 4 + 36 rows, some sharing no cell (readbytes: 65 and
-    # the seed's programs as written in 33, C++ 11, D 20, Java 2; lines: dcat's tests in dcat's own build and in
+    # exactly the cells the seed rows name: 107 + 20 + 18 + 4 + 36 rows, some sharing no cell (readbytes: 65 and
+    # the seed's programs as written in 42, C++ 20, D 20, Java 2; lines: dcat's tests in dcat's own build and in
     # ours; serialize: 12 and Cerealed's designs as the seed's program wrote them in 6)
-    assert len(res.cells()) == 98 + 20 + 18 + 4 + 36
+    assert len(res.cells()) == 107 + 20 + 18 + 4 + 36
     assert {c["suite"] for c in res.cells()} == {s for _, s, *_ in SEEDS}
     assert {(c["toolchain"], c["profile"]) for c in res.cells(suite="lines")} == {("ldc2", "lto-pgo"), ("ldc2", "dcat-lto-pgo")}
 

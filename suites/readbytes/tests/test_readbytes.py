@@ -29,8 +29,8 @@ def seed_run(tmp_path_factory):
 
 
 def test_seed_answers_are_exactly_the_seeds(seed_run):
-    # 14 variants (11 C++, four of them the seed's programs as written, + 3 C) x 2 compilers x 2 modes
-    assert_all_ok(seed_run, 56)
+    # 15 variants (12 C++, five of them the seed's programs as written, + 3 C) x 2 compilers x 2 modes
+    assert_all_ok(seed_run, 60)
     for cell in seed_run.cells():
         want = 128_863_360 if cell["parameters"]["mode"] == "count" else 14_577_336_640
         assert cell["answer"] == cell["expected"] == want, cell["label"]
@@ -66,7 +66,7 @@ def test_any_user_file_gives_the_right_answer(tmp_path):
     for p in files:
         args += ["--input", str(p)]
     result = run_iorace(args, tmp_path)
-    assert_all_ok(result, 56 * len(files))  # 14 variants (four the seed's programs as written) x 2 compilers x 2 modes
+    assert_all_ok(result, 60 * len(files))  # 15 variants (five the seed's programs as written) x 2 compilers x 2 modes
     by_file = {}
     for c in result.cells():
         by_file.setdefault(c["dataset"], set()).add(json_key(c))
@@ -111,7 +111,7 @@ def test_file_larger_than_the_cpu_caches(tmp_path):
         ],
         tmp_path,
     )
-    assert_all_ok(result, 28)  # 14 variants x 1 compiler x 2 modes
+    assert_all_ok(result, 30)  # 15 variants x 1 compiler x 2 modes
     data = big.read_bytes()
     want = {"count": len(data), "sum": sum(data) + len(data)}
     for c in result.cells():
