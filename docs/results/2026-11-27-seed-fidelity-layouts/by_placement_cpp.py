@@ -62,6 +62,10 @@ ROWS = {
 }
 
 
+HEADER = ("row", "session", "layouts", "our classes (bytes)", "their classes (bytes)", "over layouts [95%]")
+HEADER += ("equal classes [95%]", "same placement [95%]")
+
+
 def per_layout(session: str) -> dict[str, dict[int, float]]:
     """Row label -> layout -> its log ratio ours / original (CPU), from the mean of its pairs' log ratios."""
     out: dict[str, dict[int, float]] = {}
@@ -118,8 +122,7 @@ def row_figures(y: np.ndarray, ours: list[int], theirs: list[int], same_loop: bo
 def main() -> None:
     sessions = sys.argv[1:] or ["1"]
     where = placement()
-    print("\t".join(["row", "session", "layouts", "our classes (bytes)", "their classes (bytes)",
-                     "over layouts [95%]", "equal classes [95%]", "same placement [95%]"]))
+    print("\t".join(HEADER))
     for label, (ours, mode, theirs) in ROWS.items():
         for s in sessions:
             ratios = per_layout(s)[label]
