@@ -73,7 +73,6 @@ final class Job {
         System.err.flush();
     }
 
-    /** The same lines for the seed's programs as written (count only): their count loops use no byte, so nothing is ORed. */
     /**
      * The file's size, after refusing in one line a job whose bytes over all passes would overflow the int
      * count the seed's programs keep (the as-written cells keep it too: HotSpot compiles their loops as the
@@ -92,6 +91,7 @@ final class Job {
         return size;
     }
 
+    /** The same lines for the seed's programs as written (count only): their count loops use no byte, so nothing is ORed. */
     void reportAsWritten(long count, long innerNs) {
         System.out.printf("count %d (%d passes, as the seed wrote it: no byte used) in %.1f ms%n", count, passes, innerNs / 1e6);
         System.out.flush();
