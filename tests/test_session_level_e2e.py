@@ -26,12 +26,12 @@ def test_a_session_fits_its_level_on_the_earlier_quiet_sessions_here_and_widens_
     store = Store(tmp_path / "iorace.sqlite")
     real = store.load(1)
     # Five quiet sessions of the same cells on this machine: the first session's runs, each cell's level moved by
-    # N(0, 20%) in each (well over what 3 rounds of 5 ms runs can show, 6-12% a ratio), nothing else running beside them
+    # N(0, 40%) in each (well over what 3 rounds of 5 ms runs can show, 6-12% a ratio, or more on a busy machine), nothing else running beside them
     rng = np.random.default_rng(11)
     for _ in range(5):
         cells = []
         for c in real.cells:
-            factor = math.exp(rng.normal(0, 0.20)) if c.variant != "loop" else 1.0
+            factor = math.exp(rng.normal(0, 0.40)) if c.variant != "loop" else 1.0
             runs = [dataclasses.replace(r, wall_ns=int(r.wall_ns * factor), host_busy_ns=0, host_steal_ns=0) for r in c.runs]
             cells.append(dataclasses.replace(c, runs=runs))
         store.add_session(dataclasses.replace(real, cells=cells, status="done", uuid=str(uuid.uuid4())))
