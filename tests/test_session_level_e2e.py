@@ -26,7 +26,8 @@ def test_a_session_fits_its_level_on_the_earlier_quiet_sessions_here_and_widens_
     store = Store(tmp_path / "iorace.sqlite")
     real = store.load(1)
     # Five quiet sessions of the same cells on this machine: the first session's runs, each cell's level moved by
-    # N(0, 40%) in each (well over what 3 rounds of 5 ms runs can show, 6-12% a ratio, or more on a busy machine), nothing else running beside them
+    # N(0, 40%) in each (well over what 3 rounds of 5 ms runs can show, 6-12% a ratio, or more on a busy machine),
+    # nothing else running beside them
     rng = np.random.default_rng(11)
     for _ in range(5):
         cells = []
