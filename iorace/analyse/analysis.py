@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats as sps
 
+from iorace.analyse.placement import Placement, placement
 from iorace.analyse.stats import NO_LEVEL, Level, Ratio, Summary, fastest_paired, paired_ratio, summarize
 from iorace.core.ids import TableId, variant_key_of
 from iorace.core.kind import Kind
@@ -82,6 +83,7 @@ class Row:
     instructions_per_unit: float | None = None  # instructions / the run's work in the group's first unit
     cycles_per_unit: float | None = None  # estimated cycles (cachegrind's cache simulation) / the same work
     place: Place | None = None  # ranked rows only (Group.ranked): the places its interval allows
+    placement: Placement | None = None  # how much its code layouts alone move it (a cell of one layout: None)
 
     @property
     def cost(self) -> float:
@@ -107,6 +109,10 @@ class Row:
 
     def cost_values(self) -> list[float]:
         return [v / self.scale for v in self.primary_values()]
+
+    def layout_by_round(self) -> dict[int, int | None]:
+        """Each measured round's code layout (run/layouts.py; None: the as-linked build)."""
+        return {r.round: r.layout for r in self.cell.measured()}
 
     def cost_by_round(self) -> dict[int, float]:
         """Each measured round's cost (the primary metric scaled to the group's work): what paired ratios pair."""
@@ -290,6 +296,7 @@ def analyse(session: SessionData) -> list[Group]:
     for g in groups:
         _apply_scale(g)
         _compare_within(g)
+        _placements(g)
         _place(g)
         g.rows.sort(key=lambda r: (Status.sort_key(r.cell.status) if not r.ok else -1, r.cost if r.ok else 0, r.cell.label))
     return groups
@@ -354,6 +361,22 @@ def _compare_within(g: Group) -> None:
         _per_unit(r, g.work_unit)
         if r.primary is not None and r.primary.median > 0:
             r.rates = {unit: n / r.primary.median for unit, n in r.cell.units.items()}
+
+
+def _placements(g: Group) -> None:
+    """Each ok row's spread over its code layouts, its runs taken relative to the other ok rows of the table in
+    the same round (placement.placement)."""
+    ok = [r for r in g.rows if r.ok]
+    by_round = {id(r): r.cost_by_round() for r in ok}
+    for r in ok:
+        if not r.cell.layout_names:
+            continue
+        others: dict[int, list[float]] = {}
+        for other in ok:
+            if other is not r:
+                for rnd, cost in by_round[id(other)].items():
+                    others.setdefault(rnd, []).append(cost)
+        r.placement = placement(by_round[id(r)], r.layout_by_round(), list(r.cell.layout_names), others)
 
 
 def interval(r: Row) -> tuple[float, float]:

@@ -98,6 +98,8 @@ def notes(row: Row) -> str:
         out.append(f"cpu: several threads ({row.cpu_pct.median / 100:.1f} CPUs), all counted")
     if row.scale != 1.0:
         out.append("less work: compared per unit of work")
+    if row.placement is not None and (text := row.placement.text()):
+        out.append(text)
     return ", ".join(out + _cell_notes(row.cell))
 
 

@@ -183,6 +183,19 @@ class RunOptions:
             help="Measure each table's fastest cell twice, as two cells (the A/A check: their ratio must cover 1.00).",
         ),
     )
+    layouts: int = field(
+        default=8,
+        metadata=flag(
+            "--layouts",
+            type=click.IntRange(1),
+            show_default=True,
+            metavar="K",
+            help="Code layouts per compiled cell (C, C++, D, Rust: relinked by lld, functions shuffled, in blocks of "
+            "four 16-byte shifts; Go: -randlayout): each timed run uses the next, so a ratio holds where the linker "
+            "put the hot loop, not one link's accident, and a cell that layouts alone move by more than 5% is flagged "
+            "placement-sensitive. 1: the as-linked build only (one layout, as before). Java and Python rows have one.",
+        ),
+    )
     warmup: int = field(
         default=0,
         metadata=flag(

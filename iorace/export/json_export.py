@@ -17,6 +17,7 @@ from pathlib import Path
 
 from iorace.analyse.analysis import NS, Row, ThenNowTable
 from iorace.analyse.leaders import LeaderTable
+from iorace.analyse.placement import Placement
 from iorace.analyse.stats import NO_LEVEL, Level
 from iorace.report.document import Report
 from iorace.store.db import SessionData
@@ -101,10 +102,28 @@ def result(row: Row, scale_params: list[str] | None = None, level: Level = NO_LE
         "instructions": c.instructions,
         "instructions_ratio": row.instructions_ratio,
         "estimated_cycles": c.estimated_cycles,
+        # its code layouts (a run's entry in "layouts" indexes layout_names; null: the as-linked build) and how
+        # much they alone move it (analyse/placement.py)
+        "layout_names": list(c.layout_names),
+        "layout_note": c.layout_note,
+        "placement": _placement(row.placement),
         "page_faults": [r.minflt + r.majflt for r in runs],
         "context_switches": [r.nvcsw + r.nivcsw for r in runs],
         # every other Run field declared with json="NAME" (runner.Run; none of today's): its value per run
         **{name: [getattr(r, f) for r in runs] for f, name in c.json_fields().items()},
+    }
+
+
+def _placement(p: Placement | None) -> dict | None:
+    if p is None:
+        return None
+    return {
+        "layouts": p.layouts,
+        "spread": p.spread,
+        "fastest_layout": p.fastest,
+        "slowest_layout": p.slowest,
+        "p_value": p.p_value,
+        "sensitive": p.sensitive,
     }
 
 

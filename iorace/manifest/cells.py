@@ -9,6 +9,7 @@ from pathlib import Path
 
 from iorace.core.errors import UsageError
 from iorace.core.ids import TableId, cell_label
+from iorace.core.layout import LayoutSet
 from iorace.core.status import BAD_STATES, Status
 from iorace.manifest.schema import ParamValue, Toolchain, Variant
 from iorace.manifest.suites import Suite
@@ -78,6 +79,9 @@ class Cell:
     counter_notes: dict[str, str] = field(default_factory=dict)  # same keys: why a counter has no value
     extra: dict[str, float] = field(default_factory=dict)  # figures the program reports (result line "extra")
     timing_note: str = ""  # why its timing stopped early (race), or the precision it did not reach
+    layouts: LayoutSet = field(default_factory=LayoutSet)  # its code layouts (run/layouts.py); none: the as-linked build
+    layout_order: list[int] = field(default_factory=list)  # the order its timed runs use them in, over and over
+    layout_runs: int = 0  # timed runs scheduled so far: the next one uses layout_order[layout_runs % len]
     verify_ns: int | None = None  # its verification run's time on its metric (what --target-ms sizes its work from)
     sizing_note: str = ""  # how --target-ms sized its work per run (run.calibrate)
     db_id: int | None = None

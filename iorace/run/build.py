@@ -168,7 +168,7 @@ def resume_builds() -> None:
     _stopped.clear()
 
 
-def _run_command(command: str, cwd: Path, env: dict[str, str]) -> tuple[str, int]:
+def run_command(command: str, cwd: Path, env: dict[str, str]) -> tuple[str, int]:
     """Run a build command in its own process group (stop_builds kills it whole); its output and exit code."""
     with _running_lock:
         if _stopped.is_set():
@@ -214,7 +214,7 @@ def compile_key(cell: Cell) -> Outcome:
     (cache_dir() / "work" / cell.suite.name / cell.toolchain.name).mkdir(parents=True, exist_ok=True)
     command = build_command(cell, tmp)
     if command.strip():
-        output, code = _run_command(command, tmp, {**os.environ, **cell.variant.env})
+        output, code = run_command(command, tmp, {**os.environ, **cell.variant.env})
         (tmp / "build.log").write_text(f"$ {command}\n{output}")
         if code != 0:
             tail = "\n".join(output.strip().splitlines()[-LOG_TAIL_LINES:])

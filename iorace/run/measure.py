@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from iorace.analyse.analysis import AA_SUFFIX
 from iorace.analyse.contention import displaced, usual_share
@@ -23,6 +23,7 @@ from iorace.core.ids import TableId
 from iorace.core.kind import Kind
 from iorace.manifest.cells import OK, Cell
 from iorace.run.launcher import SINK_NULL, Job, Run, Runner, page_replacer, run_batch
+from iorace.run.layouts import TWIN_SEEDS, layouts_for, use_order
 from iorace.run.race import Plan, Race
 from iorace.run.verify import Recorder, env_for, judge_run
 
@@ -43,30 +44,81 @@ class Randomize:
     rivals: bool = False  # a round's order puts each table's cells side by side (round_order), not a shuffle
 
 
-def _jobs(
-    cells: list[Cell], timeout: float, sink: str, randomize: Randomize, rng: random.Random
-) -> tuple[list[Job], list[list[int]], list[int]]:
-    """The chunk's jobs: per cell, ENV_PADS copies with random paddings (or one, unpadded); then the page
-    re-placer over every input file. Returns the jobs, each cell's job numbers, and each job's padding."""
-    jobs: list[Job] = []
-    pads: list[int] = []
-    per_cell: list[list[int]] = []
+@dataclass
+class _Jobs:
+    """A chunk's jobs for the launcher: per cell and layout, copies with random paddings (or one, unpadded),
+    then the page re-placer over every input file; and what each job is (its padding, its layout)."""
+
+    jobs: list[Job]
+    per_cell: list[dict[int | None, list[int]]]  # cell -> layout index (None: the as-linked build) -> job numbers
+    pads: list[int]
+    layouts: list[int | None]
+    replacer: list[int] = field(default_factory=list)  # the page re-placer's job, when there is one
+
+    def schedule(self, chunk: list, index: dict[int, int], pad_rng: random.Random, layout_rng: random.Random) -> list[int]:
+        """The job of every run of a chunk, round after round: the page re-placer first, then each cell in the
+        round's order, in the layout it runs next (next_layout), with one of that layout's paddings."""
+        return [
+            j
+            for phase, _, order in chunk
+            for j in self.replacer + [pad_rng.choice(self.per_cell[index[id(c)]][next_layout(c, phase, layout_rng)]) for c in order]
+        ]
+
+    def label(self, run: Run, job: int, padded: bool) -> None:
+        """What a run of job `job` records of how it ran: its layout, and its padding when runs are padded."""
+        run.layout = self.layouts[job]
+        if padded:
+            run.env_pad = self.pads[job]
+
+
+def _jobs(cells: list[Cell], timeout: float, sink: str, randomize: Randomize, rng: random.Random) -> _Jobs:
+    out = _Jobs([], [], [], [])
     for c in cells:
-        mine = []
-        for _ in range(ENV_PADS if randomize.env else 1):
-            pad = rng.randrange(ENV_PAD_MAX) if randomize.env else 0
-            env = env_for(c)
-            if randomize.env:
-                env["IORACE_PAD"] = "x" * pad
-            mine.append(len(jobs))
-            jobs.append(Job(c.argv, timeout, sink or SINK_NULL, env, str(c.build_dir)))
-            pads.append(pad)
-        per_cell.append(mine)
+        mine: dict[int | None, list[int]] = {}
+        layouts: list[int | None] = list(range(len(c.layouts))) or [None]
+        copies = max(1, ENV_PADS // len(layouts)) if randomize.env else 1  # about ENV_PADS jobs a cell either way
+        for layout in layouts:
+            argv = c.argv if layout is None else c.layouts.argv(c.argv, layout)
+            for _ in range(copies):
+                pad = rng.randrange(ENV_PAD_MAX) if randomize.env else 0
+                env = env_for(c)
+                if randomize.env:
+                    env["IORACE_PAD"] = "x" * pad
+                mine.setdefault(layout, []).append(len(out.jobs))
+                out.jobs.append(Job(argv, timeout, sink or SINK_NULL, env, str(c.build_dir)))
+                out.pads.append(pad)
+                out.layouts.append(layout)
+        out.per_cell.append(mine)
     files = sorted({str(c.dataset.path) for c in cells if c.dataset.path is not None})
     if randomize.pages and files:
-        jobs.append(Job([page_replacer(), *files], timeout, SINK_NULL))
-        pads.append(0)
-    return jobs, per_cell, pads
+        out.replacer.append(len(out.jobs))
+        out.jobs.append(Job([page_replacer(), *files], timeout, SINK_NULL))
+        out.pads.append(0)
+        out.layouts.append(None)
+    return out
+
+
+def _own_layouts(cell: Cell, count: int, rng: random.Random, relink: bool = True) -> None:
+    """The order a cell uses its layouts in; with relink (an A/A twin, a copy of its reference), layouts of its
+    own first, linked with seeds of its own, so that its ratio to its reference holds the placement floor (two
+    sets of random layouts of one program), not only the runs' noise."""
+    if relink and cell.layouts:
+        cell.layouts = layouts_for(cell, count, seed_base=TWIN_SEEDS)
+    elif cell.layout_order:
+        return
+    cell.layout_order, cell.layout_runs = use_order(cell.layouts, rng), 0
+
+
+def next_layout(cell: Cell, phase: str, rng: random.Random) -> int | None:
+    """The layout a cell's next run uses: a timed run the next in its order (balanced: layouts.use_order), a
+    warm-up any; None for a cell of one layout."""
+    if not cell.layouts:
+        return None
+    if phase != "measure":
+        return rng.randrange(len(cell.layouts))
+    layout = cell.layout_order[cell.layout_runs % len(cell.layout_order)]
+    cell.layout_runs += 1
+    return layout
 
 
 def round_order(timed: list[Cell], race: Race, rng: random.Random, rivals: bool, round_index: int) -> list[Cell]:
@@ -109,6 +161,7 @@ def measure(
     randomize: Randomize = Randomize(),
     aa: bool = False,
     plan: Plan | None = None,
+    layouts: int = 1,
 ) -> None:
     """Warm-up rounds, then counted rounds (`runs`, or as `plan` decides: race.Plan), each chunk of rounds
     made by runner (the launcher by default); the recorder (the session's store) gets every run made and
@@ -123,10 +176,15 @@ def measure(
     `env_pad`). With `aa`, the first round picks each table's fastest cell and adds its twin (the A/A cell:
     the same program, a cell of its own, kind control) to every later round. With a plan that races, a cell
     whose place is settled stops being timed; a cell's `timing_note` says why it stopped, or that it did not
-    reach the precision asked. cell_changed is told of every cell added or changed.
+    reach the precision asked. cell_changed is told of every cell added or changed. A cell with code layouts
+    (cell.layouts, made at build time) runs the next of them in each timed run, in blocks that balance
+    where its code lies (layouts.use_order); its A/A twin gets `layouts` of its own. Each run records its layout.
     """
     rng = random.Random(seed)
     pad_rng = random.Random(f"{seed}:pads")  # its own stream: the rounds' order does not depend on randomize
+    layout_rng = random.Random(f"{seed}:layouts")  # and another: the order each cell uses its layouts in
+    for c in cells:
+        _own_layouts(c, layouts, layout_rng, relink=False)
     race = Race(plan or Plan(min_rounds=runs))
     round_s = 0.0  # seconds a round takes, from the last chunk; the first chunk is one round
     index = {id(c): i for i, c in enumerate(cells)}
@@ -143,11 +201,11 @@ def measure(
         for phase, number in phases:
             round_no = warmed + number if phase == "warmup" else measured + number
             chunk.append((phase, round_no, round_order(timed, race, rng, randomize.rivals, warmed + measured + number)))
-        jobs, per_cell, pads = _jobs(cells, timeout, sink, randomize, pad_rng)
-        replacer = [len(jobs) - 1] if len(jobs) > sum(map(len, per_cell)) else []  # the page re-placer, when there is one
-        schedule = [j for _, _, order in chunk for j in replacer + [pad_rng.choice(per_cell[index[id(c)]]) for c in order]]
-        records, interrupted = runner(jobs, schedule)
-        _record_chunk(chunk, records, schedule, pads if randomize.env else None, len(replacer), recorder, race, advance, cell_changed)
+        made = _jobs(cells, timeout, sink, randomize, pad_rng)
+        replacer = made.replacer
+        schedule = made.schedule(chunk, index, pad_rng, layout_rng)
+        records, interrupted = runner(made.jobs, schedule)
+        _record_chunk(chunk, records, schedule, made, randomize.env, len(replacer), recorder, race, advance, cell_changed)
         recorder.commit()
         walls = [r.wall_ns for r in records if r is not None]  # the page re-placer's time too: it is part of a round
         round_s = sum(walls) / 1e9 / len(chunk) if walls else 0.0
@@ -155,6 +213,7 @@ def measure(
             raise KeyboardInterrupt
         if aa and warmed == measured == 0:
             for twin in aa_twins([c for c in cells if c.status == OK], chunk_costs(chunk, records, len(replacer))):
+                _own_layouts(twin, layouts, layout_rng)
                 cells.append(twin)
                 index[id(twin)] = len(cells) - 1
                 cell_changed(twin)
@@ -185,7 +244,8 @@ def _record_chunk(
     chunk: list,
     records: list[Run | None],
     schedule: list[int],
-    pads: list[int] | None,
+    made: _Jobs,
+    padded: bool,
     skip: int,
     recorder: Recorder,
     race: Race,
@@ -206,8 +266,8 @@ def _record_chunk(
         repeat = False
         for cell in order:
             run = records[k]
-            if run is not None and pads is not None:
-                run.env_pad = pads[schedule[k]]
+            if run is not None:
+                made.label(run, schedule[k], padded)
             k += 1
             advance(cell.label)
             if run is None or cell.status != OK:  # skipped by the launcher after a failure, or interrupted

@@ -43,6 +43,8 @@ def cell_record(cell: Cell) -> CellData:
         extra=cell.extra,
         timing_note=cell.timing_note,
         sizing_note=cell.sizing_note,
+        layout_names=list(cell.layouts.names),
+        layout_note=cell.layouts.note,
         counters=cell.counters,
         counter_notes=cell.counter_notes,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import os
 import random
@@ -19,6 +20,7 @@ from iorace import __version__
 from iorace.analyse.stats import NO_LEVEL
 from iorace.core import machine
 from iorace.core.errors import UsageError
+from iorace.core.layout import LayoutSet
 from iorace.core.options import RunOptions
 from iorace.core.paths import REPO_SUITES, default_db
 from iorace.core.status import BAD_STATES, Status
@@ -27,6 +29,7 @@ from iorace.manifest.cells import OK, PLANNED, SKIPPED, Cell, dataset_refs, expa
 from iorace.manifest.suites import load_suites
 from iorace.run import build, counters, datasets, prior, reference
 from iorace.run.calibrate import calibrate, probe
+from iorace.run.layouts import layouts_for
 from iorace.run.measure import Randomize, measure
 from iorace.run.progress import Stages, stages_for
 from iorace.run.race import Plan
@@ -158,7 +161,7 @@ def _execute(
 
     before: dict | None = None  # the machine before the first suite is measured
     with stages_for(console) as progress:
-        _build(cells, progress, save, build_jobs(opts))
+        _build(cells, progress, save, build_jobs(opts), 1 if opts.check_only else opts.layouts)  # checked: as linked
         for suite_name in dict.fromkeys(c.suite.name for c in cells):
             runnable = [c for c in cells if c.suite.name == suite_name and c.status == PLANNED]
             _prepare(runnable, progress, save, f"data {suite_name}")
@@ -214,10 +217,11 @@ def _verify(
         progress.stop_task(sizing)
 
 
-def _build(cells: list[Cell], progress: Stages, save: Callable[[Cell], None], jobs: int) -> None:
+def _build(cells: list[Cell], progress: Stages, save: Callable[[Cell], None], jobs: int, layouts: int = 1) -> None:
     """Every cell's build, `jobs` at a time in threads (a build is a subprocess: the GIL is free meanwhile);
-    cells of one build key are built once and share its outcome. The store and the progress are touched in
-    this thread only (a SQLite connection belongs to its thread)."""
+    cells of one build key are built once and share its outcome, and its `layouts` code layouts
+    (run/layouts.py: relinked in the same thread; found in the cache when warm). The store and the progress
+    are touched in this thread only (a SQLite connection belongs to its thread)."""
     task = progress.add_task("build", total=len(cells), what="")
     by_key: dict[str, list[Cell]] = {}
     for cell in cells:  # stored in the plan's order first: the cells' row ids are the reports' order
@@ -232,11 +236,12 @@ def _build(cells: list[Cell], progress: Stages, save: Callable[[Cell], None], jo
         return
     pool = ThreadPoolExecutor(max_workers=max(1, min(jobs, len(by_key))), thread_name_prefix="iorace-build")
     try:
-        running = {pool.submit(build.compile_key, same[0]): same for same in by_key.values()}
+        running = {pool.submit(_build_and_link, same[0], layouts): same for same in by_key.values()}
         for done in as_completed(running):
-            outcome = done.result()
+            outcome, linked = done.result()
             for cell in running[done]:
                 outcome.apply(cell)
+                cell.layouts = linked
                 progress.update(task, what=cell.label)
                 save(cell)
                 progress.advance(task)
@@ -247,6 +252,16 @@ def _build(cells: list[Cell], progress: Stages, save: Callable[[Cell], None], jo
     finally:
         pool.shutdown(wait=True)
         build.resume_builds()
+
+
+def _build_and_link(cell: Cell, layouts: int) -> tuple[build.Outcome, LayoutSet]:
+    """A build key's build, then its code layouts (none when it failed, or for --layouts 1)."""
+    outcome = build.compile_key(cell)
+    if outcome.build_dir is None or layouts < 2:
+        return outcome, LayoutSet()
+    built = copy.copy(cell)  # the worker thread reads a cell, changes none (the main thread applies outcomes)
+    built.build_dir = outcome.build_dir
+    return outcome, layouts_for(built, layouts)
 
 
 def _prepare(runnable: list[Cell], progress: Stages, save: Callable[[Cell], None], stage: str = "data") -> None:
@@ -318,6 +333,7 @@ def _measure(
                 cell_changed=save,
                 randomize=Randomize(pages=opts.replace_pages, env=opts.pad_env, rivals=opts.order == "rivals"),
                 aa=opts.aa,
+                layouts=opts.layouts,
                 plan=Plan(
                     opts.runs,
                     max_runs,

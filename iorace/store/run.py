@@ -37,6 +37,8 @@ class Run:
     inner_ns: int | None = column("INTEGER", default=None)  # the program's own timing, from its result line
     exit_code: int = column("INTEGER NOT NULL")  # negative: killed by that signal
     env_pad: int | None = column("INTEGER", default=None)  # bytes its environment was padded by (measure.Randomize)
+    # which of its cell's code layouts ran (an index into the cell's layout names); None: the as-linked build
+    layout: int | None = column("INTEGER", default=None, json="layouts")
     # the CPU time the whole machine used (busy) and the hypervisor stole while it ran (/proc/stat, in 10 ms
     # ticks; None where it could not be read, and in runs stored before it was recorded)
     host_busy_ns: int | None = column("INTEGER", default=None)

@@ -52,6 +52,7 @@ class FakeCell:
             setattr(self, k, getattr(c, k))
         self.argv = c.command
         self.metric = c.metric
+        self.layouts = NS(names=tuple(c.layout_names), note=c.layout_note)
         self.counters, self.counter_notes = dict(c.counters), dict(c.counter_notes)
         self.db_id = db_id
 
@@ -259,8 +260,8 @@ def test_json_export_is_hyperfine_shaped_with_iorace_fields():
 def test_tsv_export_is_one_row_per_timed_run():
     got = list(rows(toy_session()))
     assert len(got) == 4 * 5  # the wrong cell was never timed
-    assert got[0] == ["c/fast@gcc:release[mode=count]", "0.0110", "0.0099", "0.0000", "90%", "2048"]
-    assert HEADER == ["test", "elapsed", "user", "system", "cpu_pct", "mem"]
+    assert got[0] == ["c/fast@gcc:release[mode=count]", "0.0110", "0.0099", "0.0000", "90%", "2048", "", ""]  # one layout, not flagged
+    assert HEADER == ["test", "elapsed", "user", "system", "cpu_pct", "mem", "layout", "placement"]  # the seed's six first
 
 
 def test_every_registered_exporter_writes_a_file(tmp_path):
