@@ -38,13 +38,11 @@ class Placement:
         return self.p_value is not None and self.p_value < P_SENSITIVE and self.spread > PLACEMENT_SENSITIVE
 
     def text(self) -> str:
-        """The note a report prints beside a cell whose layouts were timed."""
-        moved = f"layouts move it {self.spread:.0%} ({self.slowest} over {self.fastest}, {self.layouts} layouts)"
-        if self.sensitive:
-            return f"placement-sensitive: {moved}"
-        if self.p_value is None:
-            return f"{moved}: too few runs a layout to judge"
-        return ""
+        """The note a report prints beside a placement-sensitive cell ('' for any other: the JSON export keeps
+        every cell's spread, also one with too few runs a layout to judge)."""
+        if not self.sensitive:
+            return ""
+        return f"placement-sensitive: layouts move it {self.spread:.0%} ({self.slowest} over {self.fastest}, {self.layouts} layouts)"
 
 
 def placement(
