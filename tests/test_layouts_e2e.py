@@ -47,7 +47,7 @@ def test_each_cell_runs_its_layouts_in_turn_and_answers_right_in_each(spin):
         )  # in turn: as even as the rounds allow (a displaced run takes its layout's turn, and its round runs again)
         assert len(used) >= 8 - c["displaced_runs"] and max(used.values()) - min(used.values()) <= 1 + c["displaced_runs"]
         assert set(used) <= set(range(8))
-        assert c["placement"] is not None and c["placement"]["layouts"] == 8
+        assert c["placement"] is not None and c["placement"]["layouts"] >= 2  # layouts with runs beside another cell's
 
 
 def test_a_blocks_four_layouts_put_main_in_its_four_places_mod_64(spin):
