@@ -237,6 +237,8 @@ def _next_rounds(wanted: int, warmups_left: int, measured: int, race: Race, cell
     target = race.min_rounds if measured < race.min_rounds else max(race.most_rounds, race.floor_target(cells))
     if measured >= race.min_rounds and not race.more_rounds(cells, measured):
         return out
+    if measured >= race.min_rounds and measured >= target:  # only a block of layouts left to finish (Race.more_rounds)
+        target = measured + (-measured) % race.plan.block
     return out + [("measure", i) for i in range(min(wanted - len(out), target - measured))]
 
 

@@ -54,6 +54,11 @@ from iorace.manifest.cells import Cell
 
 RACE_MIN_ROUNDS = 3  # a place is judged on no fewer rounds (t = 4.30 on 2 degrees of freedom: only cells far apart part)
 RACE_FAR_ROUNDS = 2  # far behind is judged from two rounds (t = 12.7 on 1 degree of freedom: many times behind only)
+# After one round, a cell this many times its table's fastest leaves with a bound, not an interval: it is at least
+# FAR_BOUND times behind (a factor over 3 of margin for one run's noise, a displaced run being repeated anyway).
+# readbytes' first rounds spent 12.6 s of a 19 s round on 16 cells over 10x behind, timed again in the second.
+FIRST_ROUND_FAR = 10.0
+FAR_BOUND = 3.0
 FAR_BEHIND = 2.0  # F-race's elimination: a cell whose whole interval lies beyond this many times the fastest
 FLOOR_ROUNDS = 20  # a cheap table's rounds at most by its floor: from 20 a ratio is a trimmed mean, t = 2.09
 FLOOR_SHARE = 0.25  # of --budget-per-table: the seconds of rounds a cheap table is timed whole at least
@@ -70,6 +75,7 @@ class Plan:
     race: bool = False
     floor_s: float | None = None  # seconds of rounds a table is timed whole at least, up to FLOOR_ROUNDS rounds
     level: Level = NO_LEVEL  # the suite's session level, which the report adds to every interval: the precision is judged with it
+    block: int = 1  # with a precision, rounds end on a multiple of this unless the budget is spent (code layouts' blocks)
 
     @staticmethod
     def floor_of(budget_per_table: float | None, max_rounds: int | None) -> float | None:
@@ -175,8 +181,10 @@ class Race:
 
     def settle(self, cells: list[Cell], rounds_done: int) -> list[Cell]:
         """Racing: the cells whose place in their table is settled now (and were still timed); marks them."""
-        if not self.plan.race or rounds_done < RACE_FAR_ROUNDS:
+        if not self.plan.race or rounds_done < 1:
             return []
+        if rounds_done < RACE_FAR_ROUNDS:
+            return self._far_after_one_round(cells)
         judged = rounds_done >= RACE_MIN_ROUNDS  # places and the top three; before, only far behind
         ratios = self.ratios(cells)
         widths = self.precision_ratios(cells, ratios)
@@ -193,6 +201,28 @@ class Race:
                     settled.append(c)
             settled += self._within_precision(table, widths, rounds_done)
         return settled
+
+    def _far_after_one_round(self, cells: list[Cell]) -> list[Cell]:
+        """After the first round: a cell FIRST_ROUND_FAR times its table's fastest leaves with a bound (at least
+        FAR_BOUND times behind), not an interval: one run cannot give one, and a second round of such a cell
+        costs the most and decides nothing at the top. Not in a cheap table short of its floor."""
+        out = []
+        for table in _tables(cells).values():
+            if self.floor_rounds(table) > 1:
+                continue
+            compared = [c for c in table if Kind.of(c.variant.kind).compared and self.costs.get(id(c))]
+            if len(compared) < 2:
+                continue
+            fastest = min(self.median_cost(c) for c in compared)
+            for c in compared:
+                times = self.median_cost(c) / fastest if fastest > 0 else 0.0
+                if id(c) not in self.stopped and times >= FIRST_ROUND_FAR:
+                    self.stopped[id(c)] = (
+                        f"stopped after 1 round: at least {FAR_BOUND:g}x behind the fastest (a bound, not an interval:"
+                        f" {times:.0f}x its time in the first round) (race)"
+                    )
+                    out.append(c)
+        return out
 
     def _within_precision(self, table: list[Cell], ratios: dict[int, Ratio], rounds_done: int) -> list[Cell]:
         """A table whose every cell still timed is within the precision asked, after the minimum rounds, is done:
@@ -213,7 +243,14 @@ class Race:
 
     def more_rounds(self, cells: list[Cell], rounds_done: int) -> bool:
         """Whether another round is needed: below the minimum; else, with a precision, while a cell still
-        timed is wider than it, within the budget and the maximum."""
+        timed is wider than it, within the budget and the maximum; and, with code layouts, until the rounds
+        end a block (every cell then ran each of a block's shifts alike), unless the budget is spent."""
+        if self._more_rounds(cells, rounds_done):
+            return True
+        in_block = self.plan.precision is not None and rounds_done % self.plan.block != 0  # --precision none: exactly --runs
+        return in_block and not (self.plan.budget_s is not None and time.monotonic() - self.started >= self.plan.budget_s)
+
+    def _more_rounds(self, cells: list[Cell], rounds_done: int) -> bool:
         if rounds_done < self.min_rounds:
             return True
         if self.plan.budget_s is not None and time.monotonic() - self.started >= self.plan.budget_s:

@@ -292,3 +292,26 @@ def test_the_precision_is_judged_with_the_session_level_the_report_adds_where_it
     out_of_reach = race_with(Level(sd=0.036))  # 1.96 x 3.6% = 7.1%: the rounds alone are judged
     assert out_of_reach.too_wide([fast, second]) == []
     assert out_of_reach.ratios([fast, second], Level(sd=0.036))[id(fast)].between == 0  # the fastest has no level
+
+
+def test_after_one_round_a_cell_ten_times_behind_leaves_with_a_bound(tmp_path):
+    fast, slow, far = toy_cells(tmp_path, ("fast", "slow", "far"))
+    race = Race(Plan(min_rounds=5, race=True))
+    costs(race, fast, [1.0])
+    costs(race, slow, [5.0])  # 5x: one run cannot say how far; it runs a second round
+    costs(race, far, [12.0])
+    assert race.settle([fast, slow, far], 1) == [far]
+    assert "at least 3x behind the fastest (a bound, not an interval: 12x" in race.stopped[id(far)]
+    assert Race(Plan(min_rounds=5, race=False)).settle([fast, slow, far], 1) == []
+
+
+def test_with_code_layouts_the_rounds_end_on_a_whole_block(tmp_path):
+    a, b = toy_cells(tmp_path, ("a", "b"))
+    race = Race(Plan(min_rounds=5, precision=0.5, block=4))  # the precision is met: only the block is left
+    costs(race, a, [10.0] * 8)
+    costs(race, b, [11.0] * 8)
+    assert race.more_rounds([a, b], 5) and race.more_rounds([a, b], 7)
+    assert not race.more_rounds([a, b], 8)
+    assert not Race(Plan(min_rounds=5, precision=None, block=4)).more_rounds([a, b], 5)  # --precision none: exactly --runs
+    spent = Race(Plan(min_rounds=5, precision=0.5, budget_s=1e-9, block=4))
+    assert not spent.more_rounds([a, b], 6)  # the budget ends it mid-block
