@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, Validatio
 
 from iorace.core.errors import UsageError
 from iorace.core.kind import Kind
+from iorace.core.paths import VARIANT_KIT
 
 ParamValue = str | int | float | bool
 
@@ -42,7 +43,8 @@ class Dataset(Strict):
 
 
 class VariantFields(Strict):
-    """Fields a [defaults.<language>] table may preset for every variant of that language."""
+    """Fields [defaults] may preset for every variant of the suite, and [defaults.<language>] for every variant
+    of that language (a variant's own field wins, then its language's, then the suite's)."""
 
     args: list[str] | None = None
     deps: list[str] | None = None
@@ -53,6 +55,45 @@ class VariantFields(Strict):
     env: dict[str, str] | None = None
     params: dict[str, ParamValue] | None = None
     dir: str | None = None
+
+
+class Defaults(VariantFields):
+    """[defaults]: VariantFields for every variant of the suite; each [defaults.<language>] table under it
+    (its extra keys) presets them for one language, over the suite's."""
+
+    model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, VariantFields] = Field(init=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _languages_are_tables(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            if "all" in data:
+                raise ValueError("[defaults.all] is now [defaults] itself: move its fields up")
+            for key, value in data.items():
+                if key not in VariantFields.model_fields and not isinstance(value, dict):
+                    fields = ", ".join(VariantFields.model_fields)
+                    raise ValueError(f"{key!r} is neither a field every variant takes ({fields}) nor a [defaults.<language>] table")
+        return data
+
+
+KIT = "{kit}"  # in a variant's sources, deps, flags, link and env: the variant kit's folder (iorace/variant_kit)
+
+
+def _with_kit(variant: dict) -> dict:
+    """The variant's fields with {kit} replaced by the kit's absolute path (only those fields, only that word:
+    the rest of a flag keeps its braces)."""
+
+    def put(value: Any) -> Any:
+        if isinstance(value, str):
+            return value.replace(KIT, str(VARIANT_KIT))
+        if isinstance(value, list):
+            return [put(x) for x in value]
+        if isinstance(value, dict):
+            return {k: put(x) for k, x in value.items()}
+        return value
+
+    return {k: put(v) if k in {"sources", "deps", "flags", "link", "env"} else v for k, v in variant.items()}
 
 
 class Variant(Strict):
@@ -236,7 +277,7 @@ class SuiteManifest(Strict):
     default_profiles: list[str] | None = None
     params: dict[str, ParamValue | list[ParamValue]] = Field(default_factory=dict)
     datasets: dict[str, Dataset]
-    defaults: dict[str, VariantFields] = Field(default_factory=dict)
+    defaults: Defaults = Field(default_factory=lambda: Defaults())
     toolchains: dict[str, dict[str, Any]] = Field(default_factory=dict)
     variants: list[Variant] = Field(default_factory=list)
 
@@ -266,18 +307,20 @@ class SuiteManifest(Strict):
 
     @model_validator(mode="before")
     @classmethod
-    def _apply_language_defaults(cls, data: Any) -> Any:
-        """Fill each variant's missing fields from [defaults.<language>] (then [defaults.all])."""
+    def _apply_defaults(cls, data: Any) -> Any:
+        """Fill each variant's missing fields from [defaults.<language>], then from [defaults] itself; then
+        put the variant kit's folder where a field says {kit}."""
         if not isinstance(data, dict):
             return data
         defaults = data.get("defaults") or {}
         variants = data.get("variants") or []
         if isinstance(defaults, dict) and isinstance(variants, list):
+            suite_wide = {k: v for k, v in defaults.items() if k in VariantFields.model_fields}
             merged = []
             for v in variants:
                 if isinstance(v, dict):
-                    base = {**(defaults.get("all") or {}), **(defaults.get(v.get("language"), {}) or {})}
-                    v = {**base, **v}
+                    language = defaults.get(v.get("language"))
+                    v = _with_kit({**suite_wide, **(language if isinstance(language, dict) else {}), **v})
                 merged.append(v)
             data = {**data, "variants": merged}
         return data
