@@ -78,7 +78,7 @@ passes = 3
 [datasets.tiny]
 description = "2,000 lines of words, the last one without its newline"
 [datasets.quick]
-description = "400,000 lines of words (about 20 MB)"
+description = "400,000 lines of words (about 14 MB)"
 
 [defaults]
 args = ["{{input}}", "{{passes}}"]   # every variant: the kit's FILE PASSES [PARAM...]
