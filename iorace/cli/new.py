@@ -50,8 +50,8 @@ def new(name: str, languages: str, parent: Path | None, peer: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
     console.print(f"made {target}: {len(written)} files ({', '.join(sorted(written))})", highlight=False, soft_wrap=True)
-    suite_dir = "" if root.resolve() == REPO_SUITES.resolve() else f" --suite-dir {root}"
-    console.print(f"check it: iorace run {name}{suite_dir} --size tiny --check-only", highlight=False, soft_wrap=True)
+    check = f"iorace run {name}{skeleton.suite_dir_option(target)} --size tiny --check-only"
+    console.print(f"check it: {check}", highlight=False, soft_wrap=True)
 
 
 def _languages(text: str) -> list[str]:

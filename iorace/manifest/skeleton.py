@@ -14,10 +14,10 @@ import re
 import shlex
 from pathlib import Path
 
-from iorace.core.paths import VARIANT_KIT
+from iorace.core.paths import REPO_SUITES, VARIANT_KIT
 from iorace.manifest.skeleton_languages import LANGUAGES, LanguageFiles, language_files, peer_files
 
-__all__ = ["LANGUAGES", "NAME_PATTERN", "files", "kit_path", "peer_problem"]
+__all__ = ["LANGUAGES", "NAME_PATTERN", "files", "kit_path", "peer_problem", "suite_dir_option"]
 
 NAME_PATTERN = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 
@@ -44,6 +44,12 @@ def kit_path(suite_dir: Path) -> str:
     return str(kit)
 
 
+def suite_dir_option(suite_dir: Path) -> str:
+    """What `iorace run` needs to find the suite: nothing in the checkout's suites/, else --suite-dir PARENT."""
+    parent = suite_dir.parent
+    return "" if parent.resolve() == REPO_SUITES.resolve() else f" --suite-dir {parent}"
+
+
 def files(name: str, languages: list[str], suite_dir: Path, peer: str = "") -> dict[str, str]:
     """Every file of the skeleton, path (relative to the suite's folder) -> text."""
     kit = kit_path(suite_dir)
@@ -51,7 +57,7 @@ def files(name: str, languages: list[str], suite_dir: Path, peer: str = "") -> d
     out = {
         "suite.toml": _manifest(name, parts),
         "suite.py": SUITE_PY,
-        "README.md": _readme(name, languages, peer),
+        "README.md": _readme(name, languages, peer, suite_dir_option(suite_dir)),
         f"tests/test_{name.replace('-', '_')}.py": TEST_PY.replace("NAME", name),
     }
     for part in parts:
@@ -86,7 +92,7 @@ args = ["{{input}}", "{{passes}}"]   # every variant: the kit's FILE PASSES [PAR
 {blocks}"""
 
 
-def _readme(name: str, languages: list[str], peer: str) -> str:
+def _readme(name: str, languages: list[str], peer: str, where: str) -> str:
     peer_line = f"- `sh/`: `{peer}` as a peer, through a wrapper (see suite.toml's `[toolchains]`)\n" if peer else ""
     return f"""\
 # {name}
@@ -100,10 +106,8 @@ Made by `iorace new` with {", ".join(languages)}. The job so far counts the newl
 
 Check every cell, then measure:
 
-    iorace run {name} --suite-dir PARENT --size tiny --check-only
-    iorace run {name} --suite-dir PARENT --size quick
-
-(PARENT is the folder that holds this one; none is needed for a suite in the checkout's `suites/`.)
+    iorace run {name}{where} --size tiny --check-only
+    iorace run {name}{where} --size quick
 """
 
 

@@ -328,7 +328,7 @@ start=$(date +%s%N)
 while [ "$i" -lt "$passes" ]; do
   out=$({command} < "$file") || exit 1
   set -- $out
-  [ -z "$first" ] || [ "$1" = "$first" ] || {{ echo "error: pass $i answered $1, the first pass $first" >&2; exit 1; }}
+  [ -z "$first" ] || [ "$1" = "$first" ] || {{ echo "error: pass $((i + 1)) answered $1, the first pass $first" >&2; exit 1; }}
   first=$1 i=$((i + 1))
 done
 echo "iorace-result {{\\"answer\\": $first, \\"inner_ns\\": $(($(date +%s%N) - start))}}" >&2

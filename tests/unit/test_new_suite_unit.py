@@ -53,11 +53,13 @@ def test_the_skeleton_is_a_suite_with_a_variant_per_language_and_the_peer(iorace
     assert suite.manifest.work_params == ("passes",)  # --target-ms can size it
     # outside the checkout, the crate and the module name the kit by its absolute path
     assert f'path = "{VARIANT_KIT}/rust"' in (tmp_path / "wc/rust/Cargo.toml").read_text()
-    assert (tmp_path / "wc/tests/test_wc.py").is_file() and (tmp_path / "wc/README.md").is_file()
+    assert (tmp_path / "wc/tests/test_wc.py").is_file()
+    assert f"iorace run wc --suite-dir {tmp_path} --size tiny --check-only" in (tmp_path / "wc/README.md").read_text()
 
 
-def test_inside_the_checkout_the_kit_is_named_relative_to_the_suite():
+def test_inside_the_checkout_the_kit_is_named_relative_to_the_suite_and_run_needs_no_suite_dir():
     assert skeleton.kit_path(REPO_SUITES / "wc") == "../../../iorace/variant_kit"
+    assert skeleton.suite_dir_option(REPO_SUITES / "wc") == ""
 
 
 def test_the_reference_answer_counts_newlines_and_the_data_is_deterministic(tmp_path):
