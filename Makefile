@@ -69,7 +69,8 @@ lint: setup
 	scripts/lint
 
 # README.md's results block and docs/results/README.md, the index of the studies, regenerated from the stored
-# exports and each study's study.toml (tests/unit/test_docs_current.py fails when they are out of date).
+# exports and each study's study.toml, and docs/MANIFEST.md from the manifest's models (tests/unit/test_docs_current.py
+# and tests/unit/test_manifest_reference.py fail when they are out of date).
 docs: setup
 	.venv/bin/python scripts/docs.py
 

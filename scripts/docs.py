@@ -1,5 +1,6 @@
 """`make docs`: the results index (docs/results/README.md) and README.md's results block, generated from the
-stored exports.
+stored exports; and the manifest reference (docs/MANIFEST.md), from the manifest's models
+(iorace/manifest/reference.py).
 
 Each study is a folder of docs/results/ named DATE-QUESTION; its study.toml, written once by hand, says what
 it asked (`question`), the command that repeats it, the commit and machine it was measured on, and what each
@@ -16,7 +17,7 @@ either way). A Markdown export without its JSON gives the median of its `cpu` co
 
 usage: .venv/bin/python scripts/docs.py [--check]
   writes both files; --check writes nothing and exits 1 when either differs from what it would write.
-Only the standard library: tomllib, json.
+Only the standard library (tomllib, json), and iorace itself for the manifest reference.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+
+from iorace.manifest import reference
 
 REPO = Path(__file__).resolve().parent.parent
 BEGIN = "<!-- results:begin -->"
@@ -303,12 +306,13 @@ def replace_block(readme: str, block: str) -> str:
 
 
 def generate(repo: Path = REPO) -> dict[Path, str]:
-    """What the two generated files should hold: {path: text}."""
+    """What the generated files should hold: {path: text}."""
     studies = load_studies(repo / "docs" / "results")
     readme = repo / "README.md"
     return {
         repo / "docs" / "results" / "README.md": render_index(studies),
         readme: replace_block(readme.read_text(), render_block(studies)),
+        repo / "docs" / "MANIFEST.md": reference.markdown(),
     }
 
 

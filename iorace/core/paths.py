@@ -8,6 +8,8 @@ from pathlib import Path
 import platformdirs
 
 REPO_SUITES = Path(__file__).resolve().parents[2] / "suites"
+# the variant kit: each language's helper for the variant protocol, shared by suites ({kit} in a manifest)
+VARIANT_KIT = Path(__file__).resolve().parents[1] / "variant_kit"
 
 
 def cache_dir() -> Path:

@@ -15,34 +15,50 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, Validatio
 
 from iorace.core.errors import UsageError
 from iorace.core.kind import Kind
+from iorace.core.paths import VARIANT_KIT
 
 ParamValue = str | int | float | bool
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # a field's docstring is its description: docs/MANIFEST.md is made from them (iorace/manifest/reference.py)
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
 
 class Toolchain(Strict):
     name: str = ""
+    """The toolchain's name (its key in the table; set by the harness)."""
     language: str
+    """The variant language it builds ("c", "cpp", "d", "rust", "go", "java", "python", "sh", ...)."""
     command: str
+    """The executable whose presence decides whether its cells can run (else they are skipped, saying why)."""
     version: str
+    """The command that prints its version; the first non-empty line is kept, stored and hashed into the build key."""
     install: str = ""
+    """What installs it (shown by `iorace doctor` and in a skipped cell's reason)."""
     build: str = ""
+    """A bash command template that builds a cell into {out}; empty: nothing to build. Variables: toolchains.toml's
+    header ({src} {dir} {sources} {main} {stem} {bin} {out} {work} {flags} {link} {python}, and the profile's)."""
     run: list[str]
+    """The argv template of the program (no shell); the variant's `args` follow."""
     profiles: dict[str, dict[str, str]] = Field(default_factory=lambda: {"release": dict[str, str]()})
+    """Named build profiles, each a table of template variables (a profile may carry its own `build`)."""
     default_profiles: list[str] = Field(default_factory=lambda: ["release"])
+    """The profiles run when `--profile` is not given."""
 
 
 class Dataset(Strict):
     description: str = ""
+    """What the dataset is, in one line (`iorace list` shows it)."""
     params: dict[str, ParamValue] = Field(default_factory=dict)
+    """Parameter overrides for this dataset (big data: `{ passes = 1 }`)."""
     members: list[str] = Field(default_factory=list)
+    """One dataset made of several inputs, generated as "NAME:MEMBER"."""
 
 
 class VariantFields(Strict):
-    """Fields a [defaults.<language>] table may preset for every variant of that language."""
+    """Fields [defaults] may preset for every variant of the suite, and [defaults.<language>] for every variant
+    of that language (a variant's own field wins, then its language's, then the suite's)."""
 
     args: list[str] | None = None
     deps: list[str] | None = None
@@ -55,24 +71,83 @@ class VariantFields(Strict):
     dir: str | None = None
 
 
+class Defaults(VariantFields):
+    """[defaults]: VariantFields for every variant of the suite; each [defaults.<language>] table under it
+    (its extra keys) presets them for one language, over the suite's."""
+
+    model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, VariantFields] = Field(init=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _languages_are_tables(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            if "all" in data:
+                raise ValueError("[defaults.all] is now [defaults] itself: move its fields up")
+            for key, value in data.items():
+                if key not in VariantFields.model_fields and not isinstance(value, dict):
+                    fields = ", ".join(VariantFields.model_fields)
+                    raise ValueError(f"{key!r} is neither a field every variant takes ({fields}) nor a [defaults.<language>] table")
+        return data
+
+
+KIT = "{kit}"  # in a variant's sources, deps, flags, link and env: the variant kit's folder (iorace/variant_kit)
+
+
+def _with_kit(variant: dict) -> dict:
+    """The variant's fields with {kit} replaced by the kit's absolute path (only those fields, only that word:
+    the rest of a flag keeps its braces)."""
+
+    def put(value: Any) -> Any:
+        if isinstance(value, str):
+            return value.replace(KIT, str(VARIANT_KIT))
+        if isinstance(value, list):
+            return [put(x) for x in value]
+        if isinstance(value, dict):
+            return {k: put(x) for k, x in value.items()}
+        return value
+
+    return {k: put(v) if k in {"sources", "deps", "flags", "link", "env"} else v for k, v in variant.items()}
+
+
 class Variant(Strict):
     name: str
+    """Unique within its language; no '/', '@' or spaces."""
     language: str
+    """Its language: the toolchains of that language build it, and its folder is `<language>/` unless `dir` says
+    otherwise."""
     description: str
+    """The strategy it shows, in one line (a `limit` row's starts with LIMIT, a peer's with PEER)."""
     sources: list[str]
-    kind: Kind = Kind.VARIANT  # how the row takes part in its table (iorace.core.kind)
+    """Its source files, relative to the suite's folder ({kit} names the variant kit's folder); the first is {main}."""
+    kind: Kind = Kind.VARIANT
+    """How the row takes part in its table: variant | peer (someone else's program) | bulk (shown, never the
+    fastest) | limit (a different method on purpose; ratios ignore it)."""
     args: list[str] = Field(default_factory=list)
+    """Its command-line arguments after the toolchain's run template: {input}, any {param}, and the template
+    variables."""
     deps: list[str] = Field(default_factory=list)
+    """Extra inputs hashed into the build key, not compiled (a shared header, Cargo.toml, {kit}/LANG)."""
     toolchains: list[str] | None = None
+    """The toolchains that build it (default: every toolchain of its language)."""
     profiles: list[str] | None = None
+    """The profiles run by default (else the suite's or the toolchain's default_profiles); `--profile` picks others."""
     flags: str = ""
+    """Extra compile words ({flags} in the build template)."""
     link: str = ""
+    """Extra link words ({link} in the build template)."""
     bin: str | None = None
+    """Cargo's binary name (default: the variant's name)."""
     env: dict[str, str] = Field(default_factory=dict)
+    """Extra environment for its builds and runs."""
     params: dict[str, ParamValue] = Field(default_factory=dict)
+    """Parameter overrides for this variant (a 1-pass Python loop: `{ passes = 1 }`)."""
     known_wrong: list[str] = Field(default_factory=list)
-    skip: dict[str, str] = Field(default_factory=dict)  # dataset -> why this variant is not run on it
+    """Datasets where this strategy cannot be right: run and shown as wrong, without failing the session."""
+    skip: dict[str, str] = Field(default_factory=dict)
+    """Datasets it is not run on, each with why (shown as skipped)."""
     dir: str | None = None
+    """Its language folder, when not `<language>/` ({dir} in the templates)."""
 
     @field_validator("name")
     @classmethod
@@ -98,7 +173,9 @@ class SameLanguageReference(Strict):
     (rdb: every read strategy against that language's in-memory cursor)."""
 
     label: str
-    variants: list[str]  # language/name keys, at most one per language
+    """The column's name ("x in-memory")."""
+    variants: list[str]
+    """The reference variants, as language/name, at most one per language."""
 
 
 class Grid(Strict):
@@ -107,10 +184,15 @@ class Grid(Strict):
     (`language/variant@toolchain:profile`), and the ratio of two of those columns with its 95% interval."""
 
     title: str
-    split: str  # a parameter: one table per value (e.g. case)
-    rows: str  # a parameter: one row per value, in the manifest's order (e.g. config)
-    columns: list[str]  # cells as language/variant@toolchain:profile
-    ratio: list[str] = Field(default_factory=list)  # [numerator, denominator] among `columns`
+    """The grid's title."""
+    split: str
+    """A parameter: one table per value (capnp: case)."""
+    rows: str
+    """A parameter: one row per value, in [params] order (capnp: config)."""
+    columns: list[str]
+    """Cells as language/variant@toolchain:profile."""
+    ratio: list[str] = Field(default_factory=list)
+    """[numerator, denominator] among `columns`: their ratio with its 95% interval."""
 
     @field_validator("ratio")
     @classmethod
@@ -127,13 +209,18 @@ class SeedTable(Strict):
     not)."""
 
     title: str
-    rows: list[str]  # cells as language/variant, in the seed's order
-    baseline: str  # one of `rows`: the "x baseline" column divides by it
-    seed_figures: dict[str, float] = Field(default_factory=dict)  # language/variant -> the seed's seconds
-    # where the seed timed several compilers (serialize: dmd and gdc): toolchain -> its figures, used for
-    # that toolchain's table in place of seed_figures
+    """The table's title."""
+    rows: list[str]
+    """Variants as language/variant, in the seed's order."""
+    baseline: str
+    """One of `rows`: the "x baseline" column divides by it."""
+    seed_figures: dict[str, float] = Field(default_factory=dict)
+    """language/variant -> the seed's published seconds."""
     seed_figures_by_toolchain: dict[str, dict[str, float]] = Field(default_factory=dict)
-    seed_figures_source: str = ""  # where those figures come from (machine, runs)
+    """Where the seed timed several compilers: toolchain -> its figures, used for that toolchain's table in place of
+    seed_figures."""
+    seed_figures_source: str = ""
+    """Where those figures come from (machine, runs)."""
 
     @model_validator(mode="after")
     def _baseline_is_a_row(self) -> SeedTable:
@@ -150,15 +237,24 @@ class SeedRow(Strict):
     """One row of a seed's published table, mapped to the cell that answers it here, or to why none can
     (`iorace seeds`: a row never disappears silently; tests/unit/test_seeds_unit.py checks every manifest)."""
 
-    label: str  # the seed's own name of the row ("g++-1(count)", "carsales object-reuse C++")
-    cell: str = ""  # language/variant@toolchain:profile that runs it here
-    params: dict[str, ParamValue] = Field(default_factory=dict)  # the cell's parameters that pick it (mode = "count")
-    seconds: float | None = None  # the seed's published figure, in seconds
-    baseline: str = ""  # the row (label) its ratio divides by; default: the seed's baseline
-    why: str = ""  # why no cell answers it here (a compiler not packaged, a library gone)
-    note: str = ""  # how the cell departs from the seed's program, or that it is the program as written
-    original: float | None = None  # the seed's program's instructions per unit: counted here, or as published if unbuildable
-    original_source: str = ""  # where `original` comes from (the command, the issue or the results file)
+    label: str
+    """The seed's own name of the row ("g++-1(count)")."""
+    cell: str = ""
+    """language/variant@toolchain:profile that answers it here (or give `why`)."""
+    params: dict[str, ParamValue] = Field(default_factory=dict)
+    """The cell's parameters that pick it (`{ mode = "count" }`)."""
+    seconds: float | None = None
+    """The seed's published figure, in seconds."""
+    baseline: str = ""
+    """The row (label) its ratio divides by; default: the seed's baseline."""
+    why: str = ""
+    """Why no cell answers it here (a compiler not packaged, a library gone)."""
+    note: str = ""
+    """How the cell departs from the seed's program, or that it is the program as written."""
+    original: float | None = None
+    """The seed's program's instructions per unit: counted here, or as published if it cannot be built."""
+    original_source: str = ""
+    """Where `original` comes from (the command, the results file)."""
 
     @model_validator(mode="after")
     def _cell_or_why(self) -> SeedRow:
@@ -186,23 +282,35 @@ class SeedConfig(Strict):
     parameters, toolchain and profile, or why it cannot run here) and its published figures. Rows of the
     suite's [[seed_tables]] at the `from_tables` toolchain:profile pairs are rows too, with their figures."""
 
-    file: str  # the write-up it reproduces (as `seed = "..."` says where a suite has no [seed] block)
-    name: str  # what `iorace seeds NAME` takes
-    title: str  # the seed, in a few words
-    size: str = "seed"  # the dataset at the seed's own size
-    baseline: str = ""  # the row every ratio divides by (unless a row names its own)
-    figures: str = ""  # what the seed's figures are: what was timed, where, how often
-    from_tables: list[str] = Field(default_factory=list)  # toolchain:profile: [[seed_tables]] rows at these
-    departures: dict[str, str] = Field(default_factory=dict)  # a from_tables pair -> the note of each of its rows
-    notes: dict[str, str] = Field(default_factory=dict)  # a row's label -> its note (rows from_tables make)
-    # a row's label -> the seed's own program's instructions per unit, counted here (rows from_tables make; a
-    # row of its own says `original` itself), and where those counts come from
+    file: str
+    """The write-up it reproduces (what `seed = "..."` says where a suite has no [seed] block)."""
+    name: str
+    """What `iorace seeds NAME` takes."""
+    title: str
+    """The seed, in a few words."""
+    size: str = "seed"
+    """The dataset at the seed's own size."""
+    baseline: str = ""
+    """The row every ratio divides by (unless a row names its own)."""
+    figures: str = ""
+    """What the seed's figures are: what was timed, where, how often."""
+    from_tables: list[str] = Field(default_factory=list)
+    """toolchain:profile pairs: the [[seed_tables]] rows at each are rows too."""
+    departures: dict[str, str] = Field(default_factory=dict)
+    """A from_tables pair -> the note of each of its rows."""
+    notes: dict[str, str] = Field(default_factory=dict)
+    """A row's label -> its note (for rows from_tables makes)."""
     originals: dict[str, float] = Field(default_factory=dict)
+    """A row's label -> the seed's own program's instructions per unit, counted here (rows from_tables makes; a row
+    of its own says `original` itself)."""
     original_source: str = ""
-    # under this many instructions per unit a row is shown as folded (None: the harness's 0.5); 0 where no row can
-    # be (lines: the chunk copies' bytes pass through read and write, in the kernel, which cachegrind does not count)
+    """Where the `originals` counts come from."""
     folded_below: float | None = Field(default=None, ge=0)
+    """Instructions per unit under which a row shows FOLDED (default: the harness's 0.5); 0 where no row can be
+    (lines: the bytes pass through the kernel, which cachegrind does not count)."""
     rows: list[SeedRow] = Field(default_factory=list)
+    """The seed's rows, in its order ([[seed.rows]]), or `rows = "FILE"`: a tab-separated table of them beside the
+    manifest (a header of these fields, a parameter as params.NAME)."""
 
 
 # a seed block's fields its rows carry once made
@@ -211,34 +319,58 @@ SEED_APPLIED = {"rows", "from_tables", "departures", "notes", "originals", "orig
 
 class SuiteManifest(Strict):
     name: str
+    """The suite's name: must equal its folder's name."""
     title: str
-    # the write-up it reproduces, or [seed]: that and the seed's own configuration (an error names the block's field)
+    """The job, in one line."""
     seed: Annotated[
         Annotated[SeedConfig, Tag("block")] | Annotated[str, Tag("file")],
         Discriminator(lambda v: "block" if isinstance(v, dict | SeedConfig) else "file"),
     ] = ""
+    """The write-up it reproduces (`seed = "FILE"`), or a [seed] block: that and the seed's own configuration
+    (`iorace seeds`)."""
     module: str = "suite.py"
+    """The Python module with generate(dataset, path), expected(path, params) and optionally units(path, params)."""
     answer: Literal["result", "stdout"] = "result"
-    metric: Literal["inner", "wall", "cpu"] = "wall"  # what cells compare (store.run.Run.metric_ns)
+    """"result": each program's last stderr line `iorace-result {"answer": ...}` is compared with expected();
+    "stdout": its stdout's sha256 is."""
+    metric: Literal["inner", "wall", "cpu"] = "wall"
+    """What ratios compare: "inner" the programs' own timing (the result line's inner_ns), "wall" the whole process,
+    "cpu" user + system."""
     throughput: str = ""
-    baseline_languages: list[str] = Field(default_factory=list)  # "x best c/cpp" in the best-per-toolchain table
-    data_deps: list[str] = Field(default_factory=list)  # code outside this folder that generate()/expected() run (cache key)
-    # Parameters that only scale the amount of work (passes): cells that differ only in them are compared
-    # in one table per unit of `throughput` (per byte), e.g. a 1-pass Python loop against 10-pass C.
+    """The unit of work of units() shown as a rate ("bytes": MB/s)."""
+    baseline_languages: list[str] = Field(default_factory=list)
+    """Languages of the "x best c/cpp" column in the best-per-toolchain table."""
+    data_deps: list[str] = Field(default_factory=list)
+    """Code outside this folder that generate() and expected() run (part of the data cache's key)."""
     scale_params: list[str] = Field(default_factory=list)
-    # The scale parameter(s) whose work per run grows in proportion to them without changing the data's
-    # footprint (readbytes: passes; serialize: ser_ops and deser_ops, whichever a cell's op uses):
-    # `iorace run --target-ms` sizes them per cell, all by one factor, so a run takes about that long.
+    """Parameters that only scale the work (passes): cells that differ only in them share a table, compared per unit
+    of `throughput` (a 1-pass Python loop against 10-pass C)."""
     work_param: str | list[str] = ""
-    same_language_reference: SameLanguageReference | None = None  # "x in-memory" (rdb)
-    grids: list[Grid] = Field(default_factory=list)  # the seed's own tables (capnp: configurations x implementations)
-    seed_tables: list[SeedTable] = Field(default_factory=list)  # the seed's own tables of named tests (dcat)
+    """The scale parameter(s) whose work per run grows in proportion without changing the data's footprint
+    (readbytes: passes; serialize: ser_ops and deser_ops, whichever a cell's op uses): `iorace run --target-ms`
+    (on by default, 100 ms) sizes them per cell, all by one factor, so that a run takes about that long. Without
+    it every cell runs the manifest's size. Must be an integer parameter of [params] and one of scale_params."""
+    same_language_reference: SameLanguageReference | None = None
+    """An "x in-memory" column: each cell against the reference variant of its own language, toolchain and profile
+    (rdb)."""
+    grids: list[Grid] = Field(default_factory=list)
+    """The seed's own tables from the per-group rows (capnp: configurations x implementations)."""
+    seed_tables: list[SeedTable] = Field(default_factory=list)
+    """The seed's own tables of named tests in its order (lines: dcat)."""
     default_profiles: list[str] | None = None
+    """Profiles run by default, over the toolchains'."""
     params: dict[str, ParamValue | list[ParamValue]] = Field(default_factory=dict)
+    """Parameters: a scalar is fixed, a list is swept (each value makes its own cells); {name} in a variant's args."""
     datasets: dict[str, Dataset]
-    defaults: dict[str, VariantFields] = Field(default_factory=dict)
+    """The named inputs generate() writes (at least tiny and quick); `--size` picks them."""
+    defaults: Defaults = Field(default_factory=lambda: Defaults())
+    """[defaults]: fields for every variant of the suite (args, deps, ...); [defaults.LANG]: for every variant of
+    one language, over the suite's; a variant's own fields win."""
     toolchains: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Toolchains or profiles of the suite's own, merged over iorace/manifest/toolchains.toml (the Toolchain fields
+    below)."""
     variants: list[Variant] = Field(default_factory=list)
+    """The programs ([[variants]], fields below)."""
 
     @property
     def work_params(self) -> tuple[str, ...]:
@@ -266,18 +398,20 @@ class SuiteManifest(Strict):
 
     @model_validator(mode="before")
     @classmethod
-    def _apply_language_defaults(cls, data: Any) -> Any:
-        """Fill each variant's missing fields from [defaults.<language>] (then [defaults.all])."""
+    def _apply_defaults(cls, data: Any) -> Any:
+        """Fill each variant's missing fields from [defaults.<language>], then from [defaults] itself; then
+        put the variant kit's folder where a field says {kit}."""
         if not isinstance(data, dict):
             return data
         defaults = data.get("defaults") or {}
         variants = data.get("variants") or []
         if isinstance(defaults, dict) and isinstance(variants, list):
+            suite_wide = {k: v for k, v in defaults.items() if k in VariantFields.model_fields}
             merged = []
             for v in variants:
                 if isinstance(v, dict):
-                    base = {**(defaults.get("all") or {}), **(defaults.get(v.get("language"), {}) or {})}
-                    v = {**base, **v}
+                    language = defaults.get(v.get("language"))
+                    v = _with_kit({**suite_wide, **(language if isinstance(language, dict) else {}), **v})
                 merged.append(v)
             data = {**data, "variants": merged}
         return data

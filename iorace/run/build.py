@@ -31,7 +31,8 @@ LOG_TAIL_LINES = 12
 def _hash_path(h: HASH, path: Path, rel: str) -> None:
     if path.is_dir():
         for p in sorted(path.rglob("*")):
-            if p.is_file() and "target" not in p.relative_to(path).parts:
+            # not what builds write there: cargo's target/, Python's bytecode (a run imports the kit's module)
+            if p.is_file() and not {"target", "__pycache__"} & set(p.relative_to(path).parts):
                 _hash_path(h, p, f"{rel}/{p.relative_to(path)}")
     elif path.exists():
         h.update(rel.encode() + b"\0" + path.read_bytes() + b"\0")

@@ -1,0 +1,3 @@
+module iorace.local/kit
+
+go 1.19
