@@ -99,6 +99,10 @@ def run_iorace(
         # the manifest's sizes: a tiny cell sized up to --target-ms's default (100 ms a run) would make every timed
         # test slower for nothing (tests/test_target_ms.py tests the sizing)
         cmd += ["--target-ms", "none"]
+    if args and args[0] in ("run", "seeds") and "--layouts" not in args:
+        # the as-linked build: a test of the report, the race or the store needs no relinked layouts (a second build
+        # of every compiled cell); tests/test_layouts_e2e.py tests them, and the default's value is tested too
+        cmd += ["--layouts", "1"]
     if args and args[0] in ("run", "seeds"):  # the commands that measure: a private database, an export
         cmd += ["--db", str(tmp_path / "iorace.sqlite")]
         if export:

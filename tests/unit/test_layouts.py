@@ -142,3 +142,13 @@ def test_one_run_a_layout_gives_a_spread_but_no_verdict():
     p = judge(names, *_runs([1, 1, 1, 1.5, 1, 1, 1, 1], per_layout=1, noise=0.01))
     assert p is not None and p.p_value is None and not p.sensitive and p.text() == ""
     assert placement({0: 1.0}, {0: None}, [], {0: [1.0]}) is None  # one layout: nothing to say
+
+
+def test_run_seeds_and_make_bench_measure_over_layouts_by_default():
+    from pathlib import Path
+
+    from iorace.core.options import RunOptions
+
+    assert RunOptions().layouts == 8
+    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
+    assert "--layouts" not in makefile  # make bench and make seeds take the default
