@@ -47,6 +47,26 @@ def test_missing_suite_dir(iorace, tmp_path):
     assert_one_line_error(iorace(["run", "readbytes", "--suite-dir", str(tmp_path / "none")]), "not a directory")
 
 
+# one cell checked on tiny data: were the export checked only after measuring, the test would fail in seconds
+CHEAP_RUN = ["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "good", "--check-only"]
+
+
+def test_an_export_to_a_missing_folder_is_refused_before_measuring(iorace, tmp_path):
+    res = iorace([*CHEAP_RUN, "--export-json", str(tmp_path / "none" / "x.json")], export=False)
+    assert_one_line_error(res, "--export-json", "does not exist")
+    assert "Building" not in res.stdout and not res.stdout.strip()  # nothing built or measured first
+
+
+def test_an_export_to_a_folder_is_refused_before_measuring(iorace, tmp_path):
+    res = iorace([*CHEAP_RUN, "--export-tsv", str(tmp_path)])
+    assert_one_line_error(res, "--export-tsv", "is a folder")
+    assert not res.stdout.strip()
+
+
+def test_report_html_to_a_folder_is_refused(iorace, tmp_path):
+    assert_one_line_error(iorace(["report", "--html", str(tmp_path)]), "--html", "is a folder")
+
+
 def test_show_without_sessions(iorace, tmp_path):
     assert_one_line_error(iorace(["show", "--db", str(tmp_path / "empty.sqlite")]), "no database yet")
 
