@@ -82,10 +82,15 @@ def test_show_unknown_session(iorace, tmp_path):
     [
         (
             'name = "bad"\ntitle = "t"\n[datasets.tiny]\n[[variants]]\nname = "x"\nlanguage = "c"\nsources = ["x.c"]\n',
-            ["suite.toml", "variants.0.description", "Field required"],
+            ["suite.toml", "variant 'c/x': description: Field required"],
+        ),
+        (  # a misspelt key: the variant by its name, the typo and what it should be, nothing hidden behind a count
+            'name = "bad"\ntitle = "t"\n[datasets.tiny]\n[[variants]]\nname = "getc"\nlanguage = "c"\ndescripton = "d"\n'
+            'sources = ["x.c"]\n',
+            ["variant 'c/getc': unknown key 'descripton' (did you mean 'description'?)"],
         ),
         ('name = "bad"\ntitle = "t"\nmetric = "speed"\n[datasets.tiny]\n', ["metric", "'inner', 'wall' or 'cpu'"]),
-        ('name = "bad"\ntitle = "t"\ncolour = "red"\n[datasets.tiny]\n', ["colour", "Extra inputs"]),
+        ('name = "bad"\ntitle = "t"\ncolour = "red"\n[datasets.tiny]\n', ["unknown key 'colour'"]),
         (
             'name = "bad"\ntitle = "t"\n[datasets.tiny]\n[[variants]]\nname = "x"\nlanguage = "c"\ndescription = "d"\n'
             'sources = ["missing.c"]\n',
@@ -100,3 +105,15 @@ def test_bad_manifest_names_file_and_field(iorace, tmp_path, manifest, needles):
     suite.mkdir(parents=True)
     (suite / "suite.toml").write_text(manifest)
     assert_one_line_error(iorace(["run", "bad", "--suite-dir", str(tmp_path / "suites")]), *needles)
+
+
+def test_list_shows_the_other_suites_and_names_a_broken_one(iorace, tmp_path):
+    suite = tmp_path / "suites" / "bad"
+    suite.mkdir(parents=True)
+    (suite / "suite.toml").write_text('name = "bad"\ntitle = "t"\ncolour = "red"\n[datasets.tiny]\n')
+    res = iorace(["list", "--suite-dir", str(tmp_path / "suites")])
+    assert res.returncode == 2, res.stderr  # bad input, said after the list, not instead of it
+    assert "readbytes - " in res.stdout and "lines - " in res.stdout  # every other suite still listed
+    (line,) = res.stderr.strip().splitlines()
+    assert line.startswith("iorace: error: suite 'bad' not listed: ") and "unknown key 'colour'" in line
+    assert "Traceback" not in res.stderr
