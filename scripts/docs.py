@@ -3,7 +3,8 @@ stored exports.
 
 Each study is a folder of docs/results/ named DATE-QUESTION; its study.toml, written once by hand, says what
 it asked (`question`), the command that repeats it, the commit and machine it was measured on, and what each
-file is (`[[files]]`: `name`, `what`, and `was`, its name before the folders). Everything else comes from the
+file is (`[[files]]`: `name`, `what`, and `was`, its name before the folders), and where its SQLite store is
+(`[[stores]]`: `name`, `commit`, `what`; stores are not in the tree, only in git history). Everything else comes from the
 files themselves: from each JSON export its session, git revision and CPU share, and from the seed studies'
 exports (`seed = "NAME"` in study.toml) the then-and-now table of README.md's results block.
 
@@ -80,6 +81,16 @@ class File:
 
 
 @dataclass(frozen=True)
+class Store:
+    """A study's SQLite store: not in the tree (a store is megabytes of runs; the study's figures are in its text
+    files), but in git at `commit`, from where `git show` brings it back to its place."""
+
+    name: str
+    commit: str
+    what: str
+
+
+@dataclass(frozen=True)
 class Study:
     slug: str
     question: str
@@ -90,6 +101,7 @@ class Study:
     seed: str
     summary: str
     files: tuple[File, ...]
+    stores: tuple[Store, ...] = ()
 
 
 def json_share(doc: dict) -> Share:
@@ -165,6 +177,7 @@ def load_study(folder: Path) -> Study:
         meta.get("seed", ""),
         meta.get("summary", ""),
         tuple(files),
+        tuple(Store(e["name"], e["commit"], e["what"]) for e in meta.get("stores", [])),
     )
 
 
@@ -216,6 +229,9 @@ def render_index(studies: list[Study]) -> str:
         out += [f"- command: `{s.command}`", f"- commit: {s.commit}", f"- machine: {s.machine}"]
         out += [f"- notes: {s.notes}"] if s.notes else []
         out += [f"- the seed's question today: {s.summary}"] if s.summary else []
+        for st in s.stores:
+            where = f"docs/results/{s.slug}/{st.name}"
+            out.append(f"- store `{st.name}`, in git only: `git show {st.commit}:{where} > {where}`; {_cell(st.what)}")
         out += ["", "| file | what | CPU share | session, commit | was |", "|---|---|---|---|---|"]
         for f in s.files:
             share = f.share.text() if f.share else ""
