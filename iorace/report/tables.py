@@ -154,7 +154,7 @@ def _group_columns(g: Group) -> list[tuple[Column, Text]]:
         (Column("toolchain", "left"), lambda r: r.cell.toolchain),
         (Column("profile", "left"), lambda r: r.cell.profile),
         (Column("status", "left", compact=True), lambda r: r.cell.status),
-        (Column("answer", "left"), lambda r: answer_text(r.cell.answer)),
+        (Column("answer", "left", wrap=True), lambda r: answer_text(r.cell.answer)),  # whole, wrapped in a terminal
         (Column(f"{primary} median", compact=True, wide=False), lambda r: fmt.seconds(r.primary.median if r.primary else None)),
         (Column("inner median (min..max)"), lambda r: fmt.spread(r.inner)),
         (Column("wall median (min..max)"), lambda r: fmt.spread(r.wall)),
