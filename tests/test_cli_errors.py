@@ -47,6 +47,26 @@ def test_missing_suite_dir(iorace, tmp_path):
     assert_one_line_error(iorace(["run", "readbytes", "--suite-dir", str(tmp_path / "none")]), "not a directory")
 
 
+# one cell checked on tiny data: were the export checked only after measuring, the test would fail in seconds
+CHEAP_RUN = ["run", "broken", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "good", "--check-only"]
+
+
+def test_an_export_to_a_missing_folder_is_refused_before_measuring(iorace, tmp_path):
+    res = iorace([*CHEAP_RUN, "--export-json", str(tmp_path / "none" / "x.json")], export=False)
+    assert_one_line_error(res, "--export-json", "does not exist")
+    assert "Building" not in res.stdout and not res.stdout.strip()  # nothing built or measured first
+
+
+def test_an_export_to_a_folder_is_refused_before_measuring(iorace, tmp_path):
+    res = iorace([*CHEAP_RUN, "--export-tsv", str(tmp_path)])
+    assert_one_line_error(res, "--export-tsv", "is a folder")
+    assert not res.stdout.strip()
+
+
+def test_report_html_to_a_folder_is_refused(iorace, tmp_path):
+    assert_one_line_error(iorace(["report", "--html", str(tmp_path)]), "--html", "is a folder")
+
+
 def test_show_without_sessions(iorace, tmp_path):
     assert_one_line_error(iorace(["show", "--db", str(tmp_path / "empty.sqlite")]), "no database yet")
 
@@ -62,10 +82,15 @@ def test_show_unknown_session(iorace, tmp_path):
     [
         (
             'name = "bad"\ntitle = "t"\n[datasets.tiny]\n[[variants]]\nname = "x"\nlanguage = "c"\nsources = ["x.c"]\n',
-            ["suite.toml", "variants.0.description", "Field required"],
+            ["suite.toml", "variant 'c/x': description: Field required"],
+        ),
+        (  # a misspelt key: the variant by its name, the typo and what it should be, nothing hidden behind a count
+            'name = "bad"\ntitle = "t"\n[datasets.tiny]\n[[variants]]\nname = "getc"\nlanguage = "c"\ndescripton = "d"\n'
+            'sources = ["x.c"]\n',
+            ["variant 'c/getc': unknown key 'descripton' (did you mean 'description'?)"],
         ),
         ('name = "bad"\ntitle = "t"\nmetric = "speed"\n[datasets.tiny]\n', ["metric", "'inner', 'wall' or 'cpu'"]),
-        ('name = "bad"\ntitle = "t"\ncolour = "red"\n[datasets.tiny]\n', ["colour", "Extra inputs"]),
+        ('name = "bad"\ntitle = "t"\ncolour = "red"\n[datasets.tiny]\n', ["unknown key 'colour'"]),
         (
             'name = "bad"\ntitle = "t"\n[datasets.tiny]\n[[variants]]\nname = "x"\nlanguage = "c"\ndescription = "d"\n'
             'sources = ["missing.c"]\n',
@@ -80,3 +105,15 @@ def test_bad_manifest_names_file_and_field(iorace, tmp_path, manifest, needles):
     suite.mkdir(parents=True)
     (suite / "suite.toml").write_text(manifest)
     assert_one_line_error(iorace(["run", "bad", "--suite-dir", str(tmp_path / "suites")]), *needles)
+
+
+def test_list_shows_the_other_suites_and_names_a_broken_one(iorace, tmp_path):
+    suite = tmp_path / "suites" / "bad"
+    suite.mkdir(parents=True)
+    (suite / "suite.toml").write_text('name = "bad"\ntitle = "t"\ncolour = "red"\n[datasets.tiny]\n')
+    res = iorace(["list", "--suite-dir", str(tmp_path / "suites")])
+    assert res.returncode == 2, res.stderr  # bad input, said after the list, not instead of it
+    assert "readbytes - " in res.stdout and "lines - " in res.stdout  # every other suite still listed
+    (line,) = res.stderr.strip().splitlines()
+    assert line.startswith("iorace: error: suite 'bad' not listed: ") and "unknown key 'colour'" in line
+    assert "Traceback" not in res.stderr

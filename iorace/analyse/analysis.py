@@ -49,12 +49,15 @@ class Lead:
     """Who leads a table: the cells whose best place is 1, fastest first. One cell: a clear leader, `ahead`
     the least any other cell's interval lies above its own (0.042: by at least 4.2%). Several: a tie, `within`
     the farthest their intervals reach from the fastest's time (0.031: each within +-3.1%; None when none of
-    them has an interval), `unknown` those of them without an interval."""
+    them has an interval), `unknown` those of them without an interval. Only cells timed to the end lead: a
+    cell the race stopped early (`early`) has an interval of a few rounds, wide enough to reach the first place
+    (2.16x [0.17-27.17] after two rounds), which says nothing about who is fastest."""
 
     rows: list[Row]
     ahead: float | None = None
     within: float | None = None
     unknown: list[Row] = field(default_factory=list)
+    early: list[Row] = field(default_factory=list)
 
     @property
     def tie(self) -> bool:
@@ -94,6 +97,12 @@ class Row:
     @property
     def ok(self) -> bool:
         return self.cell.status == Status.OK and self.primary is not None
+
+    @property
+    def raced_out(self) -> bool:
+        """The race stopped timing it early, as settled behind (run.race's note ends "(race)"); a table
+        stopped whole within the precision asked is timed to the end."""
+        return self.cell.timing_note.endswith("(race)")
 
     @property
     def kind(self) -> Kind:
@@ -187,17 +196,21 @@ class Group:
         ranked = self.ranked
         if len(ranked) < 2 or any(r.place is None for r in ranked):
             return None
-        first = [r for r in ranked if r.place is not None and r.place.best == 1]
+        placed_first = [r for r in ranked if r.place is not None and r.place.best == 1]
+        early = [r for r in placed_first if r.raced_out]
+        first = [r for r in placed_first if not r.raced_out] or placed_first  # the fastest is never raced out
         if len(first) == 1:
             # A lone first place means every other interval lies wholly above the leader's (the leader's own,
             # to itself, is [1, 1]): the smallest gap between them is what the table can claim.
             (leader,) = first
-            ahead = min(interval(r)[0] for r in ranked if r is not leader) / interval(leader)[1] - 1
-            return Lead(first, ahead=ahead)
+            behind = [interval(r)[0] for r in ranked if r is not leader and r not in early]
+            ahead = min(behind) / interval(leader)[1] - 1 if behind else None
+            return Lead(first, ahead=ahead, early=early)
         # how far the others' intervals reach from the fastest's time (the fastest's own, to itself, is [1, 1])
         fastest = self.fastest  # judged in shared rounds (stats.fastest_paired): once, not once per row
         reach = [max(high - 1, 1 - low) for low, high in (interval(r) for r in first if r is not fastest) if math.isfinite(high)]
-        return Lead(first, within=max(reach) if reach else None, unknown=[r for r in first if not math.isfinite(interval(r)[1])])
+        unknown = [r for r in first if not math.isfinite(interval(r)[1])]
+        return Lead(first, within=max(reach) if reach else None, unknown=unknown, early=early if first is not placed_first else [])
 
     @property
     def work_unit(self) -> str:
@@ -413,13 +426,15 @@ def params_text(params: dict) -> str:
     return " ".join(f"{k}={v}" for k, v in params.items()) or "-"
 
 
-def answer_text(value: object, limit: int = 24) -> str:
+def answer_text(value: object) -> str:
+    """A cell's answer whole: only the wide view shows it (the compact one has no answer column), and a dict
+    answer cut after 24 characters hid the very key that differed. A digest of the output (stdout suites) is
+    shortened: its first characters tell two apart as well as all 64."""
     if value is None:
         return "-"
     if isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value):
-        return f"sha256 {value[:10]}…"  # a digest of the output (stdout suites)
-    text = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else json.dumps(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+        return f"sha256 {value[:10]}…"
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else json.dumps(value)
 
 
 @dataclass

@@ -14,8 +14,9 @@ figure, and both are counted here:
   /proc/stat delta is in 10 ms ticks and only the sum is precise.
 
 A session is *contended* when either rule fires (or, for sessions stored before the launcher read /proc/stat,
-when its cells' median CPU share is below `OLD_SHARE_BELOW`). Every format says so at its top, and the
-exports meant for publication refuse such a session unless told otherwise (`--allow-contended`)."""
+when its cells' median CPU share is below `OLD_SHARE_BELOW`). Every format says so at its top; such a session
+is exported all the same, marked, and the command exits 4 unless told otherwise (`--allow-contended`). This is
+the one definition: `make docs` (scripts/docs.py) reads it too."""
 
 from __future__ import annotations
 

@@ -38,7 +38,8 @@ def _catch_stop_signals() -> None:
 
 
 def main() -> None:
-    """Entry point: usage errors and bad input end with one line on stderr and exit code 2."""
+    """Entry point: usage errors and bad input end with one line on stderr and exit code 2 (every exit code:
+    core.errors; a command that measures or exports returns 0, 1 or 4 itself)."""
     _catch_stop_signals()
     try:
         code = cli.main(standalone_mode=False)

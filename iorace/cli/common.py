@@ -13,10 +13,10 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from iorace.core.errors import UsageError
+from iorace.core.errors import EXIT_CONTENDED, EXIT_OK, UsageError
 from iorace.core.options import CommandFunc, RunOptions
 from iorace.core.paths import default_db
-from iorace.export import EXPORTERS, export_all
+from iorace.export import EXPORTERS, check_exports, contended_warning, export_all
 from iorace.report import document
 from iorace.report.terminal import print_session, print_suite
 from iorace.run.session import plan, run_session
@@ -53,8 +53,8 @@ def export_options(command: CommandFunc) -> CommandFunc:
 ALLOW_CONTENDED_OPTION = click.option(
     "--allow-contended",
     is_flag=True,
-    help="Export a session measured on a busy machine (other processes held the CPU, runs were displaced) "
-    "anyway, marked as contended; by default such a session is shown but not exported.",
+    help="Accept a session measured on a busy machine (other processes held the CPU, runs were displaced): its "
+    "exports are marked contended either way, and without this flag the command then exits 4.",
 )
 
 
@@ -107,23 +107,30 @@ def local_db(db: Path | str, what: str) -> Path:
     return db
 
 
-def check_exports(exports: dict[str, Path | None]) -> None:
-    """Each --export-NAME FILE's folder exists (checked before a session starts, not after it measured)."""
-    for e in EXPORTERS:
-        path = exports.get(e.dest)
-        if path is not None and not path.resolve().parent.is_dir():
-            raise UsageError(f"{e.option} {path}: folder {path.resolve().parent} does not exist")
-
-
 def show_session(
     session: SessionData, exports: dict[str, Path | None], wide: bool, allow_contended: bool = False, shown: Collection[str] = ()
-) -> None:
+) -> bool:
     """The one way a stored session reaches the user, after `run` and `seeds` as in `show`: analysed once,
     printed (less the tables of the suites in `shown`, printed as each was measured), then written whole to
-    each export asked for."""
+    each export asked for. Returns whether a contended session was exported without --allow-contended (said
+    on stderr in one line; the command then exits EXIT_CONTENDED)."""
     report = document.build(session)
     print_session(report, console, wide=wide, shown=shown)
-    export_all(report, exports, lambda line: console.print(escape(line), highlight=False), allow_contended)
+    contended = export_all(report, exports, lambda line: console.print(escape(line), highlight=False), allow_contended)
+    if contended:
+        warn(contended_warning(report))
+    return contended
+
+
+def warn(line: str) -> None:
+    """One warning line on stderr, in the form of the entry point's errors."""
+    print(f"iorace: warning: {line}", file=sys.stderr)
+
+
+def exit_code(code: int, contended: bool) -> int:
+    """The command's exit code: a bad cell (1) or an interruption (130) says more than a busy machine, which
+    says more than all is well (core.errors)."""
+    return EXIT_CONTENDED if code == EXIT_OK and contended else code
 
 
 def show_suite(store: Store, session_id: int, suite: str, wide: bool) -> None:
@@ -139,8 +146,8 @@ def measure_and_show(opts: RunOptions, allow_contended: bool = False) -> int:
     store, printing each suite's tables as soon as it is measured, then the rest of the stored session
     (what is session-wide: overview, counters, problems, the session line) and its exports; returns the
     exit code."""
+    check_exports(opts.exports)  # before anything is built or measured: never a refused export after a long session
     cells = plan(opts)
-    check_exports(opts.exports)
     shown: list[str] = []
 
     def suite_done(store: Store, session_id: int, suite: str) -> None:
@@ -149,7 +156,7 @@ def measure_and_show(opts: RunOptions, allow_contended: bool = False) -> int:
 
     done = run_session(opts, cells, console, err_console, on_suite_done=suite_done)
     try:
-        show_session(done.store.load(done.session_id), opts.exports, opts.wide, allow_contended, shown)
-    finally:  # where it is stored, also when its exports were refused
+        contended = show_session(done.store.load(done.session_id), opts.exports, opts.wide, allow_contended, shown)
+    finally:  # where it is stored, also when an export failed
         console.print(f"stored in {done.store.where} (iorace show {done.session_id})", highlight=False)
-    return done.exit_code
+    return exit_code(done.exit_code, contended)

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
 from rich.markup import escape
 
 from iorace.analyse.pool import pool
-from iorace.cli.common import ALLOW_CONTENDED_OPTION, DB_OPTION, WIDE_OPTION, console, export_options, show_session, wide_view
-from iorace.core.errors import UsageError
+from iorace.cli.common import (
+    ALLOW_CONTENDED_OPTION,
+    DB_OPTION,
+    WIDE_OPTION,
+    console,
+    exit_code,
+    export_options,
+    show_session,
+    warn,
+    wide_view,
+)
+from iorace.core.errors import EXIT_OK
 from iorace.core.paths import default_db
-from iorace.export import refuse_contended
+from iorace.export import check_export_path, check_exports, contended_warning
 from iorace.report import document
 from iorace.store.db import open_existing
 
@@ -25,9 +36,10 @@ def show(sessions: tuple[int, ...], db: Path | str | None, wide: bool, allow_con
     """Print a stored session again (the latest by default), and export it. Given several sessions of the
     same cells, one result pooled from all of them (each ratio's interval resamples the sessions, then
     their rounds)."""
+    check_exports(exports)
     store = open_existing(db or default_db())
     loaded = pool([store.load(s) for s in sessions] if sessions else [store.load(None)])
-    show_session(loaded, exports, wide_view(wide), allow_contended)
+    sys.exit(exit_code(EXIT_OK, show_session(loaded, exports, wide_view(wide), allow_contended)))
 
 
 @click.command("report")
@@ -47,14 +59,16 @@ def report_cmd(sessions: tuple[int, ...], html_path: Path, db: Path | str | None
     their pooled result (as `show` pools them), with a history chart of each cell across all of them."""
     from iorace.export.html import write_html
 
-    if not html_path.resolve().parent.is_dir():
-        raise UsageError(f"--html {html_path}: folder {html_path.resolve().parent} does not exist")
+    check_export_path("--html", html_path)
     store = open_existing(db or default_db())
     loaded = [store.load(s) for s in sessions] if sessions else [store.load(None)]
     report = document.build(pool(loaded))
-    refuse_contended(report, allow_contended)
-    write_html(report, html_path, loaded)
+    write_html(report, html_path, loaded)  # a contended session too, marked at its top: never lost
     console.print(escape(f"wrote {html_path} ({html_path.stat().st_size / 1024:.0f} KB)"), highlight=False)
+    contended = report.contention.contended and not allow_contended
+    if contended:
+        warn(contended_warning(report))
+    sys.exit(exit_code(EXIT_OK, contended))
 
 
 COMMANDS = [show, report_cmd]

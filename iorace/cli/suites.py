@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -10,9 +11,9 @@ from rich.table import Table
 
 from iorace.cli.common import SUITE_DIR_OPTION, console, err_console
 from iorace.core import machine
-from iorace.core.errors import UsageError
+from iorace.core.errors import EXIT_USAGE, UsageError
 from iorace.manifest.schema import SuiteManifest
-from iorace.manifest.suites import base_toolchains, find_suite_dirs, load_suite, load_suites
+from iorace.manifest.suites import Suite, base_toolchains, find_suite_dirs, load_each_suite, load_suite, load_suites
 from iorace.manifest.toolchains import harness_python, probe
 from iorace.run import counters
 
@@ -21,44 +22,60 @@ from iorace.run import counters
 @click.argument("suite", required=False)
 @SUITE_DIR_OPTION
 def list_cmd(suite: str | None, suite_dirs: tuple[Path, ...]) -> None:
-    """Suites, their variants and toolchains, and whether each cell can run here."""
-    for s in load_suites([suite] if suite else [], list(suite_dirs)):
-        m = s.manifest
-        params = " ".join(f"{k}={'|'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in m.params.items())
-        console.print(f"[bold]{escape(s.name)}[/] - {escape(m.title)}")
-        console.print(escape(f"  params: {params or '-'} · answer: {m.answer} · metric: {m.metric} · {s.dir}"))
-        # The manifest's description is the one place a dataset is described (a suite's README points here).
-        for name, ds in m.datasets.items():
-            console.print(escape(f"  dataset {name}: {ds.description or '-'}"), highlight=False)
-        for line in _seed_lines(m):
-            console.print(escape(line), highlight=False)
-        t = Table(show_header=True, header_style="bold", box=None, padding=(0, 2, 0, 2))
-        for col in ("variant", "kind", "toolchain", "profiles", "here", "description"):
-            t.add_column(col, overflow="fold", no_wrap=col in {"variant", "toolchain"})
-        for v in m.variants:
-            names = v.toolchains or [n for n, tc in s.toolchains.items() if tc.language == v.language]
-            for i, name in enumerate(names):
-                tc = s.toolchains.get(name)
-                pr = probe(tc) if tc else None
-                here = "[green]ready[/]" if pr and pr.available else f"[yellow]{escape(pr.reason if pr else 'unknown toolchain')}[/]"
-                profiles = ", ".join(v.profiles or m.default_profiles or (tc.default_profiles if tc else []))
-                t.add_row(
-                    escape(v.key) if i == 0 else "",
-                    v.kind if i == 0 else "",
-                    escape(name),
-                    profiles,
-                    here,
-                    escape(v.description) if i == 0 else "",
-                )
-        console.print(t)
-        # Toolchains the suite declares for a language it cannot run here (capnp's Java and Go): say why.
-        used = {n for v in m.variants for n in (v.toolchains or [n for n, tc in s.toolchains.items() if tc.language == v.language])}
-        for name in sorted(set(m.toolchains) - used):
-            tc = s.toolchains[name]
-            pr = probe(tc)
-            if not pr.available:
-                console.print(escape(f"  no {tc.language} row: toolchain {name}: {pr.reason}"), highlight=False)
-        console.print()
+    """Suites, their variants and toolchains, and whether each cell can run here. A suite whose manifest
+    is broken is named at the end with its error, the others listed all the same; the exit code is then 2."""
+    broken: dict[str, str] = {}
+    if suite:  # a suite named: its error is the one line, as `run` says it
+        listed = load_suites([suite], list(suite_dirs))
+    else:
+        listed, broken = load_each_suite(list(suite_dirs))
+    for s in listed:
+        _print_suite(s)
+    # after the others, where a reader of the list looks last; bad input, so exit 2 as a broken `run` would
+    for name, error in broken.items():
+        print(f"iorace: error: suite {name!r} not listed: {error}", file=sys.stderr)
+    if broken:
+        sys.exit(EXIT_USAGE)
+
+
+def _print_suite(s: Suite) -> None:
+    """One suite as `list` shows it: title, parameters, datasets, seed lines, and a row per variant x toolchain."""
+    m = s.manifest
+    params = " ".join(f"{k}={'|'.join(map(str, v)) if isinstance(v, list) else v}" for k, v in m.params.items())
+    console.print(f"[bold]{escape(s.name)}[/] - {escape(m.title)}")
+    console.print(escape(f"  params: {params or '-'} · answer: {m.answer} · metric: {m.metric} · {s.dir}"))
+    # The manifest's description is the one place a dataset is described (a suite's README points here).
+    for name, ds in m.datasets.items():
+        console.print(escape(f"  dataset {name}: {ds.description or '-'}"), highlight=False)
+    for line in _seed_lines(m):
+        console.print(escape(line), highlight=False)
+    t = Table(show_header=True, header_style="bold", box=None, padding=(0, 2, 0, 2))
+    for col in ("variant", "kind", "toolchain", "profiles", "here", "description"):
+        t.add_column(col, overflow="fold", no_wrap=col in {"variant", "toolchain"})
+    for v in m.variants:
+        names = v.toolchains or [n for n, tc in s.toolchains.items() if tc.language == v.language]
+        for i, name in enumerate(names):
+            tc = s.toolchains.get(name)
+            pr = probe(tc) if tc else None
+            here = "[green]ready[/]" if pr and pr.available else f"[yellow]{escape(pr.reason if pr else 'unknown toolchain')}[/]"
+            profiles = ", ".join(v.profiles or m.default_profiles or (tc.default_profiles if tc else []))
+            t.add_row(
+                escape(v.key) if i == 0 else "",
+                v.kind if i == 0 else "",
+                escape(name),
+                profiles,
+                here,
+                escape(v.description) if i == 0 else "",
+            )
+    console.print(t)
+    # Toolchains the suite declares for a language it cannot run here (capnp's Java and Go): say why.
+    used = {n for v in m.variants for n in (v.toolchains or [n for n, tc in s.toolchains.items() if tc.language == v.language])}
+    for name in sorted(set(m.toolchains) - used):
+        tc = s.toolchains[name]
+        pr = probe(tc)
+        if not pr.available:
+            console.print(escape(f"  no {tc.language} row: toolchain {name}: {pr.reason}"), highlight=False)
+    console.print()
 
 
 def _seed_lines(m: SuiteManifest) -> list[str]:

@@ -132,8 +132,12 @@ class TableMove:
         t = self.table
         params = " ".join(f"{k}={v}" for k, v in json.loads(t.params or "{}").items())
         where = f"{t.suite} {t.dataset}" + (f" {params}" if params else "")
-        cause = f"; the machine changed ({'; '.join(self.machine)}), so it is not counted as a regression" if self.machine else ""
-        return f"{where}: every cell moved {change_text(self.ratio)} ({self.cells} cells, each by its own times){cause}"
+        if self.machine:
+            return (
+                f"{where}: every cell moved {change_text(self.ratio)} together ({self.cells} cells, each by its own times): "
+                f"the machine changed, not the code ({'; '.join(self.machine)}); not counted as a regression"
+            )
+        return f"{where}: every cell moved {change_text(self.ratio)} ({self.cells} cells, each by its own times)"
 
 
 @dataclass
@@ -446,6 +450,25 @@ def _tables(cmp: Comparison, refs: dict[TableId, list[tuple[CellSample, CellSamp
             continue
         if len(cells) == 2:
             _by_own_times(cells, dirs)
+    _suite_moves(cmp, by_table)
+
+
+def _suite_moves(cmp: Comparison, by_table: dict[TableId, list[Change]]) -> None:
+    """Every table of a suite (two at least) moved the same way: what they all share is the machine (two
+    contended sessions moved every cell of a suite +114%), not each table's code, which a compiler's new
+    version would name (it is the code's, and not taken for the machine). One table moving whole on a machine
+    that did not change stays a regression: a library only it uses."""
+    tables: dict[str, list[TableId]] = {}
+    for table, cells in by_table.items():
+        if len(cells) >= 2:
+            tables.setdefault(table.suite, []).append(table)
+    if any(c.a.toolchain_version != c.b.toolchain_version for c in cmp.changes):
+        return
+    for suite, ids in tables.items():
+        moves = [m for m in cmp.moves if m.table.suite == suite]
+        if len(ids) >= 2 and len(moves) == len(ids) and len({m.direction for m in moves}) == 1:
+            for m in moves:
+                m.machine = [*m.machine, f"every one of suite {suite}'s {len(ids)} tables moved the same way"]
 
 
 @dataclass(frozen=True)
@@ -514,12 +537,14 @@ def _own_held(c: Change) -> bool:
 
 
 def _machine_changes(cmp: Comparison) -> list[str]:
-    """What of the machine changed between A and B: its fingerprint, kernel, mitigations, data filesystem (a
-    toolchain's version is the code's: a compiler regression is a regression)."""
+    """What of the machine changed between A and B: a side measured on a busy machine (contended), its
+    fingerprint, kernel, mitigations, data filesystem (a toolchain's version is the code's: a compiler
+    regression is a regression)."""
+    busy = [f"{side.name} was measured on a busy machine" for side in (cmp.a, cmp.b) if side.context.get("contended")]
     a, b = cmp.a.context, cmp.b.context
     if not a or not b:
-        return []
-    out = []
+        return busy
+    out = busy
     if a["fingerprint"] != b["fingerprint"]:
         out.append(f"fingerprint {a['fingerprint'] or '?'} -> {b['fingerprint'] or '?'}")
     out += [line for line in machine.context_changes(a["context"], b["context"]) if not line.startswith("toolchain ")]

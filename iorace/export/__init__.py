@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from iorace.core.errors import UsageError
+from iorace.core.errors import EXIT_CONTENDED, UsageError
 from iorace.export.benchfmt import write_benchfmt
 from iorace.export.bmf import write_bmf
 from iorace.export.html import write_html
@@ -44,32 +45,55 @@ EXPORTERS = [
 ]
 
 
-def refuse_contended(report: Report, allow_contended: bool) -> None:
-    """A session measured on a busy machine is not published (one line, exit 2) unless the user says so."""
-    if report.contention.contended and not allow_contended:
-        raise UsageError(
-            f"session {report.session.id} was measured on a busy machine, not exported: {report.contention.line}; "
-            "measure again with nothing else running, or pass --allow-contended to export it marked as contended"
-        )
+def check_export_path(option: str, path: Path) -> None:
+    """An export's file can be written: checked before a session measures, so that a long session never ends
+    in a refused export (one line, exit 2, before anything is built)."""
+    folder = path.resolve().parent
+    if not folder.is_dir():
+        raise UsageError(f"{option} {path}: folder {folder} does not exist")
+    if path.is_dir():
+        raise UsageError(f"{option} {path}: is a folder; give a file name")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UsageError(f"{option} {path}: not writable here")
 
 
-def export_all(report: Report, paths: dict[str, Path | None], say: Callable[[str], None], allow_contended: bool = False) -> None:
+def check_exports(paths: dict[str, Path | None]) -> None:
+    """Every --export-NAME FILE asked for can be written (check_export_path)."""
+    for e in EXPORTERS:
+        if (path := paths.get(e.dest)) is not None:
+            check_export_path(e.option, path)
+
+
+def contended_warning(report: Report) -> str:
+    """What a contended export says on stderr: the exports are written and marked, and what to do."""
+    return (
+        f"session {report.session.id} was measured on a busy machine: {report.contention.line}; exported all the same, "
+        f"marked contended (exit {EXIT_CONTENDED}); measure again with nothing else running to publish it, "
+        "or pass --allow-contended to accept it (exit as usual)"
+    )
+
+
+def export_all(report: Report, paths: dict[str, Path | None], say: Callable[[str], None], allow_contended: bool = False) -> bool:
     """Write every export that has a path (`paths` maps Exporter.dest -> path or None), all from the one
-    analysed report document. Exports are what gets published: a contended session (analyse.contention) is
-    refused, nothing written, unless `allow_contended` (then each format that has room says so at its top)."""
-    if any(p is not None for p in paths.values()):
-        refuse_contended(report, allow_contended)
+    analysed report document. A contended session (analyse.contention) is exported all the same, each format
+    saying so at its top: the measured results are never lost. Returns whether it exported a contended session
+    the user did not accept (`allow_contended`), for the command's exit code (EXIT_CONTENDED)."""
+    wrote = False
     for e in EXPORTERS:
         if (path := paths.get(e.dest)) is not None:
             e.write(report, path)
             say(f"wrote {path}")
+            wrote = True
+    return wrote and report.contention.contended and not allow_contended
 
 
 __all__ = [
     "EXPORTERS",
     "Exporter",
+    "check_export_path",
+    "check_exports",
+    "contended_warning",
     "export_all",
-    "refuse_contended",
     "write_benchfmt",
     "write_bmf",
     "write_html",

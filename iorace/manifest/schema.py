@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, Validatio
 from iorace.core.errors import UsageError
 from iorace.core.kind import Kind
 from iorace.core.paths import VARIANT_KIT
+from iorace.manifest import validation
 
 ParamValue = str | int | float | bool
 
@@ -505,12 +506,14 @@ class SuiteManifest(Strict):
         return [r.model_copy(update={"original": cfg.originals[r.label], **counted}) if r.label in cfg.originals else r for r in rows]
 
 
-def _format_validation_error(path: Path, err: ValidationError) -> str:
-    first = err.errors()[0]
-    loc = ".".join(str(p) for p in first["loc"]) or "(top level)"
-    msg = first["msg"].removeprefix("Value error, ")
-    more = f" (and {err.error_count() - 1} more problems)" if err.error_count() > 1 else ""
-    return f"{path}: {loc}: {msg}{more}"
+def _format_validation_error(path: Path, err: ValidationError, data: Any = None) -> str:
+    """One line naming the file, the place (a variant by its name) and the problem (manifest.validation)."""
+    known = {
+        name
+        for model in (Toolchain, Dataset, Variant, SameLanguageReference, Grid, SeedTable, SeedRow, SeedConfig, SuiteManifest)
+        for name in model.model_fields
+    }
+    return validation.one_line(path, err, data, known)
 
 
 def read_toml(path: Path) -> dict:
@@ -577,7 +580,7 @@ def load_manifest(path: Path) -> SuiteManifest:
     try:
         manifest = SuiteManifest.model_validate(data)
     except ValidationError as e:
-        raise UsageError(_format_validation_error(path, e)) from None
+        raise UsageError(_format_validation_error(path, e, data)) from None
     if manifest.name != path.parent.name:
         raise UsageError(f"{path}: name: is {manifest.name!r} but the folder is {path.parent.name!r}")
     for v in manifest.variants:

@@ -137,3 +137,15 @@ def load_suites(names: list[str], extra_dirs: list[Path]) -> list[Suite]:
     if unknown:
         raise UsageError(f"unknown suite {unknown[0]!r} (known: {', '.join(sorted(dirs)) or 'none'})")
     return [load_suite(dirs[n]) for n in names]
+
+
+def load_each_suite(extra_dirs: list[Path]) -> tuple[list[Suite], dict[str, str]]:
+    """Every suite that loads, and each one that does not with its one-line error: a broken manifest is that
+    suite's problem, and `list` still shows the others."""
+    loaded, broken = [], {}
+    for name, folder in sorted(find_suite_dirs(extra_dirs).items()):
+        try:
+            loaded.append(load_suite(folder))
+        except UsageError as e:
+            broken[name] = str(e)
+    return loaded, broken

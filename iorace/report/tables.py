@@ -113,14 +113,17 @@ def lead_text(g: Group) -> str:
     lead = g.lead()
     if lead is None:
         return ""
+    early = f" ({_names(lead.early)}: stopped early by the race, not placed)" if lead.early else ""
     if not lead.tie:
-        return f"Fastest: {_names(lead.rows)}, ahead of the next by at least {lead.ahead:.1%} (95% intervals)."
+        if lead.ahead is None:  # every other cell was stopped early: nothing timed to the end to be ahead of
+            return f"Fastest: {_names(lead.rows)}, the only cell timed to the end{early}."
+        return f"Fastest: {_names(lead.rows)}, ahead of the next by at least {lead.ahead:.1%} (95% intervals){early}."
     text = f"Fastest: {_names(lead.rows)}, a tie at 95%"
     if lead.within is not None:
         text += f": each within +-{lead.within:.1%} of the fastest's time"
     if lead.unknown:
         text += f" ({_names(lead.unknown)}: no interval, so any place)"
-    return text + "."
+    return text + early + "."
 
 
 def _x(value: float | None) -> str:
@@ -151,7 +154,7 @@ def _group_columns(g: Group) -> list[tuple[Column, Text]]:
         (Column("toolchain", "left"), lambda r: r.cell.toolchain),
         (Column("profile", "left"), lambda r: r.cell.profile),
         (Column("status", "left", compact=True), lambda r: r.cell.status),
-        (Column("answer", "left"), lambda r: answer_text(r.cell.answer)),
+        (Column("answer", "left", wrap=True), lambda r: answer_text(r.cell.answer)),  # whole, wrapped in a terminal
         (Column(f"{primary} median", compact=True, wide=False), lambda r: fmt.seconds(r.primary.median if r.primary else None)),
         (Column("inner median (min..max)"), lambda r: fmt.spread(r.inner)),
         (Column("wall median (min..max)"), lambda r: fmt.spread(r.wall)),

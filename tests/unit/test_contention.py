@@ -1,5 +1,6 @@
 """A contended figure is never silent: runs that waited for the CPU are counted and repeated, a session on a
-busy machine is marked in every format and its exports refused unless the user allows them."""
+busy machine is marked in every format, exported all the same, and flagged by its own exit code unless the user
+accepts it."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from fakes import FakeRunner, ListRecorder, record, toy_cells
 from sessions import MS, session, toy_session
 
 from iorace.analyse.contention import BUSY_CPUS, contention
-from iorace.core.errors import UsageError
 from iorace.export import export_all
 from iorace.export.json_export import document
 from iorace.report.document import build
@@ -52,19 +52,31 @@ def test_an_old_session_is_judged_by_its_cpu_share():
     assert contention(s).contended and "judged by its CPU share" in contention(s).line
 
 
-def test_every_format_says_so_and_exports_are_refused_unless_allowed(tmp_path):
+def test_every_format_says_so_and_a_contended_session_is_exported_marked(tmp_path):
     report = build(with_host(toy_session(), 1.0))
     assert render(report).count("contended") >= 1
     assert json.loads(json.dumps(document(report)))["iorace"]["contention"]["contended"] is True
     out = tmp_path / "r.md"
-    with pytest.raises(UsageError, match="busy machine, not exported"):
-        export_all(report, {"export_markdown": out}, print)
-    assert not out.exists()
-    export_all(report, {"export_markdown": out}, print, allow_contended=True)
+    assert export_all(report, {"export_markdown": out}, print) is True  # written, and the command exits 4
+    assert "contended" in out.read_text()  # the measured results are kept, marked
+    out.unlink()
+    assert export_all(report, {"export_markdown": out}, print, allow_contended=True) is False  # accepted: exit as usual
     assert "contended" in out.read_text()
+    assert export_all(report, {}, print) is False  # nothing exported: nothing to flag
     quiet = build(with_host(toy_session(), 0.0))
-    export_all(quiet, {"export_markdown": out}, print)  # a quiet session is exported as before
+    assert export_all(quiet, {"export_markdown": out}, print) is False  # a quiet session is exported as before
     assert "Machine: quiet" in out.read_text()
+
+
+def test_the_exit_code_of_a_contended_export_is_its_own_and_yields_to_a_bad_cell():
+    from iorace.cli.common import exit_code
+    from iorace.core.errors import EXIT_BAD_CELL, EXIT_CONTENDED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+
+    assert EXIT_CONTENDED not in (EXIT_OK, EXIT_BAD_CELL, EXIT_USAGE, 3, EXIT_INTERRUPTED)
+    assert exit_code(EXIT_OK, True) == EXIT_CONTENDED
+    assert exit_code(EXIT_OK, False) == EXIT_OK
+    assert exit_code(EXIT_BAD_CELL, True) == EXIT_BAD_CELL
+    assert exit_code(EXIT_INTERRUPTED, True) == EXIT_INTERRUPTED
 
 
 def measured(cells, fake: FakeRunner, rounds: int) -> ListRecorder:

@@ -232,3 +232,21 @@ def test_a_cost_per_unit_of_work_below_a_microsecond_is_shown_in_nanoseconds():
 
     assert seconds(2.1e-9) == "2.1 ns" and seconds(3.456e-7) == "346 ns"
     assert seconds(30e-6) == "30 µs" and seconds(0.0) == "0 µs" and seconds(0.0125) == "12.5 ms"
+
+
+def test_the_wide_view_shows_a_dict_answer_whole():
+    """A dict answer cut after 24 characters hid the key that differed: --wide (and every wide format) shows
+    it whole, wrapped in a terminal too narrow for it rather than cut."""
+    s = toy_session()
+    answer = {"keys": 12000, "strings": 9000, "ints": 3000, "expires": 120, "checksum": 987654321}
+    for c in s.cells:
+        c.answer = answer
+    whole = tables.answer_text(answer)
+    assert len(whole) > 60
+    assert whole in render(build(s))  # Markdown: the wide table
+    for width in (260, 120):
+        out = io.StringIO()
+        print_session(build(s), Console(file=out, width=width, color_system=None, highlight=False), wide=True)
+        text = out.getvalue()  # a wrapped cell's lines interleave with the other columns': every word is there
+        assert all(word in text for word in whole.split()), width
+        assert "…" not in text.split("•")[0], width

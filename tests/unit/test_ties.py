@@ -104,3 +104,31 @@ def test_every_format_shows_the_tie():
     assert "<th>place</th>" in page and '<td class="l">1-2</td>' in page
     text = markdown(report)
     assert "a tie at 95%" in text and "| place |" in text and "| 1-2 | c/b |" in text
+
+
+def test_a_cell_the_race_stopped_early_is_not_named_in_the_lead():
+    """Two rounds give a raced-out cell an interval wide enough to reach the first place (2.16x [0.17-27.17]):
+    the caption names the cells timed to the end, and the stopped one apart, never a tie within +-2600%."""
+    early = cell("early", inner=[8, 30])
+    early.timing_note = "stopped after 2 rounds: over 2x behind the fastest (race)"
+    g, rows = table(
+        cell("fast", inner=[10, 10, 11, 10, 10, 10]),
+        cell("next", inner=[12, 12.2, 13, 12, 11.9, 12]),
+        early,
+    )
+    assert rows["c/early"].place is not None and rows["c/early"].place.best == 1  # its interval reaches the top
+    lead = g.lead()
+    assert lead is not None and not lead.tie and lead.rows == [rows["c/fast"]] and lead.early == [rows["c/early"]]
+    assert lead.ahead == pytest.approx(rows["c/next"].vs_fastest.low - 1)  # ahead of the cells timed to the end
+    text = lead_text(g)
+    assert text.startswith("Fastest: c/fast gcc release, ahead of the next by at least")
+    assert text.endswith("(c/early gcc release: stopped early by the race, not placed).")
+    assert "tie" not in text
+
+
+def test_the_only_cell_timed_to_the_end_is_named_alone():
+    early = cell("early", inner=[8, 30])
+    early.timing_note = "stopped after 2 rounds: over 2x behind the fastest (race)"
+    g, _ = table(cell("fast", inner=[10, 10, 11, 10, 10, 10]), early)
+    only = "Fastest: c/fast gcc release, the only cell timed to the end"
+    assert lead_text(g) == only + " (c/early gcc release: stopped early by the race, not placed)."
