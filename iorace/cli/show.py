@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
-from iorace.analyse.pool import pool
+from iorace.analyse.pool import by_host, pool
 from iorace.cli.common import ALLOW_CONTENDED_OPTION, DB_OPTION, WIDE_OPTION, console, export_options, show_session, wide_view
 from iorace.core.errors import UsageError
 from iorace.core.paths import default_db
@@ -24,10 +24,20 @@ from iorace.store.db import open_existing
 def show(sessions: tuple[int, ...], db: Path | str | None, wide: bool, allow_contended: bool, **exports: Path | None) -> None:
     """Print a stored session again (the latest by default), and export it. Given several sessions of the
     same cells, one result pooled from all of them (each ratio's interval resamples the sessions, then
-    their rounds)."""
+    their rounds); sessions of different hosts are shown as one result per host, never pooled together."""
     store = open_existing(db or default_db())
-    loaded = pool([store.load(s) for s in sessions] if sessions else [store.load(None)])
-    show_session(loaded, exports, wide_view(wide), allow_contended)
+    groups = by_host([store.load(s) for s in sessions] if sessions else [store.load(None)])
+    if len(groups) > 1 and any(exports.values()):
+        hosts = "; ".join(f"{_ids(g)} on {g[0].host.label}" for g in groups)
+        raise UsageError(f"sessions of {len(groups)} hosts ({hosts}): export one host's sessions at a time")
+    for group in groups:
+        if len(groups) > 1:  # which host the result below is, before its tables
+            console.print(escape(f"host {group[0].host.label}: {_ids(group)}"), style="bold", highlight=False)
+        show_session(pool(group), exports, wide_view(wide), allow_contended)
+
+
+def _ids(group: list) -> str:
+    return ("session " if len(group) == 1 else "sessions ") + ", ".join(str(s.id) for s in group)
 
 
 @click.command("report")
@@ -51,9 +61,9 @@ def report_cmd(sessions: tuple[int, ...], html_path: Path, db: Path | str | None
         raise UsageError(f"--html {html_path}: folder {html_path.resolve().parent} does not exist")
     store = open_existing(db or default_db())
     loaded = [store.load(s) for s in sessions] if sessions else [store.load(None)]
-    report = document.build(pool(loaded))
+    report = document.build(pool(loaded))  # the last session's host only: its problems name any left out
     refuse_contended(report, allow_contended)
-    write_html(report, html_path, loaded)
+    write_html(report, html_path, [s for s in loaded if s.host == loaded[-1].host])
     console.print(escape(f"wrote {html_path} ({html_path.stat().st_size / 1024:.0f} KB)"), highlight=False)
 
 
