@@ -159,7 +159,7 @@ def test_compare_names_another_machine():
     b = side_from_session(session([cell("a", BASE), cell("b", BASE)], machine_name="arm-1", facts={"cpu_model": "Neoverse"}))
     fa, fb = machine.fingerprint({"cpu_model": "Toy CPU", "cores": 2}), machine.fingerprint({"cpu_model": "Neoverse", "cores": 2})
     assert what_else_changed(compare(a, b)) == [
-        f"changed besides the code: machine: toy-box ({fa}) -> arm-1 ({fb}); CPU Toy CPU -> Neoverse"
+        f"changed besides the code: machine: toy-box ({fa}) -> arm-1 ({fb}); host Toy CPU (family unknown) -> Neoverse (family unknown)"
     ]
 
 

@@ -98,3 +98,15 @@ def test_the_planner_plans_from_this_hosts_latest_session_not_another_hosts(tmp_
     assert found is not None and found.session_id == 1 and found.sd > 0.1
     _, note = prior.round_cap(store, "toy", {TABLE}, [], "vm", 3, None, 5, 0.02, 60.0)
     assert "planned from session 1" in note and "session 2 (AMD EPYC Zen 4 (25/17)) left out" in note
+
+
+def test_compare_pools_one_host_a_side_and_names_a_change_of_host(iorace_inprocess, tmp_path):
+    db = tmp_path / "s.sqlite"
+    for sid, facts, shift in ((1, INTEL, 0.0), (2, INTEL, 0.0), (3, ZEN4, 0.3), (4, ZEN4, 0.3)):
+        save(db, toy(sid, facts, shift))
+    out = iorace_inprocess("compare", "1,3", "4", "--db", str(db))
+    assert out.returncode in (0, 1), out.stderr
+    assert "session 3" in out.stdout and "sessions 1, 3" not in out.stdout  # side A is session 3 alone
+    assert "A: pooling uses only sessions of host AMD EPYC Zen 4 (25/17): session 1 (Intel Xeon (6/207)) left out" in out.stdout
+    out = iorace_inprocess("compare", "1", "4", "--db", str(db))
+    assert "host Intel Xeon (6/207) -> AMD EPYC Zen 4 (25/17)" in out.stdout, out.stdout
