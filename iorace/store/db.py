@@ -379,16 +379,18 @@ class Store:
 
     def latest_by_machine(self, suite: str) -> list[int]:
         """The id of the latest finished session (by its start: a shared store gets them in the order they
-        are pushed) of each machine (by name) that has a cell of this suite, by machine name."""
+        are pushed) of each machine that has a cell of this suite, by machine name: each host of a name its
+        own (core/host.py: one name, `vm`, is served by hosts whose ratios differ)."""
         rows = self.db.execute(
-            "SELECT s.machine_name, s.id, s.started FROM sessions s WHERE s.status <> 'running'"
+            "SELECT s.machine_name, s.machine, s.id, s.started FROM sessions s WHERE s.status <> 'running'"
             " AND EXISTS (SELECT 1 FROM cells c WHERE c.session_id = s.id AND c.suite = ?)",
             (suite,),
         ).fetchall()
-        latest: dict[str, tuple[str, int]] = {}
+        latest: dict[tuple[str, str], tuple[str, int]] = {}
         for r in rows:
-            latest[r["machine_name"]] = max(latest.get(r["machine_name"], ("", 0)), (r["started"], int(r["id"])))
-        return [latest[name][1] for name in sorted(latest)]
+            key = (r["machine_name"] or "", host_of(json.loads(r["machine"] or "{}")).label)
+            latest[key] = max(latest.get(key, ("", 0)), (r["started"], int(r["id"])))
+        return [latest[key][1] for key in sorted(latest)]
 
     def latest(self) -> int:
         """The id of the latest session."""
