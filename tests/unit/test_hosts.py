@@ -110,3 +110,12 @@ def test_compare_pools_one_host_a_side_and_names_a_change_of_host(iorace_inproce
     assert "A: pooling uses only sessions of host AMD EPYC Zen 4 (25/17): session 1 (Intel Xeon (6/207)) left out" in out.stdout
     out = iorace_inprocess("compare", "1", "4", "--db", str(db))
     assert "host Intel Xeon (6/207) -> AMD EPYC Zen 4 (25/17)" in out.stdout, out.stdout
+
+
+def test_history_starts_again_where_the_host_changed_and_names_both(iorace_inprocess, tmp_path):
+    db = tmp_path / "s.sqlite"
+    for sid, facts in ((1, INTEL), (2, INTEL), (3, ZEN4)):
+        save(db, toy(sid, facts))
+    out = iorace_inprocess("history", "toy", "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    assert "a new history from session 3 on" in out.stdout and "host Intel Xeon (6/207) -> AMD EPYC Zen 4 (25/17)" in out.stdout
