@@ -275,15 +275,12 @@ def _by_host(tables: list[tuple[str, str, dict]]) -> dict[str, list[int]]:
     return hosts
 
 
-def host_differences(tables: list[tuple[str, str, dict]]) -> list[str]:
-    """The rows whose ratio differs between two hosts beyond their intervals (every interval of one host
-    disjoint from every interval of the other), each with its figures per host: what one host's table does
-    not say of another's."""
+def _spans(tables: list[tuple[str, str, dict]]) -> dict[str, dict[str, tuple[float, float, float, float]]]:
+    """Each timed row (not the baseline) measured on two hosts or more: per host, the lowest and highest ends
+    of its sessions' intervals and its lowest and highest ratio."""
     hosts = _by_host(tables)
-    if len(hosts) < 2:
-        return []
     by_label = [{r["label"]: r for r in t["rows"]} for _, _, t in tables]
-    out = []
+    out = {}
     for label in dict.fromkeys(r["label"] for _, _, t in tables for r in t["rows"]):
         spans = {}
         for host, idx in hosts.items():
@@ -292,11 +289,35 @@ def host_differences(tables: list[tuple[str, str, dict]]) -> list[str]:
             if cis:
                 values = [r["now_ratio"] for r in rows if r and r.get("now_ratio") is not None]
                 spans[host] = (min(lo for lo, _ in cis), max(hi for _, hi in cis), min(values), max(values))
-        apart = any(a[1] < b[0] or b[1] < a[0] for a, b in itertools.combinations(spans.values(), 2))
-        if apart:
+        if len(spans) >= 2:
+            out[label] = spans
+    return out
+
+
+def host_differences(tables: list[tuple[str, str, dict]]) -> list[str]:
+    """The rows whose ratio differs between two hosts beyond their intervals (every interval of one host
+    disjoint from every interval of the other), each with its figures per host: what one host's table does
+    not say of another's."""
+    out = []
+    for label, spans in _spans(tables).items():
+        if any(a[1] < b[0] or b[1] < a[0] for a, b in itertools.combinations(spans.values(), 2)):
             figures = "; ".join(f"{lo:.2f}x" + (f"-{hi:.2f}x" if hi > lo else "") + f" on {host}" for host, (_, _, lo, hi) in spans.items())
             out.append(f"- {label}: {figures}")
     return out
+
+
+def host_statement(tables: list[tuple[str, str, dict]]) -> list[str]:
+    """Under a table of several hosts: how many rows were measured on more than one, how many of those hold
+    within their intervals on every host, and the rows that differ (host_differences); [] on one host."""
+    if len(_by_host(tables)) < 2:
+        return []
+    shared, differs = len(_spans(tables)), host_differences(tables)
+    if not shared:
+        return ["", "No row was measured on more than one host: each figure holds on its own host only."]
+    head = f"{shared} rows were measured on more than one host: {shared - len(differs)} within their intervals on every host"
+    if not differs:
+        return ["", head + "."]
+    return ["", f"{head}, {len(differs)} beyond them (the CPU, not the code: compare within a host):", "", *differs]
 
 
 def seed_table(tables: list[tuple[str, str, dict]]) -> list[str]:
@@ -343,9 +364,9 @@ def render_block(studies: list[Study]) -> str:
         "(now) as ratios to the seed's baseline row, because the machines differ; one column per `iorace seeds`",
         "session with its 95% interval, grouped by the host it ran on (this VM kind is served by different hosts,",
         "and a ratio can differ between them beyond its intervals), and whether one host's sessions' intervals",
-        "overlap (never asked across hosts). Under a table of several hosts, the rows whose ratio differs between",
-        "hosts beyond their intervals, with each host's figures. A new host's sessions: `make seeds SEEDS=NAME",
-        "STUDY=docs/results/FOLDER` on it, then `make docs` (README's seeds section). CPU share:",
+        "overlap (never asked across hosts). Under a table of several hosts, how many rows hold on every host and",
+        "the rows whose ratio differs between hosts beyond their intervals, with each host's figures. A new host's",
+        "sessions: `make seeds SEEDS=NAME STUDY=docs/results/FOLDER` on it, then `make docs` (README's Hosts). CPU share:",
         "the median over a session's timed cells of (user + system) / wall time; a session below",
         f"{CONTENDED:.2f} ran beside other work and is marked **contended**: its figures are provisional until it",
         "is measured again on a quiet machine.",
@@ -376,8 +397,7 @@ def render_block(studies: list[Study]) -> str:
                 out += [f"<details><summary>the whole table, {len(table) - 2} rows ({figures})</summary>", "", *table, "", "</details>"]
             else:
                 out += [f"{figures[0].upper()}{figures[1:]}:", "", *table]
-            if differs := host_differences(tables):
-                out += ["", "Differs by host beyond the intervals (the CPU, not the code: compare within a host):", "", *differs]
+            out += host_statement(tables)
     out += ["", END]
     return "\n".join(out)
 

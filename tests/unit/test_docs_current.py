@@ -113,6 +113,11 @@ def test_a_seed_table_groups_its_sessions_by_host_and_never_agrees_across_hosts(
     assert lines[3].endswith("| yes | yes |  |")  # B agrees within each host, and is never asked across them
     assert docs.host_differences(sessions) == ["- B: 39.00x-40.00x on Intel; 8.00x-8.20x on Zen 4"]
     assert docs.host_differences(sessions[::2]) == []  # one host: nothing to differ
+    statement = docs.host_statement(sessions)[1]
+    assert statement.startswith("2 rows were measured on more than one host: 1 within their intervals on every host, 1 beyond them")
+    assert docs.host_statement(sessions[::2]) == []
+    apart = [("session 1", "Intel", table(40.0, 3.0)), ("session 2", "Zen 4", {"rows": [row("A", 1.0, [1.0, 1.0])]})]
+    assert docs.host_statement(apart)[1] == "No row was measured on more than one host: each figure holds on its own host only."
 
 
 def test_a_study_file_not_in_its_study_toml_is_an_error(docs, tmp_path):
