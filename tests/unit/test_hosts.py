@@ -119,3 +119,16 @@ def test_history_starts_again_where_the_host_changed_and_names_both(iorace_inpro
     out = iorace_inprocess("history", "toy", "--db", str(db))
     assert out.returncode == 0, out.stderr
     assert "a new history from session 3 on" in out.stdout and "host Intel Xeon (6/207) -> AMD EPYC Zen 4 (25/17)" in out.stdout
+
+
+def test_report_of_two_hosts_sessions_pools_the_last_ones_host_and_names_the_rest(iorace_inprocess, tmp_path):
+    db = tmp_path / "s.sqlite"
+    for sid, facts, shift in ((1, INTEL, 0.0), (2, ZEN4, 0.3), (3, ZEN4, 0.3)):
+        save(db, toy(sid, facts, shift))
+    page = tmp_path / "r.html"
+    out = iorace_inprocess("report", "1", "2", "3", "--html", str(page), "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    html = page.read_text()
+    problems = html[html.index('<section id="problems">') :].split("</section>")[0]  # said where a reader looks
+    assert "pooling uses only sessions of host AMD EPYC Zen 4 (25/17): session 1 (Intel Xeon (6/207)) left out" in problems
+    assert "vm, AMD EPYC Zen 4 (25/17)" in html  # the machine line names the host
