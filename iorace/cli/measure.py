@@ -144,8 +144,9 @@ def dimension_cmd(
             ids.append(run_session(opts, plan(opts), quiet, err_console).session_id)
     store = Store(path)
     loaded, left_out = one_host([_only(store.load(i), suites) for i in ids], "dimension")
-    if left_out:
+    if left_out:  # a session level across hosts would be the hosts' difference, not the sessions'
         err_console.print(escape(left_out), highlight=False)
+        ids = [s.id for s in loaded]
     found = dimension.levels(loaded)
     if not found:
         raise UsageError("no cell was measured in two of the sessions: nothing to dimension")

@@ -132,3 +132,13 @@ def test_report_of_two_hosts_sessions_pools_the_last_ones_host_and_names_the_res
     problems = html[html.index('<section id="problems">') :].split("</section>")[0]  # said where a reader looks
     assert "pooling uses only sessions of host AMD EPYC Zen 4 (25/17): session 1 (Intel Xeon (6/207)) left out" in problems
     assert "vm, AMD EPYC Zen 4 (25/17)" in html  # the machine line names the host
+
+
+def test_dimension_from_two_hosts_sessions_takes_the_last_ones_host(iorace_inprocess, tmp_path):
+    db = tmp_path / "s.sqlite"
+    for sid, facts, shift in ((1, ZEN4, 0.3), (2, INTEL, 0.0), (3, INTEL, 0.0)):
+        save(db, toy(sid, facts, shift))
+    out = iorace_inprocess("dimension", "toy", "--from", "1,2,3", "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    assert "dimension uses only sessions of host Intel Xeon (6/207): session 1 (AMD EPYC Zen 4 (25/17)) left out" in out.stderr
+    assert "(sessions 2, 3)" in out.stdout, out.stdout
