@@ -38,7 +38,11 @@ FUZZ_SECONDS ?= 60
 
 # make seeds: each seed's question at its own configuration (its data size, parameters, compilers and build
 # profiles: each suite's [seed] block), its published table beside today's first; SEEDS=readexact for one.
+# STUDY=docs/results/FOLDER: also export the session there as its next session-N.json and session-N.md, which
+# `make docs` picks up (a new host's sessions of a seed: README's "Hosts").
 SEEDS ?=
+STUDY ?=
+STUDY_NEXT = $(STUDY)/session-$(shell expr 1 + 0$$(ls $(STUDY) 2>/dev/null | sed -n 's/^session-\([0-9]*\)\.json$$/\1/p' | sort -n | tail -1))
 
 .PHONY: setup bench seeds test test-quick lint docs doctor fuzz lock
 
@@ -54,7 +58,9 @@ bench: setup
 
 seeds: setup
 	$(IORACE) doctor
-	$(IORACE) seeds $(SEEDS) --runs $(RUNS) --budget $(BUDGET) --export-markdown seeds.md --export-html seeds.html
+	$(if $(STUDY),test -d $(STUDY) || { echo "make seeds: STUDY=$(STUDY) is not a folder" >&2; exit 2; })
+	$(IORACE) seeds $(SEEDS) --runs $(RUNS) --budget $(BUDGET) --export-html seeds.html \
+		$(if $(STUDY),--export-json $(STUDY_NEXT).json --export-markdown $(STUDY_NEXT).md,--export-markdown seeds.md)
 
 # Everything; the shared store's tests start and stop their own PostgreSQL server (tests/pgserver.py).
 test: setup

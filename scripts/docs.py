@@ -20,13 +20,24 @@ OLD_SHARE_BELOW (0.85). A contended session's figures are provisional until meas
 (instruction counts are exact either way). A Markdown export without its JSON gives the median of its `cpu`
 column instead, marked (md).
 
+Hosts: one machine kind (the 2-vCPU VM, always named `vm`) is served by different hosts, and a ratio can differ
+between them beyond its intervals. Each export's host comes from its stored machine facts (iorace/core/host.py:
+'Intel Xeon (6/207)', 'AMD EPYC Zen 4 (25/17)'); a seed table groups its sessions' columns by host, says
+whether the intervals agree only within a host, and lists under the table each row whose ratio differs between
+hosts beyond their intervals, with its figures on each. A study whose sessions all ran on one host says so.
+
+New sessions: a study's `session-N.json` / `session-N.md` need no entry in its study.toml (`make seeds
+SEEDS=NAME STUDY=docs/results/FOLDER` writes the next pair there; `make docs` then shows them).
+
 usage: .venv/bin/python scripts/docs.py [--check]
   writes both files; --check writes nothing and exits 1 when either differs from what it would write.
-Only the standard library (tomllib, json), and iorace itself: the manifest reference and its definition of contended.
+Only the standard library (tomllib, json), and iorace itself: the manifest reference, its definition of contended and
+iorace/core/host.py.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -40,6 +51,9 @@ from iorace.analyse.contention import OLD_SHARE_BELOW
 from iorace.manifest import reference
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))  # iorace/core/host.py: the one definition of a host and its label
+from iorace.core.host import host_of  # noqa: E402
+
 BEGIN = "<!-- results:begin -->"
 END = "<!-- results:end -->"
 DETAILS_ROWS = 12  # a seed table longer than this folds into <details>
@@ -80,6 +94,7 @@ class File:
     share: Share | None  # None: not an export of timed cells (a text file, a Markdown export beside its JSON)
     session: str  # the store's session id and the git revision measured, from a JSON export
     seeds: tuple[dict, ...]  # a seeds session's then-and-now tables (`iorace_seeds`)
+    host: str = ""  # the host it ran on (core/host.py's label), from a JSON export's machine facts
 
 
 @dataclass(frozen=True)
@@ -142,10 +157,14 @@ def _session(doc: dict) -> str:
     return f"{meta.get('session', '?')}, {short}"
 
 
+SESSION_FILE = re.compile(r"session-(\d+)\.(json|md)")  # what `make seeds STUDY=...` adds: described by itself
+
+
 def _listed(folder: Path, names: list[str]) -> None:
-    """Every file of a study is described in its study.toml ("probe/" covers a folder), and every one described is there."""
+    """Every file of a study is described in its study.toml ("probe/" covers a folder) or is a session-N export,
+    and every one described is there."""
     present = {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file() and p.name != "study.toml"}
-    present = {p for p in present if "__pycache__" not in p}
+    present = {p for p in present if "__pycache__" not in p and not SESSION_FILE.fullmatch(p)}
     covered = {p for p in present for n in names if p == n or (n.endswith("/") and p.startswith(n))}
     if present - covered:
         raise SystemExit(f"docs: {folder.name}: not in its study.toml: {', '.join(sorted(present - covered))}")
@@ -154,21 +173,42 @@ def _listed(folder: Path, names: list[str]) -> None:
         raise SystemExit(f"docs: {folder.name}/study.toml: no such file: {', '.join(missing)}")
 
 
+def _host(doc: dict) -> str:
+    """The host an export ran on, labelled (core/host.py); '' for an export without machine facts."""
+    meta = doc.get("iorace", {})
+    facts = meta.get("machine") or {}
+    return host_of(facts, meta.get("machine_name") or "").label if facts.get("cpu_model") else ""
+
+
+def _new_sessions(folder: Path, described: set[str]) -> list[dict]:
+    """The session-N exports a study's study.toml does not describe (added by `make seeds STUDY=...`), in N's
+    order, each described by what it is."""
+    found = sorted(
+        (int(m.group(1)), m.group(2), p.name) for p in folder.iterdir() if (m := SESSION_FILE.fullmatch(p.name)) and p.name not in described
+    )
+    kinds = {"json": "JSON export", "md": "Markdown export"}
+    return [
+        {"name": name, "what": f"session {n} ({'make seeds' if kind == 'json' else 'the same'}), {kinds[kind]}"} for n, kind, name in found
+    ]
+
+
 def load_study(folder: Path) -> Study:
     meta = tomllib.loads((folder / "study.toml").read_text())
     entries = meta.get("files", [])
     _listed(folder, [e["name"] for e in entries])
+    entries = entries + _new_sessions(folder, {e["name"] for e in entries})
     names = {e["name"] for e in entries}
     files = []
     for e in entries:
         path = folder / e["name"]
-        share, session, seeds = None, "", ()
+        share, session, seeds, host = None, "", (), ""
         if path.suffix == ".json":
             doc = json.loads(path.read_text())
             share, session, seeds = json_share(doc), _session(doc), tuple(doc.get("iorace_seeds", []))
+            host = _host(doc)
         elif path.suffix == ".md" and path.with_suffix(".json").name not in names:
             share = markdown_share(path.read_text())
-        files.append(File(e["name"], e["what"], e.get("was", ""), share, session, seeds))
+        files.append(File(e["name"], e["what"], e.get("was", ""), share, session, seeds, host))
     return Study(
         folder.name,
         meta["question"],
@@ -211,7 +251,9 @@ def render_index(studies: list[Study]) -> str:
         "Each folder is one study, named by the date its files were first committed and by its question. Its",
         "`study.toml` says, by hand and once, what the study asked, the command that repeats it, the commit and",
         "machine it measured, and what each file is; this page is made from those and from the exports themselves",
-        "(`make docs`). A file's old name (before the folders) is in the last column.",
+        "(`make docs`). A file's old name (before the folders) is in the last column; a JSON export's host (the",
+        "CPU it ran on, from its machine facts: this VM kind is served by different hosts, whose ratios differ) is",
+        "beside its session.",
         "",
         "**CPU share**: the median over an export's timed cells of (user + system) / wall time (each cell's `user`,",
         "`system` and `mean` in the JSON export's `results`). A program alone on a core spends about all of its wall",
@@ -234,10 +276,10 @@ def render_index(studies: list[Study]) -> str:
         for st in s.stores:
             where = f"docs/results/{s.slug}/{st.name}"
             out.append(f"- store `{st.name}`, in git only: `git show {st.commit}:{where} > {where}`; {_cell(st.what)}")
-        out += ["", "| file | what | CPU share | session, commit | was |", "|---|---|---|---|---|"]
+        out += ["", "| file | what | CPU share | session, commit | host | was |", "|---|---|---|---|---|---|"]
         for f in s.files:
             share = f.share.text() if f.share else ""
-            out.append(f"| [{f.name}]({s.slug}/{f.name}) | {_cell(f.what)} | {share} | {f.session} | {f.was} |")
+            out.append(f"| [{f.name}]({s.slug}/{f.name}) | {_cell(f.what)} | {share} | {f.session} | {f.host} | {f.was} |")
     return "\n".join(out) + "\n"
 
 
@@ -248,25 +290,85 @@ def _ratio(row: dict | None) -> str:
     return f"{row['now_ratio']:.2f}x" + (f" [{ci[0]:.2f}-{ci[1]:.2f}]" if ci else "")
 
 
-def _agree(a: dict | None, b: dict | None) -> str:
-    """'yes' when two sessions' intervals overlap, 'NO' when they are disjoint, '' without both."""
-    if not a or not b or not a.get("now_ratio_ci95") or not b.get("now_ratio_ci95"):
+def _agree(rows: list[dict | None]) -> str:
+    """'yes' when every two of one host's sessions' intervals overlap, 'NO' when two are disjoint, '' without two."""
+    cis = [r["now_ratio_ci95"] for r in rows if r and r.get("now_ratio_ci95")]
+    if len(cis) < 2 or len(cis) < len(rows):
         return ""
-    (lo1, hi1), (lo2, hi2) = a["now_ratio_ci95"], b["now_ratio_ci95"]
-    return "yes" if lo1 <= hi2 and lo2 <= hi1 else "NO"
+    return "yes" if all(lo1 <= hi2 and lo2 <= hi1 for (lo1, hi1), (lo2, hi2) in itertools.combinations(cis, 2)) else "NO"
 
 
-def seed_table(tables: list[tuple[str, dict]]) -> list[str]:
-    """One seed's then-and-now table over its sessions (name, the session's table), rows matched by label: every
-    row any session has (a later session may add rows, as the seeds' as-written rows), in the order of the
-    session with the most, each row's facts from the first session that has it."""
-    by_label = [{r["label"]: r for r in t["rows"]} for _, t in tables]
-    fullest = max((t for _, t in tables), key=lambda t: len(t["rows"]))
+def _by_host(tables: list[tuple[str, str, dict]]) -> dict[str, list[int]]:
+    """Each host's sessions (indexes into tables), hosts in the order they first appear."""
+    hosts: dict[str, list[int]] = {}
+    for i, (_, host, _) in enumerate(tables):
+        hosts.setdefault(host or "host unknown", []).append(i)
+    return hosts
+
+
+def _spans(tables: list[tuple[str, str, dict]]) -> dict[str, dict[str, tuple[float, float, float, float]]]:
+    """Each timed row (not the baseline) measured on two hosts or more: per host, the lowest and highest ends
+    of its sessions' intervals and its lowest and highest ratio."""
+    hosts = _by_host(tables)
+    by_label = [{r["label"]: r for r in t["rows"]} for _, _, t in tables]
+    out = {}
+    for label in dict.fromkeys(r["label"] for _, _, t in tables for r in t["rows"]):
+        spans = {}
+        for host, idx in hosts.items():
+            rows = [by_label[i].get(label) for i in idx]
+            cis = [r["now_ratio_ci95"] for r in rows if r and not r.get("why") and r.get("now_ratio_ci95") and r["label"] != r["baseline"]]
+            if cis:
+                values = [r["now_ratio"] for r in rows if r and r.get("now_ratio") is not None]
+                spans[host] = (min(lo for lo, _ in cis), max(hi for _, hi in cis), min(values), max(values))
+        if len(spans) >= 2:
+            out[label] = spans
+    return out
+
+
+def host_differences(tables: list[tuple[str, str, dict]]) -> list[str]:
+    """The rows whose ratio differs between two hosts beyond their intervals (every interval of one host
+    disjoint from every interval of the other), each with its figures per host: what one host's table does
+    not say of another's."""
+    out = []
+    for label, spans in _spans(tables).items():
+        if any(a[1] < b[0] or b[1] < a[0] for a, b in itertools.combinations(spans.values(), 2)):
+            figures = "; ".join(f"{lo:.2f}x" + (f"-{hi:.2f}x" if hi > lo else "") + f" on {host}" for host, (_, _, lo, hi) in spans.items())
+            out.append(f"- {label}: {figures}")
+    return out
+
+
+def host_statement(tables: list[tuple[str, str, dict]]) -> list[str]:
+    """Under a table of several hosts: how many rows were measured on more than one, how many of those hold
+    within their intervals on every host, and the rows that differ (host_differences); [] on one host."""
+    if len(_by_host(tables)) < 2:
+        return []
+    shared, differs = len(_spans(tables)), host_differences(tables)
+    if not shared:
+        return ["", "No row was measured on more than one host: each figure holds on its own host only."]
+    head = f"{shared} rows were measured on more than one host: {shared - len(differs)} within their intervals on every host"
+    if not differs:
+        return ["", head + "."]
+    return ["", f"{head}, {len(differs)} beyond them (the CPU, not the code: compare within a host):", "", *differs]
+
+
+def seed_table(tables: list[tuple[str, str, dict]]) -> list[str]:
+    """One seed's then-and-now table over its sessions (name, host, the session's table), rows matched by label:
+    every row any session has (a later session may add rows, as the seeds' as-written rows), in the order of
+    the session with the most, each row's facts from the first session that has it. The sessions' columns are
+    grouped by host, each headed with it, and whether intervals agree is asked within a host only: across
+    hosts a ratio may differ by the CPU alone."""
+    hosts = _by_host(tables)
+    order = [i for idx in hosts.values() for i in idx]
+    tables = [tables[i] for i in order]
+    hosts = _by_host(tables)
+    by_label = [{r["label"]: r for r in t["rows"]} for _, _, t in tables]
+    fullest = max((t for _, _, t in tables), key=lambda t: len(t["rows"]))
     first = {"rows": [next(b[r["label"]] for b in by_label if r["label"] in b) for r in fullest["rows"]]}
     bases = {r["baseline"] for r in first["rows"]}
     x = f"x {next(iter(bases))}" if len(bases) == 1 else "x its baseline"
-    now = [f"now, {name}" for name, _ in tables]
-    agree = ["agree"] if len(tables) == 2 else []
+    now = [f"now, {name}, {host or 'host unknown'}" for name, host, _ in tables]
+    agreeing = {host: idx for host, idx in hosts.items() if len(idx) >= 2}
+    agree = [f"agree, {host}" if len(hosts) > 1 else "agree" for host in agreeing]
     out = [
         "| " + " | ".join(["seed's row", "cell here", f"then, {x}", *now, *agree, "why no time"]) + " |",
         "|" + "|".join(["---", "---", "--:", *["--:"] * len(now), *["---"] * len(agree), "---"]) + "|",
@@ -276,7 +378,7 @@ def seed_table(tables: list[tuple[str, dict]]) -> list[str]:
         then = "1 (baseline)" if base else (f"{r['then_ratio']:.2f}x" if r.get("then_ratio") is not None else "-")
         rows = [b.get(r["label"]) for b in by_label]
         nows = ["-" if r["why"] or o is None else ("1" if base else _ratio(o)) for o in rows]
-        agreed = ["" if r["why"] or base or None in rows else _agree(rows[0], rows[1])] if agree else []
+        agreed = ["" if r["why"] or base else _agree([rows[i] for i in idx]) for idx in agreeing.values()]
         cell = (r["cell"] or "-").replace("@", " ").replace(":", " ")
         if r.get("folded"):  # the compiler folded the seed's loop: the time is not the work's (exports since issue 32)
             cell += " (FOLDED: no longer does the work)"
@@ -290,8 +392,12 @@ def render_block(studies: list[Study]) -> str:
         GENERATED,
         "",
         "Each table: the seed's row, the cell that answers it here, the seed's published figure (then) and ours",
-        "(now) as ratios to the seed's baseline row, because the machines differ and ratios travel; one column per",
-        "`iorace seeds` session with its 95% interval, and whether the two sessions' intervals overlap. CPU share:",
+        "(now) as ratios to the seed's baseline row, because the machines differ; one column per `iorace seeds`",
+        "session with its 95% interval, grouped by the host it ran on (this VM kind is served by different hosts,",
+        "and a ratio can differ between them beyond its intervals), and whether one host's sessions' intervals",
+        "overlap (never asked across hosts). Under a table of several hosts, how many rows hold on every host and",
+        "the rows whose ratio differs between hosts beyond their intervals, with each host's figures. A new host's",
+        "sessions: `make seeds SEEDS=NAME STUDY=docs/results/FOLDER` on it, then `make docs` (README's Hosts). CPU share:",
         "the median over a session's timed cells of (user + system) / wall time. A session iorace judged",
         "**contended** (iorace/analyse/contention.py; an export older than that verdict: CPU share below",
         f"{OLD_SHARE_BELOW:.2f}) ran beside other work: its figures are provisional until it is measured again on a",
@@ -310,20 +416,44 @@ def render_block(studies: list[Study]) -> str:
             if len(sessions) > 2
             else "Quiet."
         )
+        hosts = _hosts_line(sessions)
         out += ["", f"#### {s.seed}", "", f"{s.question} ([{s.slug}](docs/results/{s.slug}/))", ""]
-        out += [f"Sessions: {', '.join(named)}. {verdict} Repeat: `{s.command}`.", ""]
-        out += [f"Then and now: {s.summary}", ""] if s.summary else []
+        out += [f"Sessions: {', '.join(named)}. {verdict} {hosts} Repeat: `{s.command}`.", ""]
+        out += [f"Then and now ({_scope(sessions)}): {s.summary}", ""] if s.summary else []
         for first in sessions[0].seeds:
             key = (first["seed"], first["dataset"])
-            tables = [(f"session {i}", t) for i, f in enumerate(sessions, 1) for t in f.seeds if (t["seed"], t["dataset"]) == key]
+            tables = [(f"session {i}", f.host, t) for i, f in enumerate(sessions, 1) for t in f.seeds if (t["seed"], t["dataset"]) == key]
             figures = f"then: {first['figures']}; now: {first['metric']} time, dataset `{first['dataset']}`"
             table = seed_table(tables)
             if len(table) - 2 > DETAILS_ROWS:
                 out += [f"<details><summary>the whole table, {len(table) - 2} rows ({figures})</summary>", "", *table, "", "</details>"]
             else:
                 out += [f"{figures[0].upper()}{figures[1:]}:", "", *table]
+            out += host_statement(tables)
     out += ["", END]
     return "\n".join(out)
+
+
+def _hosts_line(sessions: list[File]) -> str:
+    """Which host ran which sessions: 'On one host, X.' or 'Hosts: X (sessions 1-2), Y (sessions 3-6).'"""
+    hosts: dict[str, list[int]] = {}
+    for i, f in enumerate(sessions, 1):
+        hosts.setdefault(f.host or "host unknown", []).append(i)
+    if len(hosts) == 1:
+        return f"On one host, {next(iter(hosts))}."
+    return "Hosts: " + ", ".join(f"{h} (session{'s' if len(ids) > 1 else ''} {_span(ids)})" for h, ids in hosts.items()) + "."
+
+
+def _span(ids: list[int]) -> str:
+    return f"{ids[0]}-{ids[-1]}" if len(ids) > 1 and ids == list(range(ids[0], ids[-1] + 1)) else ", ".join(map(str, ids))
+
+
+def _scope(sessions: list[File]) -> str:
+    """Where a study's summary was measured: 'on one host, X' or 'on N hosts: the tables say which'."""
+    hosts = list(dict.fromkeys(f.host or "host unknown" for f in sessions))
+    return (
+        f"on one host, {hosts[0]}" if len(hosts) == 1 else f"on {len(hosts)} hosts: {', '.join(hosts)}; each figure's host is in the tables"
+    )
 
 
 def replace_block(readme: str, block: str) -> str:

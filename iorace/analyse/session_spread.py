@@ -35,6 +35,7 @@ from scipy import optimize
 from scipy import stats as sps
 
 from iorace.analyse.analysis import Group, analyse
+from iorace.analyse.pool import one_host
 from iorace.analyse.stats import Level, paired_ratio
 from iorace.core.ids import CellId, TableId
 from iorace.store.db import SessionData
@@ -52,6 +53,7 @@ class Spread:
     sessions: tuple[int, ...]  # the stored sessions it was fitted on
     changes: int  # cells x consecutive pairs of those sessions
     pooled: bool = False  # fitted on every suite of those sessions, relative: the suite alone had too few cells
+    left_out: str = ""  # which sessions of another host were left out (pool.one_host), '' when none
 
     def as_setting(self) -> dict:
         """Stored with a session's suite settings: its reports and exports widen its intervals by it."""
@@ -178,18 +180,25 @@ def spread(sessions: list[SessionData], suite: str) -> Spread | None:
     """The session level of `suite`'s ratios from `sessions` (each consecutive pair compared); where the suite
     has too few cells in common (MIN_CHANGES: readexact's two rows, spin's three cells), the relative level of
     every suite of those sessions together, the machine's, rather than none: an interval without it claims
-    more than a second session would show. None when even that is too little."""
-    ordered, found = _consecutive(sessions, [suite])
+    more than a second session would show. None when even that is too little. Only the newest session's host's
+    sessions count: a ratio moves between hosts far beyond a session level (core/host.py)."""
+    if not sessions:
+        return None
+    kept, left_out = one_host(sorted(sessions, key=lambda s: s.id), "the session level")
+    ordered, found = _consecutive(kept, [suite])
     ids = tuple(s.id for s in ordered)
     if len(found) >= MIN_CHANGES:
-        return Spread(Level(sd=fit(found)), ids, len(found))
+        return Spread(Level(sd=fit(found)), ids, len(found), left_out=left_out)
     pooled = pooled_fit(ordered, relative=True)
-    return Spread(Level(per_round=pooled[0]), ids, pooled[1], pooled=True) if pooled else None
+    return Spread(Level(per_round=pooled[0]), ids, pooled[1], pooled=True, left_out=left_out) if pooled else None
 
 
 def pooled_fit(sessions: list[SessionData], relative: bool = False) -> tuple[float, int] | None:
     """(tau, changes) over every suite the sessions share (iorace dimension's summary), or (k, changes) with
-    `relative`; None when too few."""
+    `relative`; None when too few. Sessions of another host than the newest one's are left out."""
+    if not sessions:
+        return None
+    sessions = one_host(sorted(sessions, key=lambda s: s.id), "the session level")[0]
     _, found = _consecutive(sessions, sorted({c.suite for s in sessions for c in s.cells}))
     return (fit(found, relative), len(found)) if len(found) >= MIN_CHANGES else None
 

@@ -13,6 +13,7 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
+from iorace.analyse.pool import one_host
 from iorace.cli.common import (
     DB_OPTION,
     SUITE_DIR_OPTION,
@@ -142,7 +143,10 @@ def dimension_cmd(
             )
             ids.append(run_session(opts, plan(opts), quiet, err_console).session_id)
     store = Store(path)
-    loaded = [_only(store.load(i), suites) for i in ids]
+    loaded, left_out = one_host([_only(store.load(i), suites) for i in ids], "dimension")
+    if left_out:  # a session level across hosts would be the hosts' difference, not the sessions'
+        err_console.print(escape(left_out), highlight=False)
+        ids = [s.id for s in loaded]
     found = dimension.levels(loaded)
     if not found:
         raise UsageError("no cell was measured in two of the sessions: nothing to dimension")

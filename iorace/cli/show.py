@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
-from iorace.analyse.pool import pool
+from iorace.analyse.pool import by_host, pool
 from iorace.cli.common import (
     ALLOW_CONTENDED_OPTION,
     DB_OPTION,
@@ -20,7 +20,7 @@ from iorace.cli.common import (
     warn,
     wide_view,
 )
-from iorace.core.errors import EXIT_OK
+from iorace.core.errors import EXIT_OK, UsageError
 from iorace.core.paths import default_db
 from iorace.export import check_export_path, check_exports, contended_warning
 from iorace.report import document
@@ -35,11 +35,23 @@ from iorace.store.db import open_existing
 def show(sessions: tuple[int, ...], db: Path | str | None, wide: bool, allow_contended: bool, **exports: Path | None) -> None:
     """Print a stored session again (the latest by default), and export it. Given several sessions of the
     same cells, one result pooled from all of them (each ratio's interval resamples the sessions, then
-    their rounds)."""
+    their rounds); sessions of different hosts are shown as one result per host, never pooled together."""
     check_exports(exports)
     store = open_existing(db or default_db())
-    loaded = pool([store.load(s) for s in sessions] if sessions else [store.load(None)])
-    sys.exit(exit_code(EXIT_OK, show_session(loaded, exports, wide_view(wide), allow_contended)))
+    groups = by_host([store.load(s) for s in sessions] if sessions else [store.load(None)])
+    if len(groups) > 1 and any(exports.values()):
+        hosts = "; ".join(f"{_ids(g)} on {g[0].host.label}" for g in groups)
+        raise UsageError(f"sessions of {len(groups)} hosts ({hosts}): export one host's sessions at a time")
+    code = EXIT_OK
+    for group in groups:
+        if len(groups) > 1:  # which host the result below is, before its tables
+            console.print(escape(f"host {group[0].host.label}: {_ids(group)}"), style="bold", highlight=False)
+        code = max(code, exit_code(EXIT_OK, show_session(pool(group), exports, wide_view(wide), allow_contended)))
+    sys.exit(code)
+
+
+def _ids(group: list) -> str:
+    return ("session " if len(group) == 1 else "sessions ") + ", ".join(str(s.id) for s in group)
 
 
 @click.command("report")
@@ -62,8 +74,8 @@ def report_cmd(sessions: tuple[int, ...], html_path: Path, db: Path | str | None
     check_export_path("--html", html_path)
     store = open_existing(db or default_db())
     loaded = [store.load(s) for s in sessions] if sessions else [store.load(None)]
-    report = document.build(pool(loaded))
-    write_html(report, html_path, loaded)  # a contended session too, marked at its top: never lost
+    report = document.build(pool(loaded))  # the last session's host only: its problems name any left out
+    write_html(report, html_path, [s for s in loaded if s.host == loaded[-1].host])  # a contended session too, marked at its top
     console.print(escape(f"wrote {html_path} ({html_path.stat().st_size / 1024:.0f} KB)"), highlight=False)
     contended = report.contention.contended and not allow_contended
     if contended:

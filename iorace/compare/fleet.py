@@ -25,6 +25,7 @@ from iorace.analyse.stats import Ratio, paired_ratio
 from iorace.compare.judge import CellSample, side_from_session
 from iorace.core import machine
 from iorace.core.errors import UsageError
+from iorace.core.host import host_of
 from iorace.core.ids import CellId, TableId
 from iorace.core.kind import Kind
 from iorace.core.status import Status
@@ -39,12 +40,13 @@ def _date(text: str | None) -> str:
 
 
 def machines_table(store: Store) -> Table:
-    """One row per machine (its name and fingerprint) the store has seen: its CPU model and cores (from its
-    latest session), how many sessions, the first and the last."""
+    """One row per machine (its name and fingerprint) the store has seen: its host (core/host.py: the CPU with
+    its family/model, which tells apart the hosts of one name) and cores (from its latest session), how many
+    sessions, the first and the last."""
     columns = [
         Column("machine", "left"),
         Column("fingerprint", "left"),
-        Column("CPU model", "left", wrap=True),
+        Column("host", "left", wrap=True),
         Column("cores"),
         Column("sessions"),
         Column("first session", "left"),
@@ -54,7 +56,7 @@ def machines_table(store: Store) -> Table:
         [
             m["machine_name"] or "?",
             m["machine_fingerprint"] or "?",
-            str(m["facts"].get("cpu_model") or "?"),
+            host_of(m["facts"]).label if m["facts"].get("cpu_model") else "?",
             str(m["facts"].get("cores") or "?"),
             str(m["sessions"]),
             _date(m["first_started"]),
@@ -79,6 +81,7 @@ class Machine:
     session_id: int
     context: dict  # compare.context_of: machine, fingerprint, cpu_model, context, options
     cells: dict[CellId, CellSample]  # by CellSample.ident, ok and compared cells only
+    host: str = ""  # its host's label (core/host.py)
 
 
 @dataclass
@@ -120,7 +123,7 @@ def _machine(store: Store, session_id: int, suite: str) -> Machine:
     s = store.load(session_id)
     side = side_from_session(s)
     cells = {c.ident: c for c in side.cells if c.suite == suite and c.status == Status.OK and c.rounds and Kind.of(c.kind).compared}
-    return Machine(s.machine_name or f"session {s.id}", s.id, side.context, cells)
+    return Machine(s.machine_name or f"session {s.id}", s.id, side.context, cells, s.host.label)
 
 
 def compare_machines(store: Store, suite: str) -> FleetComparison:
@@ -132,6 +135,10 @@ def compare_machines(store: Store, suite: str) -> FleetComparison:
         known = store.suites()
         raise UsageError(f"{suite}: no finished session has this suite (stored: {', '.join(known) or 'none'})")
     machines = [_machine(store, sid, suite) for sid in ids]
+    shared = {m.name for m in machines if sum(o.name == m.name for o in machines) > 1}
+    for m in machines:  # hosts of one name (every host of this VM kind is `vm`) are told apart by their host
+        if m.name in shared:
+            m.name = f"{m.name} on {m.host}"
     tables: dict[TableId, dict[CellId, CellSample]] = {}
     for m in machines:
         for ident, c in m.cells.items():
@@ -167,7 +174,9 @@ def context_difference(a: dict, b: dict) -> list[str]:
     out = []
     if a["fingerprint"] != b["fingerprint"]:
         out.append(f"fingerprint {a['fingerprint'] or '?'} -> {b['fingerprint'] or '?'}")
-    if a["cpu_model"] != b["cpu_model"]:
+    if a.get("host") != b.get("host"):  # the CPU and its family/model: tells one `vm` host from another
+        out.append(f"host {a.get('host') or '?'} -> {b.get('host') or '?'}")
+    elif a["cpu_model"] != b["cpu_model"]:
         out.append(f"CPU {a['cpu_model'] or '?'} -> {b['cpu_model'] or '?'}")
     out += machine.context_changes(a["context"], b["context"])
     return out or ["nothing stored differs (the same kind of machine and context)"]

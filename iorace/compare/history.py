@@ -366,7 +366,9 @@ def breaks(sessions: list[SessionData]) -> list[str]:
         if before.machine_fingerprint != s.machine_fingerprint:
             what.append(f"fingerprint {before.machine_fingerprint or '?'} -> {s.machine_fingerprint or '?'}")
             cpu_a, cpu_b = before.machine.get("cpu_model"), s.machine.get("cpu_model")
-            if cpu_a != cpu_b:
+            if before.host.label != s.host.label:  # another host of the same name (every host of this VM kind is `vm`)
+                what.append(f"host {before.host.label} -> {s.host.label}")
+            elif cpu_a != cpu_b:
                 what.append(f"CPU {cpu_a} -> {cpu_b}")
         changes = machine.context_changes(before.machine_context, s.machine_context)
         toolchains = [c for c in changes if c.startswith("toolchain ")]

@@ -32,6 +32,7 @@ from iorace.analyse.rules import ALPHA, DEFAULT_RULE, Rule, direction
 from iorace.analyse.stats import NO_LEVEL, Level, Ratio, median_ratio, paired_ratio
 from iorace.core import machine
 from iorace.core.errors import UsageError
+from iorace.core.host import host_of
 from iorace.core.ids import CellId, TableId
 from iorace.core.kind import Kind
 from iorace.core.status import Status
@@ -229,7 +230,12 @@ def side_from_session(s: SessionData, name: str | None = None) -> Side:
 def _meta(s: SessionData) -> dict:
     names = ("machine", "machine_name", "machine_fingerprint", "machine_context", "toolchains", "options")
     quiet = contention(s)
-    return {**{k: getattr(s, k) for k in names}, "contention": quiet.as_dict(), "contention_line": quiet.line}
+    return {
+        **{k: getattr(s, k) for k in names},
+        "contention": quiet.as_dict(),
+        "contention_line": quiet.line,
+        "host_note": s.options.get("host_note", ""),
+    }
 
 
 def context_of(meta: dict) -> dict:
@@ -240,6 +246,9 @@ def context_of(meta: dict) -> dict:
         "machine": meta.get("machine_name") or facts.get("hostname") or "",
         "fingerprint": meta.get("machine_fingerprint") or machine.fingerprint(facts),
         "cpu_model": facts.get("cpu_model") or "",
+        # the host (core/host.py): one machine name is served by hosts whose ratios differ
+        "host": host_of(facts, meta.get("machine_name") or "").label if facts.get("cpu_model") else "",
+        "host_note": meta.get("host_note") or "",  # a pooled side's sessions of another host, left out
         "context": ctx,
         "options": meta.get("options") or {},
         # was its machine quiet (a JSON export carries the numbers, a stored session the line too)
@@ -331,8 +340,9 @@ def load_side(spec: str, db: Path | str, other: Side | None = None) -> Side:
         from iorace.analyse.pool import pool
 
         store = _open(db, spec)
-        ids = [int(p) for p in spec.split(",")]
-        return side_from_session(pool([store.load(i) for i in ids]), f"sessions {', '.join(map(str, ids))} (pooled)")
+        pooled = pool([store.load(int(p)) for p in spec.split(",")])  # one host's sessions: the last one's
+        ids = pooled.options.get("pooled", [pooled.id])
+        return side_from_session(pooled, f"sessions {', '.join(map(str, ids))} (pooled)" if len(ids) > 1 else f"session {pooled.id}")
     if spec.startswith("git:"):
         store = _open(db, spec)
         sid = session_at_revision(store, spec[4:], other.suites if other else None)
@@ -838,9 +848,11 @@ def what_else_changed(cmp: Comparison) -> list[str]:
     a, b = cmp.a.context, cmp.b.context
     if not a or not b:
         return []
-    out = []
+    out = [f"{side}: {ctx['host_note']}" for side, ctx in (("A", a), ("B", b)) if ctx.get("host_note")]
     if (a["machine"], a["fingerprint"]) != (b["machine"], b["fingerprint"]):
         cpu = f"; CPU {a['cpu_model'] or '?'} -> {b['cpu_model'] or '?'}" if a["cpu_model"] != b["cpu_model"] else ""
+        if a.get("host") != b.get("host"):  # the host's label names the CPU and its family/model: one `vm` from another
+            cpu = f"; host {a.get('host') or '?'} -> {b.get('host') or '?'}"
         out.append(f"machine: {a['machine'] or '?'} ({a['fingerprint'] or '?'}) -> {b['machine'] or '?'} ({b['fingerprint'] or '?'}){cpu}")
     versions: dict[str, tuple[set[str], set[str]]] = {}
     for c in cmp.changes:

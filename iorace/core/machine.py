@@ -83,6 +83,7 @@ def info() -> dict:
     return {
         "hostname": platform.node(),
         "cpu_model": _cpu_model(),
+        "cpu_vendor": _cpuinfo().get("vendor_id", ""),  # GenuineIntel, AuthenticAMD: which host (core/host.py)
         "cores": os.cpu_count(),
         "physical_cores": psutil.cpu_count(logical=False),
         "cpu_stepping": _cpu_stepping(),

@@ -101,11 +101,17 @@ def build(session: SessionData) -> Report:
         session,
         groups,
         sections,
-        problems(session) + honesty_problems(groups) + precision_floors(groups, session.options.get("precision")),
+        host_notes(session) + problems(session) + honesty_problems(groups) + precision_floors(groups, session.options.get("precision")),
         counter_notes(session),
         counts,
         contention(session),
     )
+
+
+def host_notes(session: SessionData) -> list[str]:
+    """A pooled session's line naming the sessions of other hosts it left out (analyse/pool.py), if any."""
+    note = session.options.get("host_note")
+    return [note] if note else []
 
 
 def problems(session: SessionData) -> list[str]:

@@ -141,6 +141,7 @@ def print_session(report: Report, console: Console, wide: bool = True, shown: Co
     pooled = session.options.get("pooled")
     name = f"sessions {', '.join(map(str, pooled))} pooled" if pooled else f"session {session.id}"
     name += f" on {session.machine_name}" if session.machine_name and not pooled else ""
+    name += f", host {session.host.label}" if session.machine.get("cpu_model") else ""  # hosts of one name differ
     console.print(
         escape(f"{name} ({session.status}, {session.started}): {report.summary}; runs per cell {session.options.get('runs', '-')}{extra}"),
         highlight=False,

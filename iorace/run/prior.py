@@ -24,6 +24,7 @@ from iorace.analyse.contention import contention
 from iorace.analyse.dimension import rounds_needed
 from iorace.analyse.session_spread import Spread, spread
 from iorace.analyse.stats import centre_and_round_var
+from iorace.core.host import Host, left_out_note
 from iorace.core.ids import CellId, TableId
 from iorace.store.db import SessionData, Store
 
@@ -56,13 +57,31 @@ def _load(store: Store, session_id: int) -> SessionData:
     return _loaded[key]
 
 
-def _latest_here(store: Store, suite: str, machine: str, this_session: int) -> Iterator[tuple[int, SessionData]]:
-    """This machine's sessions of the suite, newest first (LOOK_BACK of them), this one left out: what the plan
-    and the kept sizes look in."""
+def _here(store: Store, suite: str, machine: str, this_session: int) -> tuple[list[int], dict[int, Host]]:
+    """This machine's sessions of the suite on this session's host, newest first, this one left out; and the
+    latest LOOK_BACK of the same name on another host, which are left out: one name (every host of this VM
+    kind is `vm`) is served by hosts whose ratios and noise differ beyond their intervals (core/host.py).
+    A session not stored yet (this_session unknown) matches by name alone."""
+    hosts = store.hosts()
     names = store.machine_names()
-    candidates = [i for i in sorted(store.sessions_with_suite(suite), reverse=True) if i != this_session and names.get(i) == machine]
-    for session_id in candidates[:LOOK_BACK]:
+    mine = hosts.get(this_session)
+    named = [i for i in sorted(store.sessions_with_suite(suite), reverse=True) if i != this_session and names.get(i) == machine]
+    others = {i: hosts[i] for i in named if mine is not None and hosts.get(i) != mine}
+    return [i for i in named if i not in others], dict(list(others.items())[:LOOK_BACK])
+
+
+def _latest_here(store: Store, suite: str, machine: str, this_session: int) -> Iterator[tuple[int, SessionData]]:
+    """This machine's sessions of the suite on this host, newest first (LOOK_BACK of them), this one left out:
+    what the plan and the kept sizes look in."""
+    for session_id in _here(store, suite, machine, this_session)[0][:LOOK_BACK]:
         yield session_id, _load(store, session_id)
+
+
+def other_hosts_note(store: Store, suite: str, machine: str, this_session: int, what: str) -> str:
+    """One line when sessions of this machine's name ran on another host and `what` left them out ('' if none)."""
+    others = _here(store, suite, machine, this_session)[1]
+    mine = store.hosts().get(this_session)
+    return left_out_note(mine, others, what) if mine is not None else ""
 
 
 def top_round_vars(session: SessionData, suite: str, tables: set[TableId], scale_params: list[str]) -> list[float]:
@@ -116,10 +135,12 @@ def round_cap(
     if asked is not None or precision is None or budget is None:
         return asked, ""
     found = planned(store, suite, tables, scale_params, machine, precision, session_id)
+    left_out = other_hosts_note(store, suite, machine, session_id, "the plan")
+    left_out = f" ({left_out})" if left_out else ""
     if found is None:
-        return MOST_PLANNED, " (until the precision or the budget: no earlier session here to plan from)"
+        return MOST_PLANNED, f" (until the precision or the budget: no earlier session here to plan from){left_out}"
     cap = max(found.rounds, runs)
-    return cap, f" ({found.note(cap)})"
+    return cap, f" ({found.note(cap)}){left_out}"
 
 
 @dataclass(frozen=True)

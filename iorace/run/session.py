@@ -310,6 +310,9 @@ def _measure(
             recorder.store.commit()
             scope = " (every suite's: too few cells of its own)" if level.pooled else ""
             note += f" (sd {level.level.text()} between sessions here{scope}, from sessions {', '.join(map(str, level.sessions))})"
+            here = machine.name(opts.machine_name)
+            if left_out := prior.other_hosts_note(recorder.store, suite_name, here, recorder.session_id, "the session level"):
+                note += f" ({left_out})"
         rounds = opts.warmup + Plan(opts.runs, max_runs, opts.precision).most_rounds  # at most: racing and precision may stop earlier
         if budget is not None:  # the budget, not a count, ends them: the progress counts 3 x --runs, and grows past it
             rounds = min(rounds, opts.warmup + 3 * opts.runs)

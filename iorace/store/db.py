@@ -28,6 +28,7 @@ from typing import Any
 
 from iorace.core import machine
 from iorace.core.errors import UsageError
+from iorace.core.host import Host, host_of
 from iorace.core.ids import CellId, cell_label
 from iorace.store import dialect
 from iorace.store.records import ROWID, SchemaError, SqlTable, column, json_column, json_names, record, transient
@@ -124,9 +125,16 @@ class SessionData:
 
     @property
     def machine_label(self) -> str:
-        """Which machine measured it, as reports name it: 'NAME (FINGERPRINT)', '' when unknown."""
+        """Which machine measured it, as reports name it: 'NAME, HOST (FINGERPRINT)' (HOST: core/host.py's label,
+        since hosts of one name differ), '' when unknown."""
         fingerprint = f"({self.machine_fingerprint})" if self.machine_fingerprint else ""
-        return " ".join(p for p in (self.machine_name, fingerprint) if p)
+        host = self.host.label if self.machine.get("cpu_model") else ""
+        return " ".join(p for p in (", ".join(p for p in (self.machine_name, host) if p), fingerprint) if p)
+
+    @property
+    def host(self) -> Host:
+        """The host it ran on (core/host.py): answers of sessions on different hosts are kept apart."""
+        return host_of(self.machine, self.machine_name)
 
     def suite_setting(self, suite: str, name: str, default: Any = None) -> Any:
         """A manifest setting of one suite as stored with the session (older databases kept them in options)."""
@@ -367,18 +375,25 @@ class Store:
         """Each session's machine name, by session id."""
         return {int(r["id"]): r["machine_name"] or "" for r in self.db.execute("SELECT id, machine_name FROM sessions")}
 
+    def hosts(self) -> dict[int, Host]:
+        """Each session's host (core/host.py), by session id: what the planner and the session level match on."""
+        rows = self.db.execute("SELECT id, machine, machine_name FROM sessions")
+        return {int(r["id"]): host_of(json.loads(r["machine"] or "{}"), r["machine_name"] or "") for r in rows}
+
     def latest_by_machine(self, suite: str) -> list[int]:
         """The id of the latest finished session (by its start: a shared store gets them in the order they
-        are pushed) of each machine (by name) that has a cell of this suite, by machine name."""
+        are pushed) of each machine that has a cell of this suite, by machine name: each host of a name its
+        own (core/host.py: one name, `vm`, is served by hosts whose ratios differ)."""
         rows = self.db.execute(
-            "SELECT s.machine_name, s.id, s.started FROM sessions s WHERE s.status <> 'running'"
+            "SELECT s.machine_name, s.machine, s.id, s.started FROM sessions s WHERE s.status <> 'running'"
             " AND EXISTS (SELECT 1 FROM cells c WHERE c.session_id = s.id AND c.suite = ?)",
             (suite,),
         ).fetchall()
-        latest: dict[str, tuple[str, int]] = {}
+        latest: dict[tuple[str, str], tuple[str, int]] = {}
         for r in rows:
-            latest[r["machine_name"]] = max(latest.get(r["machine_name"], ("", 0)), (r["started"], int(r["id"])))
-        return [latest[name][1] for name in sorted(latest)]
+            key = (r["machine_name"] or "", host_of(json.loads(r["machine"] or "{}")).label)
+            latest[key] = max(latest.get(key, ("", 0)), (r["started"], int(r["id"])))
+        return [latest[key][1] for key in sorted(latest)]
 
     def latest(self) -> int:
         """The id of the latest session."""

@@ -85,16 +85,49 @@ def test_seed_table_pairs_rows_by_label_and_says_whether_the_sessions_agree(docs
 
     first = {"rows": [row("A", 1.0, [1.0, 1.0]), row("B", 1.5, [1.4, 1.6]), row("C", None, None, why="skipped: no dmd")]}
     second = {"rows": [row("C", None, None, why="skipped: no dmd"), row("B", 1.9, [1.7, 2.1]), row("A", 1.0, [1.0, 1.0])]}
-    lines = docs.seed_table([("session 1", first), ("session 2", second)])
-    assert lines[0] == "| seed's row | cell here | then, x A | now, session 1 | now, session 2 | agree | why no time |"
+    lines = docs.seed_table([("session 1", "H", first), ("session 2", "H", second)])
+    assert lines[0] == "| seed's row | cell here | then, x A | now, session 1, H | now, session 2, H | agree | why no time |"
     assert lines[2] == "| A | c/A gcc release | 1 (baseline) | 1 | 1 |  |  |"
     assert lines[3] == "| B | c/B gcc release | 2.00x | 1.50x [1.40-1.60] | 1.90x [1.70-2.10] | NO |  |"
     assert lines[4] == "| C | c/C gcc release | 2.00x | - | - |  | skipped: no dmd |"
     # a later session with a row the first did not have (the seeds' as-written rows): every row shows, in its order
     third = {"rows": [row("A", 1.0, [1.0, 1.0]), row("A as written", 1.2, [1.1, 1.3]), *second["rows"][:2]]}
-    lines = docs.seed_table([("session 1", first), ("session 2", second), ("session 3", third)])
-    assert lines[3] == "| A as written | c/A as written gcc release | 2.00x | - | - | 1.20x [1.10-1.30] |  |"
+    lines = docs.seed_table([("session 1", "H", first), ("session 2", "H", second), ("session 3", "H", third)])
+    assert lines[3] == "| A as written | c/A as written gcc release | 2.00x | - | - | 1.20x [1.10-1.30] |  |  |"  # agree: one session
     assert len(lines) == 2 + 4
+
+
+def test_a_seed_table_groups_its_sessions_by_host_and_never_agrees_across_hosts(docs):
+    def row(label, ratio, ci):
+        return {
+            "label": label,
+            "cell": f"c/{label}@gcc:release",
+            "now_ratio": ratio,
+            "now_ratio_ci95": ci,
+            "then_ratio": 2.0,
+            "baseline": "A",
+            "why": None,
+        }
+
+    def table(b, c):
+        return {"rows": [row("A", 1.0, [1.0, 1.0]), row("B", b, [b * 0.95, b * 1.05]), row("C", c, [c * 0.95, c * 1.05])]}
+
+    # sessions 1 and 3 on the Intel host, 2 and 4 on Zen 4: B is 40x on one and 8x on the other, C alike on both
+    sessions = [("session 1", "Intel", table(40.0, 3.0)), ("session 2", "Zen 4", table(8.0, 3.05))]
+    sessions += [("session 3", "Intel", table(39.0, 3.1)), ("session 4", "Zen 4", table(8.2, 2.95))]
+    lines = docs.seed_table(sessions)
+    assert lines[0] == (
+        "| seed's row | cell here | then, x A | now, session 1, Intel | now, session 3, Intel | now, session 2, Zen 4 "
+        "| now, session 4, Zen 4 | agree, Intel | agree, Zen 4 | why no time |"
+    )
+    assert lines[3].endswith("| yes | yes |  |")  # B agrees within each host, and is never asked across them
+    assert docs.host_differences(sessions) == ["- B: 39.00x-40.00x on Intel; 8.00x-8.20x on Zen 4"]
+    assert docs.host_differences(sessions[::2]) == []  # one host: nothing to differ
+    statement = docs.host_statement(sessions)[1]
+    assert statement.startswith("2 rows were measured on more than one host: 1 within their intervals on every host, 1 beyond them")
+    assert docs.host_statement(sessions[::2]) == []
+    apart = [("session 1", "Intel", table(40.0, 3.0)), ("session 2", "Zen 4", {"rows": [row("A", 1.0, [1.0, 1.0])]})]
+    assert docs.host_statement(apart)[1] == "No row was measured on more than one host: each figure holds on its own host only."
 
 
 def test_a_study_file_not_in_its_study_toml_is_an_error(docs, tmp_path):
@@ -111,3 +144,9 @@ def test_a_study_file_not_in_its_study_toml_is_an_error(docs, tmp_path):
     (study / "stray.txt").unlink()
     [loaded] = docs.load_studies(tmp_path)
     assert loaded.files[0].share.text() == "0.99" and loaded.files[0].session == "3, ?"
+    # a session that `make seeds STUDY=...` adds needs no entry: it is picked up, its host from its facts
+    facts = {"cpu_model": "AMD EPYC", "cpu_stepping": "cpu family 26, model 2, stepping 0", "cores": 2}
+    (study / "session-2.json").write_text(json.dumps({"results": [], "iorace": {"session": 4, "machine": facts, "machine_name": "vm"}}))
+    [loaded] = docs.load_studies(tmp_path)
+    assert [f.name for f in loaded.files] == ["session-1.json", "session-2.json"]
+    assert loaded.files[1].host == "AMD EPYC Zen 5 (26/2)" and loaded.files[0].host == ""

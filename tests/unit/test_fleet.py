@@ -110,13 +110,13 @@ def test_machines_lists_each_machine_with_its_sessions(iorace_inprocess, tmp_pat
     toy, arm = machine.fingerprint({"cpu_model": "Toy CPU", "cores": 2}), machine.fingerprint({"cpu_model": "Neoverse", "cores": 64})
     toy4 = machine.fingerprint({"cpu_model": "Toy CPU", "cores": 4})
     assert rows == [
-        ["toy-box", toy, "Toy", "CPU", "2", "2", "2026-11-20", "08:00", "2026-11-21", "09:30"],
-        ["arm-1", arm, "Neoverse", "64", "1", "2026-11-22", "10:00", "2026-11-22", "10:00"],
-        ["toy-box", toy4, "Toy", "CPU", "4", "1", "2026-11-23", "11:00", "2026-11-23", "11:00"],
+        ["toy-box", toy, "Toy", "CPU", "(family", "unknown)", "2", "2", "2026-11-20", "08:00", "2026-11-21", "09:30"],
+        ["arm-1", arm, "Neoverse", "(family", "unknown)", "64", "1", "2026-11-22", "10:00", "2026-11-22", "10:00"],
+        ["toy-box", toy4, "Toy", "CPU", "(family", "unknown)", "4", "1", "2026-11-23", "11:00", "2026-11-23", "11:00"],
     ], out.stdout
     md = iorace_inprocess("machines", "--db", str(db), "--markdown").stdout
-    assert md.splitlines()[0] == "| machine | fingerprint | CPU model | cores | sessions | first session | last session |"
-    assert f"| arm-1 | {arm} | Neoverse | 64 | 1 | 2026-11-22 10:00 | 2026-11-22 10:00 |" in md
+    assert md.splitlines()[0] == "| machine | fingerprint | host | cores | sessions | first session | last session |"
+    assert f"| arm-1 | {arm} | Neoverse (family unknown) | 64 | 1 | 2026-11-22 10:00 | 2026-11-22 10:00 |" in md
 
 
 # --- compare: what changed besides the code -------------------------------------------------------
@@ -159,7 +159,7 @@ def test_compare_names_another_machine():
     b = side_from_session(session([cell("a", BASE), cell("b", BASE)], machine_name="arm-1", facts={"cpu_model": "Neoverse"}))
     fa, fb = machine.fingerprint({"cpu_model": "Toy CPU", "cores": 2}), machine.fingerprint({"cpu_model": "Neoverse", "cores": 2})
     assert what_else_changed(compare(a, b)) == [
-        f"changed besides the code: machine: toy-box ({fa}) -> arm-1 ({fb}); CPU Toy CPU -> Neoverse"
+        f"changed besides the code: machine: toy-box ({fa}) -> arm-1 ({fb}); host Toy CPU (family unknown) -> Neoverse (family unknown)"
     ]
 
 
@@ -209,7 +209,8 @@ def test_an_injected_flip_and_a_ranking_that_holds_are_told_apart(iorace_inproce
     flips = {k for k, v in rows.items() if v[0] == "flips"}
     assert flips == {("c", "d")}, rows
     flip = next(line for line in out.stdout.splitlines() if line.startswith("flip:"))
-    assert "arm-1 vs xeon-1: fingerprint " in flip and "CPU Xeon 9 -> Neoverse; kernel 6.1 -> 6.12" in flip, flip
+    assert "arm-1 vs xeon-1: fingerprint " in flip, flip
+    assert "host Xeon 9 (family unknown) -> Neoverse (family unknown); kernel 6.1 -> 6.12" in flip, flip
     assert "28 pairs of cells on 3 machines (arm-1 #3, xeon-1 #1, xeon-2 #2)" in out.stdout
     text = md.read_text()
     assert "| tiny passes=1 | c/c@gcc:release[passes=1] | c/d@gcc:release[passes=1] | flips | xeon-1, xeon-2 | arm-1 | - |" in text, text
@@ -314,3 +315,17 @@ def test_compare_machines_markdown_into_a_missing_folder_is_one_line(iorace_inpr
     save(fleet_db, simulated(1, {"a": 1.0, "b": 2.0}, "m0"))
     out = iorace_inprocess("compare-machines", "demo", "--db", str(fleet_db), "--markdown", str(tmp_path / "no" / "fleet.md"))
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "--markdown" in out.stderr and "does not exist" in out.stderr, out.stderr
+
+
+def test_compare_machines_takes_each_host_of_one_name_as_its_own_machine(iorace_inprocess, fleet_db):
+    db = fleet_db
+    intel = {"cpu_model": "Intel(R) Xeon(R) Processor", "cpu_stepping": "cpu family 6, model 207, stepping 2", "cores": 2}
+    zen4 = {"cpu_model": "AMD EPYC", "cpu_stepping": "cpu family 25, model 17, stepping 1", "cores": 2}
+    usual = {"a": 10.0, "b": 13.0, "c": 20.0, "d": 40.0}
+    save(db, simulated(1, usual, "vm", intel))  # both named vm, as every host of this VM kind is: c and d flip
+    save(db, simulated(2, {**usual, "d": 15.0}, "vm", zen4))
+    out = iorace_inprocess("compare-machines", "demo", "--db", str(db))
+    assert out.returncode == 0, out.stderr
+    assert "on 2 machines (vm on AMD EPYC Zen 4 (25/17) #2, vm on Intel Xeon (6/207) #1)" in out.stdout, out.stdout
+    flip = next(line for line in out.stdout.splitlines() if line.startswith("flip:"))
+    assert "host AMD EPYC Zen 4 (25/17) -> Intel Xeon (6/207)" in flip, flip

@@ -79,7 +79,7 @@ def test_push_command_copies_the_latest_then_says_what_is_there(iorace_inprocess
     assert out.stdout.splitlines()[1].endswith(f"already there as session 1 (uuid {uuid}): skipped"), out.stdout
     # and the shared store is read like the file: the same report, but for the session's number there
     here, there = (iorace_inprocess("show", str(n), "--db", str(db)).stdout for n, db in ((2, local), (1, push_target)))
-    assert "c/slow" in here and "session 2 on toy-box (done" in here
+    assert "c/slow" in here and "session 2 on toy-box, host Toy CPU (family unknown) (done" in here
     assert there == here.replace("session 2 on", "session 1 on")
 
 
