@@ -40,7 +40,7 @@ FUZZ_SECONDS ?= 60
 # profiles: each suite's [seed] block), its published table beside today's first; SEEDS=readexact for one.
 SEEDS ?=
 
-.PHONY: setup bench seeds test test-quick lint docs doctor fuzz lock
+.PHONY: setup bench seeds site test test-quick lint docs doctor fuzz lock
 
 setup:
 	scripts/setup
@@ -55,6 +55,11 @@ bench: setup
 seeds: setup
 	$(IORACE) doctor
 	$(IORACE) seeds $(SEEDS) --runs $(RUNS) --budget $(BUDGET) --export-markdown seeds.md --export-html seeds.html
+
+# The local store's results as a static site in site/ (git-ignored): open site/index.html; DB=URL for another store.
+DB ?=
+site: setup
+	$(IORACE) site $(if $(DB),--db $(DB)) --out site
 
 # Everything; the shared store's tests start and stop their own PostgreSQL server (tests/pgserver.py).
 test: setup
