@@ -75,3 +75,18 @@ def test_bad_input_is_one_line_and_exit_2(iorace_inprocess, tmp_path):
     Store(empty).close()
     out = iorace_inprocess("site", "--db", str(empty), "--out", str(tmp_path / "o"))
     assert out.returncode == 2 and "no session stored yet" in out.stderr, out.stderr
+
+
+def test_a_seed_sessions_then_and_now_table_is_on_its_suites_page(iorace_inprocess, tmp_path):
+    from sessions import save
+    from test_seeds_unit import seed_session
+
+    db = tmp_path / "seeds.sqlite"
+    save(db, seed_session())
+    out = iorace_inprocess("site", "--db", str(db), "--out", str(tmp_path / "site"))
+    assert out.returncode == 0, out.stderr
+    page = (tmp_path / "site" / "suite-lines.html").read_text()
+    assert "the seed's table, then and now" in page and "dcat: then and now · lines · tiny" in page
+    rows = re.findall(r'<tr><td class="l">([^<]+)</td>', page.split('<section id="overview')[1])
+    assert rows[:5] == ["rawOut", "bufOut", "chunk", "dmd rawOut", "nodmd"]  # the seed's order, as the report draws it
+    assert "dmd is not packaged here" in page
