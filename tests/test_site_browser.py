@@ -90,7 +90,8 @@ def test_the_site_of_a_fleet_store_in_chromium(store, tmp_path):
             page.goto(p.as_uri())
             page.wait_for_selector("body[data-ready='1']", timeout=30_000)
             assert errors == [], p.name
-            links |= set(page.eval_on_selector_all("a[href]", "as => as.map(a => a.getAttribute('href'))"))
+            links |= set(page.eval_on_selector_all("a[href], link[href]", "as => as.map(a => a.getAttribute('href'))"))
+            links |= set(page.eval_on_selector_all("script[src]", "ss => ss.map(s => s.getAttribute('src'))"))
             if p.name.startswith(("table-", "cell-")):  # the pages that draw charts
                 assert page.locator("figure svg").count() >= 1, p.name
                 assert page.locator("figure svg path, figure svg line").count() > 10, p.name

@@ -13,7 +13,7 @@ from iorace.export.site.pages import placement_mark
 
 
 def hrefs(page: Path) -> set[str]:
-    return set(re.findall(r'href="([^"]+)"', page.read_text()))
+    return set(re.findall(r'(?:href|src)="([^"]+)"', page.read_text()))
 
 
 def test_a_site_has_every_page_each_link_resolves_and_the_step_is_a_change_point(iorace_inprocess, tmp_path):
@@ -29,6 +29,8 @@ def test_a_site_has_every_page_each_link_resolves_and_the_step_is_a_change_point
     assert len(cells) == 2  # a and b
     for page in pages.values():
         assert all((tmp_path / "site" / href).is_file() for href in hrefs(page)), page.name
+    table = pages["table-demo-tiny.html"].read_text()
+    assert all(name in table for name in cells)  # each row links to its cell's history
     (a_page,) = [pages[n] for n in cells if "-c-a-" in n]
     text = a_page.read_text()
     changes = text.split('<section id="changes">')[1].split("</section>")[0]

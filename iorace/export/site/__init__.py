@@ -16,14 +16,15 @@ from pathlib import Path
 
 from iorace.export.site import pages
 from iorace.export.site.collect import WINDOW, collect
-from iorace.export.site.layout import INDEX, cell_page, suite_page, table_page
+from iorace.export.site.layout import ASSETS, INDEX, cell_page, suite_page, table_page
 from iorace.store.db import Store
 
 
 def build_site(store: Store, out: Path, window: int = WINDOW) -> list[Path]:
-    """Write every page of the store's site into `out` (made if missing); returns the files written."""
+    """Write every page of the store's site, its style and its script into `out` (made if missing); returns the
+    files written."""
     site = collect(store, window)
-    files = {INDEX: pages.index(site)}
+    files = {**ASSETS, INDEX: pages.index(site)}
     for sd in site.suites:
         files[suite_page(sd.suite)] = pages.suite(site, sd)
         for name in sd.datasets:

@@ -52,11 +52,18 @@ def link(href: str, text: str) -> str:
 
 
 def page(title: str, body: list[str], suites: list[str]) -> str:
-    """A whole page: the navigation to the index and every suite, the body, the filters' script."""
+    """A whole page: the navigation to the index and every suite, the body, the filters' script. The style and
+    the script are files of the site (ASSETS), written once: inline, they were half of a site of 900 pages."""
     nav = " ".join([link(INDEX, "index"), *(link(suite_page(s), s) for s in suites)])
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{esc(title)}</title>'
-        f"<style>{CSS}{SITE_CSS}</style></head><body>\n"
-        f'<nav class="site">{nav}</nav>\n<h1>{esc(title)}</h1>\n' + "\n".join(body) + f"\n<script>{SCRIPT}</script>\n</body></html>\n"
+        f'<link rel="stylesheet" href="{STYLE}"></head><body>\n'
+        f'<nav class="site">{nav}</nav>\n<h1>{esc(title)}</h1>\n'
+        + "\n".join(body)
+        + f'\n<script src="{SCRIPT_FILE}"></script>\n</body></html>\n'
     )
+
+
+STYLE, SCRIPT_FILE = "site.css", "site.js"
+ASSETS = {STYLE: CSS + SITE_CSS, SCRIPT_FILE: SCRIPT}  # the HTML report's own style and script, and the site's marks
