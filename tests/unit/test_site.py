@@ -92,3 +92,15 @@ def test_a_seed_sessions_then_and_now_table_is_on_its_suites_page(iorace_inproce
     rows = re.findall(r'<tr><td class="l">([^<]+)</td>', page.split('<section id="overview')[1])
     assert rows[:5] == ["rawOut", "bufOut", "chunk", "dmd rawOut", "nodmd"]  # the seed's order, as the report draws it
     assert "dmd is not packaged here" in page
+
+
+def test_the_index_says_what_regressed_since_each_machines_session_before(iorace_inprocess, tmp_path):
+    db = tmp_path / "s.sqlite"
+    sessions_of(db, 3, {"a": 1.0, "b": 1.0}, seed=1)
+    sessions_of(db, 1, {"a": 1.5, "b": 1.0}, seed=2, first=4)  # a 50% slower in the latest session
+    out = iorace_inprocess("site", "--db", str(db), "--out", str(tmp_path / "site"))
+    assert out.returncode == 0, out.stderr
+    index = (tmp_path / "site" / "index.html").read_text()
+    assert "(since session 3)" in index and "session 4 · " in index
+    (regressed,) = re.findall(r"<br>regressed: ([^<]+)", index)
+    assert "c/a@gcc" in regressed, regressed

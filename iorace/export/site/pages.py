@@ -7,6 +7,8 @@ The tables are the report's own (iorace.report.tables: the group table of every 
 
 from __future__ import annotations
 
+from collections import Counter
+
 from iorace.analyse.analysis import Group, ThenNowTable
 from iorace.analyse.fmt import seconds
 from iorace.compare import fleet, judge
@@ -41,9 +43,13 @@ def _marks(cell: CellData, contended: bool) -> str:
     return " ".join(out)
 
 
-def _latest_line(m: MachineLatest) -> str:
+def _latest_line(m: MachineLatest, suite: str) -> str:
+    """The session, when, at which commit, and its cells of this suite by status ('12 ok, 1 wrong', as the
+    report's summary counts a whole session)."""
     s = m.session
-    return f"session {s.id} · {_date(s.started)} · git {s.git_revision[:9] or '?'} · {m.report.summary}"
+    counts = Counter(c.status for c in s.cells if c.suite == suite)
+    cells = ", ".join(f"{n} {status}" for status, n in counts.most_common())
+    return f"session {s.id} · {_date(s.started)} · git {s.git_revision[:9] or '?'} · {cells}"
 
 
 # --- the index ---------------------------------------------------------------------------------------
@@ -55,12 +61,13 @@ def index(site: SiteData) -> str:
     rows = []
     for sd in site.suites:
         for m in sd.latest:
-            changed = judge.summary(m.changes).split(" (")[0] if m.changes else "first session here"
+            changed = esc(judge.summary(m.changes).split(" (")[0]) if m.changes else "first session here"
+            if m.changes is not None:
+                changed += f" (since session {m.previous})" + "".join(f"<br>regressed: {esc(line)}" for line in m.changes.regressions)
+            mark = ' <span class="mark contended">contended</span>' if m.report.contention.contended else ""
             rows.append(
                 f"<tr><td>{link(suite_page(sd.suite), sd.suite)}</td><td>{esc(m.machine or '?')}</td>"
-                f"<td>{esc(_latest_line(m))}</td><td>{esc(changed)}"
-                + (f" (since session {m.previous})" if m.previous else "")
-                + "</td></tr>"
+                f"<td>{esc(_latest_line(m, sd.suite))}{mark}</td><td>{changed}</td></tr>"
             )
     body.append(
         '<table class="latest"><thead><tr><th>suite</th><th>machine</th><th>latest session</th>'
@@ -110,7 +117,7 @@ def _change_item(sd: SuiteData, ch: CellChange) -> str:
 def suite(site: SiteData, sd: SuiteData) -> str:
     body = ["<h2>data sets</h2><ul>" + "".join(f"<li>{link(table_page(sd.suite, d), d)}</li>" for d in sd.datasets) + "</ul>"]
     body.append("<h2>latest session of each machine</h2><ul>")
-    body += [f"<li>{esc(m.machine or '?')}: {esc(_latest_line(m))}</li>" for m in sd.latest]
+    body += [f"<li>{esc(m.machine or '?')}: {esc(_latest_line(m, sd.suite))}</li>" for m in sd.latest]
     body.append("</ul>")
     body += _verdicts(sd)
     body += _seeds(sd)
@@ -159,7 +166,7 @@ def dataset(site: SiteData, sd: SuiteData, name: str) -> str:
     body = [_filters(cells)]
     for m in sd.latest:
         contended = m.report.contention.contended
-        body.append(f"<h2>{esc(m.machine or '?')}: {esc(_latest_line(m))}</h2>")
+        body.append(f"<h2>{esc(m.machine or '?')}: {esc(_latest_line(m, sd.suite))}</h2>")
         if contended:
             body.append(f'<p><span class="mark contended">contended</span> {esc(m.report.contention.line)}</p>')
         for s in m.report.of_kind("group"):
