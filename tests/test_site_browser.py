@@ -113,6 +113,11 @@ def test_the_site_of_a_fleet_store_in_chromium(store, tmp_path):
         verdicts = page.locator("section#verdicts table").first.locator("tbody tr").all_inner_texts()
         flips = [v for v in verdicts if "\tflips\t" in v]
         assert any("c/loop@" in v and "c/loop2@" in v and "\tm1\tm2\t" in v for v in flips), verdicts
+        # ... and each machine's ratio loop / loop2 side by side: below 1 on m1, above on m2
+        ratios = page.locator("section#verdicts table.ratios tbody tr").all_inner_texts()
+        pair = next(r.split("\t") for r in ratios if "c/loop@" in r and "c/loop2@" in r)
+        on_m1, on_m2 = (float(text.split("x")[0]) for text in pair[4:6])
+        assert on_m1 < 1 < on_m2, pair
 
         # the filters: one variant, then a toolchain no cell has
         page.goto((out / "table-spin-tiny.html").as_uri())

@@ -7,9 +7,11 @@ The tables are the report's own (iorace.report.tables: the group table of every 
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
-from iorace.analyse.analysis import Group, ThenNowTable
+from iorace.analyse import fmt
+from iorace.analyse.analysis import Group, ThenNowTable, params_text
 from iorace.analyse.fmt import seconds
 from iorace.compare import fleet, judge
 from iorace.compare.history import CellChange, Series
@@ -140,10 +142,25 @@ def _verdicts(sd: SuiteData) -> list[str]:
     out = ['<section id="verdicts"><h2>machines\' verdicts</h2>']
     out += [f'<p class="caption">{esc(line)}</p>' for line in fleet.summary_lines(sd.fleet)]
     out.append(_table(fleet.pairs_table(sd.fleet), "sortable verdicts"))
+    out.append(_table(machine_ratios(sd.fleet), "sortable ratios"))
     if sd.fleet.correlations:
         out.append(_table(fleet.correlation_table(sd.fleet), "sortable correlations"))
     out.append("</section>")
     return out
+
+
+def machine_ratios(cmp: fleet.FleetComparison) -> tables.Table:
+    """The machines side by side: per pair of cells, its verdict and each machine's ratio A / B with its 95%
+    interval, the paired ratio `compare-machines` judged it by."""
+    names = [m.name for m in cmp.machines]
+    columns = [tables.Column(h, "left") for h in ("table", "cell A", "cell B", "order")]
+    columns += [tables.Column(f"A / B on {name} [95% CI]") for name in names]
+    rows = [
+        [p.a.dataset + " " + params_text(json.loads(p.table.params)), p.a.label, p.b.label, p.verdict]
+        + [fmt.ratio(p.ratios.get(name)) for name in names]
+        for p in cmp.pairs
+    ]
+    return tables.Table("each machine's ratio of the pair", "", columns, rows)
 
 
 def _seeds(sd: SuiteData) -> list[str]:
