@@ -35,7 +35,7 @@ def site_cmd(db: Path | str | None, out: Path, window: int) -> None:
     if not out.resolve().parent.is_dir():
         raise UsageError(f"--out {out}: folder {out.resolve().parent} does not exist")
     written = build_site(open_existing(db or default_db()), out, window)
-    console.print(escape(f"wrote {len(written)} pages to {out} (open {out / 'index.html'})"), highlight=False)
+    console.print(escape(f"wrote {len(written)} files to {out} (open {out / 'index.html'})"), highlight=False)
 
 
 COMMANDS = [site_cmd]
