@@ -44,7 +44,7 @@ SEEDS ?=
 STUDY ?=
 STUDY_NEXT = $(STUDY)/session-$(shell expr 1 + 0$$(ls $(STUDY) 2>/dev/null | sed -n 's/^session-\([0-9]*\)\.json$$/\1/p' | sort -n | tail -1))
 
-.PHONY: setup bench seeds test test-quick lint docs doctor fuzz lock
+.PHONY: setup bench seeds site test test-quick lint docs doctor fuzz lock
 
 setup:
 	scripts/setup
@@ -61,6 +61,11 @@ seeds: setup
 	$(if $(STUDY),test -d $(STUDY) || { echo "make seeds: STUDY=$(STUDY) is not a folder" >&2; exit 2; })
 	$(IORACE) seeds $(SEEDS) --runs $(RUNS) --budget $(BUDGET) --export-html seeds.html \
 		$(if $(STUDY),--export-json $(STUDY_NEXT).json --export-markdown $(STUDY_NEXT).md,--export-markdown seeds.md)
+
+# The local store's results as a static site in site/ (git-ignored): open site/index.html; DB=URL for another store.
+DB ?=
+site: setup
+	$(IORACE) site $(if $(DB),--db $(DB)) --out site
 
 # Everything; the shared store's tests start and stop their own PostgreSQL server (tests/pgserver.py).
 test: setup

@@ -1,5 +1,5 @@
 """The `iorace` command: new, list, doctor, run, seeds, show, report, compare, dimension, history, push, machines,
-compare-machines (one module per group of commands; this one holds the group and the entry point)."""
+compare-machines, site (one module per group of commands; this one holds the group and the entry point)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from iorace.cli import compare, fleet, measure, new, show, suites
+from iorace.cli import compare, fleet, measure, new, show, site, suites
 from iorace.core.errors import UsageError
 from iorace.store import dialect
 
@@ -20,7 +20,7 @@ def cli() -> None:
     """Race implementations of the same I/O or serialization job and say which one wins, by how much, and why."""
 
 
-for _module in (new, suites, measure, show, compare, fleet):
+for _module in (new, suites, measure, show, compare, fleet, site):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
 

@@ -43,8 +43,8 @@ def chart_label(r: Row) -> str:
     return name
 
 
-def _colour(languages: list[str]) -> alt.Color:
-    return alt.Color("language:N", scale=alt.Scale(domain=languages, scheme="tableau10"), legend=alt.Legend(title="language"))
+def _colour(languages: list[str], legend: str = "language") -> alt.Color:
+    return alt.Color("language:N", scale=alt.Scale(domain=languages, scheme="tableau10"), legend=alt.Legend(title=legend))
 
 
 def _log_needed(low: float, high: float) -> bool:
@@ -179,9 +179,10 @@ def leaders_chart(leader_tables: list[LeaderTable], languages: list[str]) -> alt
     return (rules + dots + one).properties(width=WIDTH, height=ROW_PX * len(data), title=title)
 
 
-def history_chart(points: list[dict[str, Any]], languages: list[str], title: str) -> alt.Chart:
+def history_chart(points: list[dict[str, Any]], languages: list[str], title: str, legend: str = "language") -> alt.Chart:
     """`points`: {"session": label, "cell": name, "language": ..., "median": seconds, "change": "-" | "slower" |
-    "faster"} across sessions."""
+    "faster"} across sessions. legend: what the colours ("language") stand for: a cell's page colours its
+    machines."""
     values = [p["median"] for p in points]
     log = _log_needed(min(values), max(values))
     base = alt.Chart(alt.Data(values=points))
@@ -194,11 +195,11 @@ def history_chart(points: list[dict[str, Any]], languages: list[str], title: str
         title=f"median, seconds{' (log scale)' if log else ''}",
         axis=alt.Axis(format="~s"),
     )
-    lines = base.mark_line(opacity=0.6).encode(x=x, y=y, color=_colour(languages), detail="cell:N")
+    lines = base.mark_line(opacity=0.6).encode(x=x, y=y, color=_colour(languages, legend), detail="cell:N")
     dots = base.mark_point(filled=True, opacity=0.9).encode(
         x=x,
         y=y,
-        color=_colour(languages),
+        color=_colour(languages, legend),
         shape=alt.Shape(
             "change:N",
             scale=alt.Scale(domain=["-", "slower", "faster"], range=["circle", "triangle-up", "triangle-down"]),
