@@ -48,24 +48,22 @@ def test_languages_without_a_link_have_one_layout_and_say_why(tmp_path):
     assert one_layout_reason(cell) == ""
 
 
+def timed(cells, runs: int) -> tuple[ListRecorder, FakeRunner]:
+    """`runs` rounds of the cells, no warm-up, with the fake runner: what was recorded, and the runner's calls."""
+    recorder, fake = ListRecorder(), FakeRunner()
+    nothing = lambda _: None
+    measure(
+        cells, runs=runs, warmup=0, timeout=5.0, sink="null", recorder=recorder, seed=3, advance=nothing, cell_changed=nothing, runner=fake
+    )
+    return recorder, fake
+
+
 def test_measure_runs_each_layout_in_turn_and_records_it(tmp_path):
     cells = toy_cells(tmp_path, ("a", "b"))
     names = block_names(8)
     for c in cells:
         c.layouts = LayoutSet(tuple(f"{c.argv[0]}.{n}" for n in names), tuple(names), c.argv[0])
-    recorder, fake = ListRecorder(), FakeRunner()
-    measure(
-        cells,
-        runs=16,
-        warmup=0,
-        timeout=5.0,
-        sink="null",
-        recorder=recorder,
-        seed=3,
-        advance=lambda _: None,
-        cell_changed=lambda _: None,
-        runner=fake,
-    )
+    recorder, fake = timed(cells, 16)
     for c in cells:
         runs = recorder.of(c.variant.name)
         assert len(runs) == 16
@@ -81,19 +79,7 @@ def test_measure_runs_each_layout_in_turn_and_records_it(tmp_path):
 
 def test_cells_of_one_layout_run_as_linked_and_record_none(tmp_path):
     cells = toy_cells(tmp_path, ("a", "b"))
-    recorder = ListRecorder()
-    measure(
-        cells,
-        runs=3,
-        warmup=0,
-        timeout=5.0,
-        sink="null",
-        recorder=recorder,
-        seed=3,
-        advance=lambda _: None,
-        cell_changed=lambda _: None,
-        runner=FakeRunner(),
-    )
+    recorder, _ = timed(cells, 3)
     assert {a.run.layout for a in recorder.runs} == {None}
 
 
