@@ -50,9 +50,7 @@ def spread(r: dict) -> str:
 
 
 def main(paths: list[str]) -> None:
-    print(
-        "session\ttoolchain\tmode\trow\tours / as written\t95% CI\trounds\tinstr/byte ours\tinstr/byte as written\tspread ours\tspread as written"
-    )
+    print("\t".join(HEADER))
     for path in paths:
         with open(path) as f:
             found = cells(json.load(f))
