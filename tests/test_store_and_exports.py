@@ -90,12 +90,14 @@ def test_json_has_hyperfine_schema_and_iorace_fields(session):
 def test_tsv_is_one_row_per_timed_run_in_the_seed_layout(session):
     tmp, _ = session
     lines = (tmp / "runs.tsv").read_text().splitlines()
-    assert lines[0].split("\t") == ["test", "elapsed", "user", "system", "cpu_pct", "mem"]
+    # the seed's six columns first, then iorace's two: the run's code layout and its cell's placement flag
+    assert lines[0].split("\t") == ["test", "elapsed", "user", "system", "cpu_pct", "mem", "layout", "placement"]
     rows = [line.split("\t") for line in lines[1:]]
     assert len(rows) == 4  # the wrong cell is never timed
     good = {round(t, 4) for t in session[1].cells(variant="good")[0]["times"]}
-    for test, elapsed, user, system, cpu, mem in rows:
+    for test, elapsed, user, system, cpu, mem, layout, placement in rows:
         assert test == "c/good@gcc:release[passes=1]"
+        assert layout == placement == ""  # the as-linked build (one layout), not flagged
         assert float(elapsed) in good  # the very runs the JSON holds
         assert float(user) >= 0 and float(system) >= 0 and float(user) + float(system) > 0  # it used some CPU
         # cpu_pct is (user + system) / elapsed of the unrounded run; the file's times are rounded to 0.1 ms
