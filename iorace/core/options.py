@@ -184,16 +184,17 @@ class RunOptions:
         ),
     )
     layouts: int = field(
-        default=8,
+        default=1,
         metadata=flag(
             "--layouts",
             type=click.IntRange(1),
             show_default=True,
             metavar="K",
             help="Code layouts per compiled cell (C, C++, D, Rust: relinked by lld, functions shuffled, in blocks of "
-            "four 16-byte shifts; Go: -randlayout): each timed run uses the next, so a ratio holds where the linker "
-            "put the hot loop, not one link's accident, and a cell that layouts alone move by more than 5% is flagged "
-            "placement-sensitive. 1: the as-linked build only (one layout, as before). Java and Python rows have one.",
+            "four 16-byte shifts; Go: -randlayout): each timed run uses the next, and a cell that layouts alone move "
+            "by more than 5% is flagged placement-sensitive. 1: the as-linked build only. Not yet the default: in a "
+            "short session a block's rounds share one shuffle, and the intervals do not yet hold how much the shuffle "
+            "moves a large program (docs/results/2026-11-27-seed-readbytes-layouts). Java and Python rows have one.",
         ),
     )
     warmup: int = field(

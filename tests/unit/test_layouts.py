@@ -130,11 +130,13 @@ def test_one_run_a_layout_gives_a_spread_but_no_verdict():
     assert placement({0: 1.0}, {0: None}, [], {0: [1.0]}) is None  # one layout: nothing to say
 
 
-def test_run_seeds_and_make_bench_measure_over_layouts_by_default():
+def test_layouts_are_asked_for_not_the_default_yet():
+    """Opt-in until the interval holds how much one shuffle moves a large program (in make bench over eight layouts
+    10 of 38 A/A cells missed 1.00: docs/results/2026-11-27-seed-readbytes-layouts/make-bench-1.txt)."""
     from pathlib import Path
 
     from iorace.core.options import RunOptions
 
-    assert RunOptions().layouts == 8
+    assert RunOptions().layouts == 1
     makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
     assert "--layouts" not in makefile  # make bench and make seeds take the default
