@@ -248,12 +248,15 @@ class Race:
         if self._more_rounds(cells, rounds_done):
             return True
         in_block = self.plan.precision is not None and rounds_done % self.plan.block != 0  # --precision none: exactly --runs
-        return in_block and not (self.plan.budget_s is not None and time.monotonic() - self.started >= self.plan.budget_s)
+        return in_block and not self._budget_spent()
+
+    def _budget_spent(self) -> bool:
+        return self.plan.budget_s is not None and time.monotonic() - self.started >= self.plan.budget_s
 
     def _more_rounds(self, cells: list[Cell], rounds_done: int) -> bool:
         if rounds_done < self.min_rounds:
             return True
-        if self.plan.budget_s is not None and time.monotonic() - self.started >= self.plan.budget_s:
+        if self._budget_spent():
             return False
         if rounds_done < self.floor_target(cells):
             return True  # a cheap table is short of its floor
