@@ -350,13 +350,16 @@ int main(int argc, char **argv) {
     posix_spawnattr_setsigdefault(&at, &dfl);
     timed_out = 0;
 
+    /* The timeout is armed before the clock starts, so no system call but the spawn and the wait is timed
+     * (as in hyperfine -N); an alarm that fires before the child's group is known is acted on just after. */
+    if (job->timeout_ms > 0) set_timer(job->timeout_ms);
     struct host before = host_ticks();
     long long start = now_ns();
     pid_t pid;
     int err = posix_spawn(&pid, job->argv[0], &fa, &at, job->argv, job->env);
     if (err == 0) {
       current_pgid = pid;
-      if (job->timeout_ms > 0) set_timer(job->timeout_ms);
+      if (timed_out) kill(-pid, SIGKILL);
     }
     int status = 0;
     struct rusage ru;
@@ -373,6 +376,7 @@ int main(int argc, char **argv) {
       wall = now_ns() - start;
       set_timer(0);
     } else {
+      set_timer(0);
       dprintf(errfd, "iorace-spawn: cannot execute %s: %s\n", job->argv[0], strerror(err));
       status = 127 << 8;  /* as a shell says "command not found" */
       if (pipefd[1] >= 0) close(pipefd[1]);
