@@ -15,7 +15,7 @@ import numpy as np
 from scipy import stats as sps
 
 from iorace.analyse.placement import Placement, placement
-from iorace.analyse.stats import NO_LEVEL, Level, Ratio, Summary, fastest_paired, paired_ratio, summarize
+from iorace.analyse.stats import NO_LEVEL, Level, Ratio, Summary, fastest_paired, layout_clusters, paired_ratio, summarize
 from iorace.core.ids import TableId, variant_key_of
 from iorace.core.kind import Kind
 from iorace.core.status import Status
@@ -360,11 +360,11 @@ def _compare_within(g: Group) -> None:
             continue
         if r.kind is Kind.CONTROL and (original := by_label.get(r.cell.label.replace(AA_SUFFIX + "@", "@", 1))) is not None:
             # no session level here: a program against itself moves with itself from one session to the next
-            r.vs_original = paired_ratio(r.cost_by_round(), original.cost_by_round())
+            r.vs_original = _paired(r, original, NO_LEVEL)
         if fastest is not None:
             # the fastest against itself, and its A/A twin, are one program: no session level between them
             same = r is fastest or r.kind is Kind.CONTROL
-            r.vs_fastest = paired_ratio(r.cost_by_round(), fastest.cost_by_round(), NO_LEVEL if same else g.session_level)
+            r.vs_fastest = _paired(r, fastest, NO_LEVEL if same else g.session_level)
         r.vs_limit = r.cost / limit.cost if limit is not None else None
         r.vs_peer = r.cost / peer.cost if peer is not None else None
         if (ref := refs.get((r.cell.language, r.cell.toolchain, r.cell.profile))) is not None:
@@ -484,7 +484,7 @@ def grids(session: SessionData, groups: list[Group] | None = None) -> list[GridT
                         if spec["ratio"]:
                             num, den = cells.get(spec["ratio"][0]), cells.get(spec["ratio"][1])
                             if num is not None and den is not None:
-                                ratio = paired_ratio(num.cost_by_round(), den.cost_by_round(), g.session_level)
+                                ratio = _paired(num, den, g.session_level)
                         table.rows.append((value, entries, ratio))
                     if table.rows:
                         out.append(table)
@@ -544,7 +544,7 @@ def seed_tables(session: SessionData, groups: list[Group] | None = None) -> list
                     r = by_key.get(key)
                     ratio = None
                     if r is not None and r.ok and base is not None and base.ok:
-                        ratio = paired_ratio(r.cost_by_round(), base.cost_by_round(), g.session_level if r is not base else NO_LEVEL)
+                        ratio = _paired(r, base, g.session_level if r is not base else NO_LEVEL)
                     seconds = figures.get(key)
                     rows.append(SeedTableRow(key, r, ratio, seconds, seconds / seed_base if seconds is not None and seed_base else None))
                 setup = f"{toolchain} {profile}" + (f" · {params_text(g.params)}" if g.params else "")
@@ -627,7 +627,12 @@ def _ratio_of(r: Row | None, base: Row | None, level: Level) -> Ratio | None:
     """r / base paired by round, when both were timed."""
     if r is None or not r.ok or base is None or not base.ok:
         return None
-    return paired_ratio(r.cost_by_round(), base.cost_by_round(), level)
+    return _paired(r, base, level)
+
+
+def _paired(r: Row, base: Row, level: Level) -> Ratio | None:
+    """r / base paired by round, its interval over the pairs of code layouts the two ran (stats.layout_clusters)."""
+    return paired_ratio(r.cost_by_round(), base.cost_by_round(), level, layout_clusters(r.layout_by_round(), base.layout_by_round()))
 
 
 def then_and_now(session: SessionData, groups: list[Group] | None = None) -> list[ThenNowTable]:

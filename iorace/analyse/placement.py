@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from scipy import stats as scipy_stats
 
-from iorace.core.layout import PLACEMENT_SENSITIVE
+from iorace.core.layout import AS_LINKED, PLACEMENT_SENSITIVE
 
 P_SENSITIVE = 0.001  # a make bench judges hundreds of cells: at 0.001, about one false flag in a thousand
 
@@ -32,6 +32,7 @@ class Placement:
     fastest: str  # the fastest and slowest layout's names
     slowest: str
     p_value: float | None  # None: too few runs per layout to tell placement from noise
+    as_linked: float | None = None  # the as-linked build's mean over the mean of every layout's (None: not among them)
 
     @property
     def sensitive(self) -> bool:
@@ -42,7 +43,8 @@ class Placement:
         every cell's spread, also one with too few runs a layout to judge)."""
         if not self.sensitive:
             return ""
-        return f"placement-sensitive: layouts move it {self.spread:.0%} ({self.slowest} over {self.fastest}, {self.layouts} layouts)"
+        linked = f"; as linked {self.as_linked:.2f}x their mean" if self.as_linked is not None else ""
+        return f"placement-sensitive: layouts move it {self.spread:.0%} ({self.slowest} over {self.fastest}, {self.layouts} layouts{linked})"
 
 
 def placement(
@@ -68,7 +70,9 @@ def placement(
         p_value = 0.0 if within == 0 else float(scipy_stats.f_oneway(*groups).pvalue)
         if math.isnan(p_value):
             p_value = None
-    return Placement(len(by_layout), math.exp(means[slow] - means[fast]) - 1, _name(names, fast), _name(names, slow), p_value)
+    linked = next((k for k in means if _name(names, k) == AS_LINKED), None)
+    as_linked = math.exp(means[linked] - statistics.fmean(means.values())) if linked is not None else None
+    return Placement(len(by_layout), math.exp(means[slow] - means[fast]) - 1, _name(names, fast), _name(names, slow), p_value, as_linked)
 
 
 def _name(names: list[str], index: int) -> str:

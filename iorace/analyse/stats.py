@@ -123,7 +123,28 @@ TRIM = 0.2  # Yuen's trimmed mean: the share of rounds left out at each end (Wil
 TRIM_FROM = 20  # rounds: below, the 2k + 1 degrees of freedom trimming costs outweigh what its tails save
 
 
-def paired_ratio(a: dict[int, float], b: dict[int, float], level: Level = NO_LEVEL) -> Ratio | None:
+def layout_clusters(la: Mapping[int, int | None], lb: Mapping[int, int | None]) -> dict[int, tuple] | None:
+    """Which rounds of a paired ratio a / b share what stays fixed between them: the pair of code layouts the two
+    cells ran in (run/layouts.py). A cell runs its K layouts in one order, over and over, so the rounds r, r + K,
+    r + 2K ... of a pair ran the same two programs and their log ratios share those layouts' placement: they
+    are one observation of placement, not several. None when neither cell has layouts (every round its own)."""
+    if not any(v is not None for v in la.values()) and not any(v is not None for v in lb.values()):
+        return None
+    return {r: (la.get(r), lb.get(r)) for r in set(la) | set(lb)}
+
+
+def _cluster_means(rounds: list[int], logs: np.ndarray, clusters: Mapping[int, object]) -> np.ndarray:
+    """The mean log ratio of each cluster of rounds (rounds that ran the same two layouts), in order of first
+    round: the units a layout-sampled interval is over."""
+    groups: dict[object, list[float]] = {}
+    for r, x in zip(rounds, logs, strict=True):
+        groups.setdefault(clusters.get(r, ("round", r)), []).append(float(x))
+    return np.asarray([float(np.mean(v)) for v in groups.values()])
+
+
+def paired_ratio(
+    a: dict[int, float], b: dict[int, float], level: Level = NO_LEVEL, clusters: Mapping[int, object] | None = None
+) -> Ratio | None:
     """a / b from the rounds both measured: the centre of each round's log ratio ln(a_r / b_r), back on the
     ratio scale, with a 95% t-interval over rounds, widened by `between`, the sd of such a ratio from one
     session to the next on this machine (its `level`, analyse/session_spread.py), when it is known: the rounds cannot show
@@ -144,6 +165,11 @@ def paired_ratio(a: dict[int, float], b: dict[int, float], level: Level = NO_LEV
     0.13 against 0.07 in 514 cells of make bench). The mean follows those runs; the trimmed mean does not,
     and at 50 rounds its interval was half as wide (docs/results/2026-11-26-trimmed-ratios). When the rounds
     are normal it costs little (about 94% of the mean's efficiency at 20%).
+
+    With code layouts (`clusters`, from layout_clusters), the unit repeated is a pair of layouts, not a round:
+    rounds that ran the same two programs are averaged first and the interval is over those means, so a
+    layout used twice counts once for placement (its runs' noise still averages); with a fresh layout each
+    round every cluster is one round and nothing changes.
     """
     rounds = sorted(set(a) & set(b))
     pairs = [(r, a[r], b[r]) for r in rounds if a[r] > 0 and b[r] > 0]
@@ -152,6 +178,8 @@ def paired_ratio(a: dict[int, float], b: dict[int, float], level: Level = NO_LEV
     if len({r // SESSION_STRIDE for r, _, _ in pairs}) > 1:
         return _pooled([(r // SESSION_STRIDE, float(np.log(x / y))) for r, x, y in pairs])
     logs = np.log(np.asarray([x for _, x, _ in pairs]) / np.asarray([y for _, _, y in pairs]))
+    if clusters is not None:
+        logs = _cluster_means([r for r, _, _ in pairs], logs, clusters)
     if len(logs) < 2:
         return Ratio(float(np.exp(logs.mean())), None, None, None, len(logs), level.sd)
     centre, se, df = _centre(logs)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+AS_LINKED = "as-linked"  # the name of a cell's first layout: its plain build, as --layouts 1 times it
 PLACEMENT_SENSITIVE = 0.05  # layouts alone moving a cell by more than this flag it placement-sensitive
 
 

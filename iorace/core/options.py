@@ -190,11 +190,10 @@ class RunOptions:
             type=click.IntRange(1),
             show_default=True,
             metavar="K",
-            help="Code layouts per compiled cell (C, C++, D, Rust: relinked by lld, functions shuffled, in blocks of "
-            "four 16-byte shifts; Go: -randlayout): each timed run uses the next, and a cell that layouts alone move "
-            "by more than 5% is flagged placement-sensitive. 1: the as-linked build only. Not yet the default: in a "
-            "short session a block's rounds share one shuffle, and the intervals do not yet hold how much the shuffle "
-            "moves a large program (docs/results/2026-11-27-seed-readbytes-layouts). Java and Python rows have one.",
+            help="Code layouts per compiled cell (C, C++, D, Rust: relinked by lld, functions shuffled by a seed each; "
+            "Go: -randlayout): each timed run uses the next, in turn, the intervals are over pairs of layouts, and a "
+            "cell that layouts alone move by more than 5% is flagged placement-sensitive. 1: the as-linked build only. "
+            "Java and Python rows have one.",
         ),
     )
     warmup: int = field(

@@ -124,6 +124,7 @@ def _placement(p: Placement | None) -> dict | None:
         "slowest_layout": p.slowest,
         "p_value": p.p_value,
         "sensitive": p.sensitive,
+        "as_linked": p.as_linked,  # the as-linked build's mean over the layouts' (null: it was not among them)
     }
 
 

@@ -11,18 +11,21 @@ How a layout is made here, per language:
   shims first on PATH (`bin/` of `tools_dir()`): every compile gets one section per function, and the final link
   goes through lld with `--reproduce`, which keeps every input of the link in a tar (the temporary objects too).
   Rust already emits one section per function; rustc links through `cc`, which is the shim. From that tar each
-  layout is one lld run (milliseconds for a small C program): its function sections shuffled by a seed and, in
-  front of everything, 0, 16, 32 or 48 bytes of padding. A *block* is one shuffle at the four shifts: as GCC,
-  Clang, LDC and rustc align functions to 16 bytes, each function (and each loop in it) starts in each of its four
-  places mod 64 exactly once in a block, whichever function is hot (no profile needed). Blocks differ in their
-  shuffle, which samples where functions lie relative to each other. See ../shared/reference/layouts.md, 4.2.
+  layout is one lld run (milliseconds for a small C program): its function sections shuffled by a seed of its own
+  and, in front of everything, 0, 16, 32 or 48 bytes of padding (the shifts in turn). Each layout a shuffle of its
+  own: an earlier design linked one shuffle at the four shifts (a *block*), which placed a hot function once in
+  each of its four places mod 64, but sampled the order of functions once a block; over eight layouts (two
+  shuffles) capnp's C++ moved up to 1.6x with the order, and 10 of 38 A/A twins missed 1.00
+  (docs/results/2026-11-27-seed-readbytes-layouts, make-bench-1.txt). With a shuffle a layout, every layout is
+  an independent draw of placement, and the intervals are over pairs of layouts (stats.layout_clusters).
 - Go: `go build` again with `-ldflags=-randlayout=SEED` (GOFLAGS), one seed a layout. Go aligns functions to
   32 bytes, so a function has only two places mod 64; they are drawn, not balanced.
 - Java, Python and programs the suite did not build (peers): one layout. HotSpot places JIT code per process
   (each run is a process already); every Python row runs one interpreter binary.
 
 Layouts live in the build cache beside their build (`build/<key>/layouts/`), by name: a warm cache links nothing.
-The as-linked program (the plain build) is what `--layouts 1` times, as before.
+The as-linked program (the plain build) is what `--layouts 1` times, as before; with K layouts it is the first of
+them (named `as-linked`), beside K - 1 relinked ones, so that each report can show the as-linked figure too.
 """
 
 from __future__ import annotations
@@ -40,13 +43,13 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from iorace.core.layout import LayoutSet
+from iorace.core.layout import AS_LINKED, LayoutSet
 from iorace.core.paths import cache_dir
 from iorace.manifest.cells import Cell
 from iorace.run import build
 
 LAYOUT_FORMAT = "1"  # bump to relink every cached layout
-SHIFTS = (0, 16, 32, 48)  # a block: one shuffle at four shifts, each 16-byte-aligned function in its four places mod 64
+SHIFTS = (0, 16, 32, 48)  # bytes of .text linked first, in turn: each 16-byte-aligned function's four places mod 64
 TWIN_SEEDS = 1000  # the A/A twin's shuffles start here: layouts of its own, independent of its reference's
 LINKED_LANGUAGES = ("c", "cpp", "d", "rust")  # relinked from lld's --reproduce tar
 COMPILER_SHIMS = ("cc", "c++", "gcc", "g++", "clang", "clang++", "gdc", "ldc2")
@@ -153,16 +156,16 @@ def tools_dir() -> Path:
 # Layout names and the designs
 
 
-def block_names(count: int, seed_base: int = 0) -> list[str]:
-    """`count` layout names in blocks of four shifts, one shuffle seed a block: s1+0 s1+16 s1+32 s1+48 s2+0 ..."""
-    return [f"s{seed_base + 1 + i // len(SHIFTS)}+{SHIFTS[i % len(SHIFTS)]}" for i in range(count)]
+def layout_names(count: int, seed_base: int = 0) -> list[str]:
+    """`count` layout names, a shuffle seed of its own each, the shifts in turn: s1+0 s2+16 s3+32 s4+48 s5+0 ..."""
+    return [f"s{seed_base + 1 + i}+{SHIFTS[i % len(SHIFTS)]}" for i in range(count)]
 
 
 def go_names(count: int, seed_base: int = 0) -> list[str]:
     return [f"go{seed_base + 1 + i}" for i in range(count)]
 
 
-def _parse_block_name(name: str) -> tuple[int, int]:
+def _parse_name(name: str) -> tuple[int, int]:
     m = re.fullmatch(r"s(\d+)\+(\d+)", name)
     assert m, name
     return int(m.group(1)), int(m.group(2))
@@ -181,14 +184,22 @@ def layouts_for(cell: Cell, count: int, seed_base: int = 0) -> LayoutSet:
     if why:
         return LayoutSet(note=why)
     root = cell.build_dir / "layouts"
+    relinked = count - 1 if seed_base == 0 else count  # the cell's own first layout is its as-linked build
     try:
         if cell.variant.language == "go":
-            return _go_layouts(cell, root, go_names(count, seed_base))
-        if lld_command() is None:
+            made = _go_layouts(cell, root, go_names(relinked, seed_base))
+        elif lld_command() is None:
             return LayoutSet(note="one layout: no lld here (rustup's rust-lld or Debian's lld; scripts/setup installs it)")
-        return _lld_layouts(cell, root, block_names(count, seed_base))
+        else:
+            made = _lld_layouts(cell, root, layout_names(relinked, seed_base))
     except _NoLayouts as e:
         return LayoutSet(note=f"one layout: {e}")
+    if seed_base:
+        return made  # an A/A twin's layouts are all its own: none shared with its reference
+    # The as-linked build is one of the layouts: the figure a plain build gives is then measured beside the others
+    # (placement.Placement.as_linked), and counts as one more draw of where a linker puts the code.
+    note = f"{made.note}; and the as-linked build ({AS_LINKED})"
+    return LayoutSet((made.replaces, *made.programs), (AS_LINKED, *made.names), made.replaces, note)
 
 
 class _NoLayouts(Exception):
@@ -206,13 +217,13 @@ def _lld_layouts(cell: Cell, root: Path, names: list[str]) -> LayoutSet:
             _link(lld, capture.repro, name, program)
         programs.append(str(program))
     assert cell.build_dir is not None
-    note = f"{len(names)} layouts: lld --shuffle-sections in blocks of {len(SHIFTS)} shifts ({', '.join(map(str, SHIFTS))} bytes)"
+    note = f"{len(names)} layouts: lld --shuffle-sections, a seed each, each used in turn"
     return LayoutSet(tuple(programs), tuple(names), str(cell.build_dir / capture.relpath), note)
 
 
 def _link(lld: tuple[str, ...], repro: Path, name: str, program: Path) -> None:
     """One layout from the captured link: its sections shuffled by the name's seed, the shift's padding first."""
-    seed, shift = _parse_block_name(name)
+    seed, shift = _parse_name(name)
     pad = _pad_object(repro, shift)
     program.parent.mkdir(parents=True, exist_ok=True)
     tmp = program.with_name(program.name + f".tmp{os.getpid()}")
@@ -336,25 +347,15 @@ def _go_layouts(cell: Cell, root: Path, names: list[str]) -> LayoutSet:
             tmp.rename(root / name)
         programs.append(str(program))
         digests.add(_sha(program))
-    if len(digests) < 2:
+    if len(names) > 1 and len(digests) < 2:
         raise _NoLayouts("every -randlayout seed gave the same program (does the build set -ldflags itself?)")
     return LayoutSet(tuple(programs), tuple(names), replaces, f"{len(names)} layouts: go build -ldflags=-randlayout=SEED")
 
 
 def use_order(layouts: LayoutSet, rng: random.Random) -> list[int]:
-    """The order a cell runs its layouts in, one a timed run, over and over: its blocks (one shuffle each) in a
-    random order, each block's shifts in a random order, so that every stretch of len(SHIFTS) runs from a block's
-    start covers its four shifts: the cell's mean is balanced over the places mod 64, not drawn."""
-    if not layouts:
-        return []
-    blocks: dict[str, list[int]] = {}
-    for i, name in enumerate(layouts.names):
-        blocks.setdefault(name.split("+")[0], []).append(i)
-    groups = list(blocks.values())
-    rng.shuffle(groups)
-    order: list[int] = []
-    for g in groups:
-        g = list(g)
-        rng.shuffle(g)
-        order += g
+    """The order a cell runs its layouts in, one a timed run, over and over: a random permutation, so that its
+    layouts are used equally often (balanced, not drawn) and the rounds r, r + K, r + 2K ... of any two cells
+    ran the same pair of programs (the report's intervals are over those pairs: stats.layout_clusters)."""
+    order = list(range(len(layouts)))
+    rng.shuffle(order)
     return order

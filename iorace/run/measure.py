@@ -177,8 +177,8 @@ def measure(
     the same program, a cell of its own, kind control) to every later round. With a plan that races, a cell
     whose place is settled stops being timed; a cell's `timing_note` says why it stopped, or that it did not
     reach the precision asked. cell_changed is told of every cell added or changed. A cell with code layouts
-    (cell.layouts, made at build time) runs the next of them in each timed run, in blocks that balance
-    where its code lies (layouts.use_order); its A/A twin gets `layouts` of its own. Each run records its layout.
+    (cell.layouts, made at build time) runs the next of them in each timed run, each in turn
+    (layouts.use_order); its A/A twin gets `layouts` of its own. Each run records its layout.
     """
     rng = random.Random(seed)
     pad_rng = random.Random(f"{seed}:pads")  # its own stream: the rounds' order does not depend on randomize
@@ -237,7 +237,7 @@ def _next_rounds(wanted: int, warmups_left: int, measured: int, race: Race, cell
     target = race.min_rounds if measured < race.min_rounds else max(race.most_rounds, race.floor_target(cells))
     if measured >= race.min_rounds and not race.more_rounds(cells, measured):
         return out
-    if measured >= race.min_rounds and measured >= target:  # only a block of layouts left to finish (Race.more_rounds)
+    if measured >= race.min_rounds and measured >= target:  # only a turn of the layouts left to finish (Race.more_rounds)
         target = measured + (-measured) % race.plan.block
     return out + [("measure", i) for i in range(min(wanted - len(out), target - measured))]
 
@@ -281,7 +281,7 @@ def _record_chunk(
             if cell.status != OK:
                 cell_changed(cell)
             elif phase == "measure" and not was_displaced:
-                race.add(cell, round_no, _cost(cell, run), run.wall_ns / 1e9)
+                race.add(cell, round_no, _cost(cell, run), run.wall_ns / 1e9, run.layout)
             repeat |= was_displaced
         if repeat:
             race.repeat_round()

@@ -47,7 +47,7 @@ import time
 from dataclasses import dataclass, field
 
 from iorace.analyse.analysis import TOP_PLACES  # from RACE_MIN_ROUNDS, rounds go to cells that may still be among them
-from iorace.analyse.stats import NO_LEVEL, Z95, Level, Ratio, fastest_paired, paired_ratio
+from iorace.analyse.stats import NO_LEVEL, Z95, Level, Ratio, fastest_paired, layout_clusters, paired_ratio
 from iorace.core.ids import TableId
 from iorace.core.kind import Kind
 from iorace.manifest.cells import Cell
@@ -75,7 +75,7 @@ class Plan:
     race: bool = False
     floor_s: float | None = None  # seconds of rounds a table is timed whole at least, up to FLOOR_ROUNDS rounds
     level: Level = NO_LEVEL  # the suite's session level, which the report adds to every interval: the precision is judged with it
-    block: int = 1  # with a precision, rounds end on a multiple of this unless the budget is spent (code layouts' blocks)
+    block: int = 1  # with a precision, rounds end on a multiple of this unless the budget is spent (a turn of K code layouts)
 
     @staticmethod
     def floor_of(budget_per_table: float | None, max_rounds: int | None) -> float | None:
@@ -96,6 +96,7 @@ class Race:
 
     plan: Plan
     costs: dict[int, dict[int, float]] = field(default_factory=dict)  # id(cell) -> round -> cost
+    layouts: dict[int, dict[int, int | None]] = field(default_factory=dict)  # id(cell) -> round -> its code layout
     stopped: dict[int, str] = field(default_factory=dict)  # id(cell) -> why it is no longer timed
     started: float = field(default_factory=time.monotonic)
     shares: dict[int, list[float]] = field(default_factory=dict)  # id(cell) -> CPU share of each timed run so far
@@ -128,8 +129,9 @@ class Race:
         costs = self.costs.get(id(cell))
         return _median(costs) if costs else float("inf")
 
-    def add(self, cell: Cell, round_no: int, cost: float, wall_s: float | None = None) -> None:
+    def add(self, cell: Cell, round_no: int, cost: float, wall_s: float | None = None, layout: int | None = None) -> None:
         self.costs.setdefault(id(cell), {})[round_no] = cost
+        self.layouts.setdefault(id(cell), {})[round_no] = layout
         if wall_s is not None:
             self.walls.setdefault(id(cell), []).append(wall_s)
 
@@ -161,7 +163,8 @@ class Race:
             ref = next(c for c in compared if id(c) == ref_id)
             for c in measured:
                 same = c is ref or Kind.of(c.variant.kind) is Kind.CONTROL  # one program: no session level between them
-                if (r := paired_ratio(self.costs[id(c)], self.costs[id(ref)], NO_LEVEL if same else level)) is not None:
+                clusters = layout_clusters(self.layouts.get(id(c), {}), self.layouts.get(id(ref), {}))  # as the report judges it
+                if (r := paired_ratio(self.costs[id(c)], self.costs[id(ref)], NO_LEVEL if same else level, clusters)) is not None:
                     out[id(c)] = r
         return out
 
@@ -244,7 +247,7 @@ class Race:
     def more_rounds(self, cells: list[Cell], rounds_done: int) -> bool:
         """Whether another round is needed: below the minimum; else, with a precision, while a cell still
         timed is wider than it, within the budget and the maximum; and, with code layouts, until the rounds
-        end a block (every cell then ran each of a block's shifts alike), unless the budget is spent."""
+        end a turn (every cell then ran each of its layouts alike), unless the budget is spent."""
         if self._more_rounds(cells, rounds_done):
             return True
         in_block = self.plan.precision is not None and rounds_done % self.plan.block != 0  # --precision none: exactly --runs

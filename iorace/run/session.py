@@ -29,7 +29,7 @@ from iorace.manifest.cells import OK, PLANNED, SKIPPED, Cell, dataset_refs, expa
 from iorace.manifest.suites import load_suites
 from iorace.run import build, counters, datasets, prior, reference
 from iorace.run.calibrate import calibrate, probe
-from iorace.run.layouts import SHIFTS, layouts_for
+from iorace.run.layouts import layouts_for
 from iorace.run.measure import Randomize, measure
 from iorace.run.progress import Stages, stages_for
 from iorace.run.race import Plan
@@ -345,7 +345,7 @@ def _measure(
                     opts.race,
                     Plan.floor_of(opts.budget_per_table, opts.max_runs),
                     level.level if level is not None else NO_LEVEL,  # the precision is judged as the report will draw it
-                    len(SHIFTS) if opts.layouts > 1 and not opts.check_only else 1,  # end on whole blocks of layouts
+                    opts.layouts if opts.layouts > 1 and not opts.check_only else 1,  # end on whole turns of the layouts: each used alike
                 ),
             )
         progress.stop_task(task)  # its "done" line before its tables, also when the race ended it early

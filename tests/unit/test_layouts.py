@@ -10,26 +10,22 @@ from fakes import FakeRunner, ListRecorder, toy_cells
 
 from iorace.analyse.placement import P_SENSITIVE, placement
 from iorace.core.layout import LayoutSet
-from iorace.run.layouts import SHIFTS, TWIN_SEEDS, block_names, go_names, one_layout_reason, use_order
+from iorace.run.layouts import TWIN_SEEDS, go_names, layout_names, one_layout_reason, use_order
 from iorace.run.measure import measure
 
 
-def test_layouts_come_in_blocks_of_one_shuffle_at_four_shifts():
-    assert block_names(8) == ["s1+0", "s1+16", "s1+32", "s1+48", "s2+0", "s2+16", "s2+32", "s2+48"]
-    assert block_names(2, TWIN_SEEDS) == ["s1001+0", "s1001+16"]  # the A/A twin's: seeds of its own
+def test_each_layout_is_a_shuffle_of_its_own_the_shifts_in_turn():
+    assert layout_names(6) == ["s1+0", "s2+16", "s3+32", "s4+48", "s5+0", "s6+16"]
+    assert layout_names(2, TWIN_SEEDS) == ["s1001+0", "s1002+16"]  # the A/A twin's: seeds of its own
     assert go_names(3) == ["go1", "go2", "go3"]
 
 
-def test_every_block_of_runs_covers_its_four_shifts_and_every_layout_is_used_alike():
-    names = block_names(12)
+def test_a_cell_uses_every_layout_once_a_turn_in_an_order_of_its_own():
+    names = layout_names(12)
     layouts = LayoutSet(tuple(f"/l/{n}" for n in names), tuple(names), "/b/prog")
-    for seed in range(20):
-        order = use_order(layouts, random.Random(seed))
-        assert sorted(order) == list(range(12))
-        for start in range(0, 12, len(SHIFTS)):  # a stretch of 4 runs from a block's start: one shuffle, 4 shifts
-            block = [names[i] for i in order[start : start + len(SHIFTS)]]
-            assert len({n.split("+")[0] for n in block}) == 1
-            assert sorted(int(n.split("+")[1]) for n in block) == list(SHIFTS)
+    orders = {tuple(use_order(layouts, random.Random(seed))) for seed in range(20)}
+    assert all(sorted(o) == list(range(12)) for o in orders)
+    assert len(orders) > 1
     assert use_order(LayoutSet(), random.Random(1)) == []
 
 
@@ -60,7 +56,7 @@ def timed(cells, runs: int) -> tuple[ListRecorder, FakeRunner]:
 
 def test_measure_runs_each_layout_in_turn_and_records_it(tmp_path):
     cells = toy_cells(tmp_path, ("a", "b"))
-    names = block_names(8)
+    names = layout_names(8)
     for c in cells:
         c.layouts = LayoutSet(tuple(f"{c.argv[0]}.{n}" for n in names), tuple(names), c.argv[0])
     recorder, fake = timed(cells, 16)
@@ -69,8 +65,7 @@ def test_measure_runs_each_layout_in_turn_and_records_it(tmp_path):
         assert len(runs) == 16
         used = [a.run.layout for a in runs]
         assert Counter(used) == dict.fromkeys(range(8), 2)  # balanced: each layout twice in 16 runs
-        for start in range(0, 16, 4):  # each stretch of four from the start: one block's four shifts
-            assert sorted(names[i].split("+")[1] for i in used[start : start + 4]) == ["0", "16", "32", "48"]
+        assert used[:8] == used[8:]  # in turn: rounds r and r + 8 ran the same program (stats.layout_clusters)
     # the program each job ran is its layout's
     for call in fake.calls:
         for j in call.schedule:
@@ -103,40 +98,44 @@ def judge(names, costs, layouts, others):
 
 
 def test_a_cell_that_one_layout_slows_by_a_third_is_placement_sensitive():
-    names = block_names(8)
+    names = layout_names(8)
     p = judge(names, *_runs([1, 1, 1, 1.33, 1, 1, 1, 1.33], per_layout=3, noise=0.01))
     assert p is not None and p.sensitive
-    assert p.slowest in ("s1+48", "s2+48") and 0.25 < p.spread < 0.45
+    assert p.slowest in ("s4+48", "s8+48") and 0.25 < p.spread < 0.45
     assert p.text().startswith("placement-sensitive: layouts move it")
 
 
 def test_a_cell_that_layouts_do_not_move_is_not_flagged_whatever_the_rounds_drift():
-    names = block_names(8)
+    names = layout_names(8)
     flagged = sum(judge(names, *_runs([1.0] * 8, per_layout=3, noise=0.02, seed=s)).sensitive for s in range(50))  # type: ignore[union-attr]
     assert flagged <= 1  # P_SENSITIVE: about one in a thousand
     assert P_SENSITIVE <= 0.001
 
 
 def test_a_small_but_real_layout_effect_is_not_flagged_under_five_percent():
-    names = block_names(8)
+    names = layout_names(8)
     p = judge(names, *_runs([1, 1.03, 1, 1, 1, 1.03, 1, 1], per_layout=6, noise=0.002))
     assert p is not None and p.p_value is not None and p.p_value < P_SENSITIVE and not p.sensitive
 
 
+def test_the_as_linked_build_among_the_layouts_gives_its_figure_beside_the_spread():
+    names = ["as-linked", *layout_names(7)]
+    p = judge(names, *_runs([1.3, 1, 1, 1, 1, 1, 1, 1], per_layout=3, noise=0.01))
+    assert p is not None and p.sensitive and p.slowest == "as-linked"
+    assert p.as_linked is not None and 1.2 < p.as_linked < 1.3  # 1.3 over the layouts' mean (1.3 among them)
+    assert "as linked 1.2" in p.text()
+    assert judge(layout_names(8), *_runs([1.0] * 8, per_layout=2, noise=0.01)).as_linked is None  # type: ignore[union-attr]
+
+
 def test_one_run_a_layout_gives_a_spread_but_no_verdict():
-    names = block_names(8)
+    names = layout_names(8)
     p = judge(names, *_runs([1, 1, 1, 1.5, 1, 1, 1, 1], per_layout=1, noise=0.01))
     assert p is not None and p.p_value is None and not p.sensitive and p.text() == ""
     assert placement({0: 1.0}, {0: None}, [], {0: [1.0]}) is None  # one layout: nothing to say
 
 
 def test_layouts_are_asked_for_not_the_default_yet():
-    """Opt-in until the interval holds how much one shuffle moves a large program (in make bench over eight layouts
-    10 of 38 A/A cells missed 1.00: docs/results/2026-11-27-seed-readbytes-layouts/make-bench-1.txt)."""
-    from pathlib import Path
-
+    """Opt-in until two make bench sessions over layouts show their intervals hold (docs/ARCHITECTURE.md, Code layouts)."""
     from iorace.core.options import RunOptions
 
     assert RunOptions().layouts == 1
-    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
-    assert "--layouts" not in makefile  # make bench and make seeds take the default

@@ -305,13 +305,13 @@ def test_after_one_round_a_cell_ten_times_behind_leaves_with_a_bound(tmp_path):
     assert Race(Plan(min_rounds=5, race=False)).settle([fast, slow, far], 1) == []
 
 
-def test_with_code_layouts_the_rounds_end_on_a_whole_block(tmp_path):
+def test_with_code_layouts_the_rounds_end_on_a_whole_turn_of_them(tmp_path):
     a, b = toy_cells(tmp_path, ("a", "b"))
-    race = Race(Plan(min_rounds=5, precision=0.5, block=4))  # the precision is met: only the block is left
+    race = Race(Plan(min_rounds=5, precision=0.5, block=4))  # the precision is met: only the turn of layouts is left
     costs(race, a, [10.0] * 8)
     costs(race, b, [11.0] * 8)
     assert race.more_rounds([a, b], 5) and race.more_rounds([a, b], 7)
     assert not race.more_rounds([a, b], 8)
     assert not Race(Plan(min_rounds=5, precision=None, block=4)).more_rounds([a, b], 5)  # --precision none: exactly --runs
     spent = Race(Plan(min_rounds=5, precision=0.5, budget_s=1e-9, block=4))
-    assert not spent.more_rounds([a, b], 6)  # the budget ends it mid-block
+    assert not spent.more_rounds([a, b], 6)  # the budget ends it mid-turn
