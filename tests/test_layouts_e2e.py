@@ -1,5 +1,6 @@
 """Code layouts with the real toolchains (iorace/run/layouts.py): a session over layouts records each run's
-layout and answers right in every one; the layouts move the program's functions to other places mod 64; shuffling and shifting leave the instructions a run executes unchanged; Go is relinked by -randlayout,
+layout and answers right in every one; the layouts move the program's functions to other places mod 64;
+shuffling and shifting leave the instructions a run executes unchanged; Go is relinked by -randlayout,
 Java keeps one layout and says why; and --layouts 1 is the as-linked build, as before."""
 
 from __future__ import annotations

@@ -44,7 +44,8 @@ class Placement:
         if not self.sensitive:
             return ""
         linked = f"; as linked {self.as_linked:.2f}x their mean" if self.as_linked is not None else ""
-        return f"placement-sensitive: layouts move it {self.spread:.0%} ({self.slowest} over {self.fastest}, {self.layouts} layouts{linked})"
+        moved = f"layouts move it {self.spread:.0%} ({self.slowest} over {self.fastest}, {self.layouts} layouts{linked})"
+        return f"placement-sensitive: {moved}"
 
 
 def placement(
