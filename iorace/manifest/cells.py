@@ -82,6 +82,8 @@ class Cell:
     layouts: LayoutSet = field(default_factory=LayoutSet)  # its code layouts (run/layouts.py); none: the as-linked build
     layout_order: list[int] = field(default_factory=list)  # the order its timed runs use them in, over and over
     layout_runs: int = 0  # timed runs scheduled so far: the next one uses layout_order[layout_runs % len]
+    layout_redo: list[int] = field(default_factory=list)  # layouts of displaced runs, to run again before the next in turn
+    hot_symbol: str = ""  # its program's hottest function (run/hotspot.py), by which its layouts are balanced
     verify_ns: int | None = None  # its verification run's time on its metric (what --target-ms sizes its work from)
     sizing_note: str = ""  # how --target-ms sized its work per run (run.calibrate)
     db_id: int | None = None

@@ -51,6 +51,7 @@ from iorace.run import build
 LAYOUT_FORMAT = "1"  # bump to relink every cached layout
 SHIFTS = (0, 16, 32, 48)  # bytes of .text linked first, in turn: each 16-byte-aligned function's four places mod 64
 TWIN_SEEDS = 1000  # the A/A twin's shuffles start here: layouts of its own, independent of its reference's
+BALANCE_SEED_STEP = 100_000  # the seeds layouts.balance tries when a layout's own cannot place the hot function
 LINKED_LANGUAGES = ("c", "cpp", "d", "rust")  # relinked from lld's --reproduce tar
 COMPILER_SHIMS = ("cc", "c++", "gcc", "g++", "clang", "clang++", "gdc", "ldc2")
 LINK_TIMEOUT = 300
@@ -350,6 +351,68 @@ def _go_layouts(cell: Cell, root: Path, names: list[str]) -> LayoutSet:
     if len(names) > 1 and len(digests) < 2:
         raise _NoLayouts("every -randlayout seed gave the same program (does the build set -ldflags itself?)")
     return LayoutSet(tuple(programs), tuple(names), replaces, f"{len(names)} layouts: go build -ldflags=-randlayout=SEED")
+
+
+def balance(cell: Cell, layouts: LayoutSet, symbol: str, found: str) -> LayoutSet:
+    """The same layouts with `symbol` (the cell's hottest function: run/hotspot.py) placed alike: its start mod 64
+    in each of its four 16-byte places in turn over the layouts, by relinking a layout whose shift puts it
+    elsewhere with the shift that puts it there (same shuffle seed; the shift moves every function by 16, 32 or
+    48 bytes). A loop's start is its function's plus a fixed offset, so the loop is balanced too: its mean over
+    the layouts is not the luck of how many draws put it across a line. The as-linked build keeps its place and
+    the others follow on from it. Returns the layouts unchanged, the note saying why, where that cannot be done."""
+    if not layouts or not layouts.names or layouts.names[-1].startswith("go"):
+        return layouts
+    if not symbol:
+        return LayoutSet(layouts.programs, layouts.names, layouts.replaces, f"{layouts.note}; drawn, not balanced: {found}")
+    assert cell.build_dir is not None
+    root = cell.build_dir / "layouts"
+    lld = lld_command()
+    try:
+        if lld is None:
+            raise _NoLayouts("no lld here")
+        relpath = _captured(cell, root).relpath
+        places = [_place(Path(p), symbol) for p in layouts.programs]
+        base = places[0] if layouts.names[0] == AS_LINKED else 0  # the as-linked build keeps its place: layout i goes i on
+        programs, names = list(layouts.programs), list(layouts.names)
+        for i, name in enumerate(names):
+            if name == AS_LINKED:
+                continue
+            want = (base + i) % len(SHIFTS)
+            if places[i] == want:
+                continue
+            names[i], programs[i] = _relinked_at(cell, root, relpath, name, places[i], want, symbol)
+    except _NoLayouts as e:
+        return LayoutSet(layouts.programs, layouts.names, layouts.replaces, f"{layouts.note}; drawn, not balanced: {e}")
+    note = f"{layouts.note}; balanced by its hottest function, {found}: its start mod 64 in each of its four places in turn"
+    return LayoutSet(tuple(programs), tuple(names), layouts.replaces, note)
+
+
+def _relinked_at(cell: Cell, root: Path, relpath: str, name: str, place: int, want: int, symbol: str) -> tuple[str, str]:
+    """A layout like `name` (its seed, another shift, or failing that other seeds) that starts `symbol` at the
+    16-byte place `want` mod 64: its name and program."""
+    lld = lld_command()
+    assert lld is not None
+    seed, shift = _parse_name(name)
+    first = f"s{seed}+{(shift + SHIFTS[(want - place) % len(SHIFTS)]) % 64}"  # moves it, where nothing realigns it
+    # else the other shifts, then other seeds (a section aligned to 64 bytes shuffled before it absorbs a shift)
+    tries = [first] + [f"s{seed + BALANCE_SEED_STEP * j}+{sh}" for j in range(4) for sh in SHIFTS]
+    for moved in dict.fromkeys(tries):
+        program = root / moved / relpath
+        if not program.exists():
+            _link(lld, _captured(cell, root).repro, moved, program)
+        if _place(program, symbol) == want:
+            return moved, str(program)
+    raise _NoLayouts(f"no shift or seed tried put {symbol} at {want * 16} bytes mod 64 (is it aligned to more?)")
+
+
+def _place(program: Path, symbol: str) -> int:
+    """Which of its four 16-byte places mod 64 `symbol` starts at in `program` (0-3), from nm."""
+    proc = subprocess.run(["nm", "--defined-only", str(program)], capture_output=True, text=True, timeout=LINK_TIMEOUT, check=False)
+    for line in proc.stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2] == symbol and parts[1] in "tTwW":
+            return (int(parts[0], 16) % 64) // 16
+    raise _NoLayouts(f"nm does not find {symbol} in {program.name}")
 
 
 def use_order(layouts: LayoutSet, rng: random.Random) -> list[int]:

@@ -23,7 +23,7 @@ from iorace.core.ids import TableId
 from iorace.core.kind import Kind
 from iorace.manifest.cells import OK, Cell
 from iorace.run.launcher import SINK_NULL, Job, Run, Runner, page_replacer, run_batch
-from iorace.run.layouts import TWIN_SEEDS, layouts_for, use_order
+from iorace.run.layouts import TWIN_SEEDS, balance, layouts_for, use_order
 from iorace.run.race import Plan, Race
 from iorace.run.verify import Recorder, env_for, judge_run
 
@@ -103,10 +103,11 @@ def _own_layouts(cell: Cell, count: int, rng: random.Random, relink: bool = True
     own first, linked with seeds of its own, so that its ratio to its reference holds the placement floor (two
     sets of random layouts of one program), not only the runs' noise."""
     if relink and cell.layouts:
-        cell.layouts = layouts_for(cell, count, seed_base=TWIN_SEEDS)
+        made = layouts_for(cell, count, seed_base=TWIN_SEEDS)
+        cell.layouts = balance(cell, made, cell.hot_symbol, cell.hot_symbol) if cell.hot_symbol else made
     elif cell.layout_order:
         return
-    cell.layout_order, cell.layout_runs = use_order(cell.layouts, rng), 0
+    cell.layout_order, cell.layout_runs, cell.layout_redo = use_order(cell.layouts, rng), 0, []
 
 
 def next_layout(cell: Cell, phase: str, rng: random.Random) -> int | None:
@@ -116,6 +117,8 @@ def next_layout(cell: Cell, phase: str, rng: random.Random) -> int | None:
         return None
     if phase != "measure":
         return rng.randrange(len(cell.layouts))
+    if cell.layout_redo:  # a displaced run's layout runs again: every layout keeps its share of the counted runs
+        return cell.layout_redo.pop(0)
     layout = cell.layout_order[cell.layout_runs % len(cell.layout_order)]
     cell.layout_runs += 1
     return layout
@@ -274,17 +277,26 @@ def _record_chunk(
             advance(cell.label)
             if run is None or cell.status != OK:  # skipped by the launcher after a failure, or interrupted
                 continue
-            usual = usual_share(race.shares.get(id(cell), []))
-            was_displaced = phase == "measure" and displaced(run.wall_ns, run.cpu_share, usual)
-            recorder.add_run(cell, "displaced" if was_displaced else phase, round_no, run)
-            check_run(cell, run)
-            if cell.status != OK:
-                cell_changed(cell)
-            elif phase == "measure" and not was_displaced:
-                race.add(cell, round_no, _cost(cell, run), run.wall_ns / 1e9, run.layout)
-            repeat |= was_displaced
+            repeat |= _record_run(cell, run, phase, round_no, recorder, race, cell_changed)
         if repeat:
             race.repeat_round()
+
+
+def _record_run(
+    cell: Cell, run: Run, phase: str, round_no: int, recorder: Recorder, race: Race, cell_changed: Callable[[Cell], None]
+) -> bool:
+    """Store, check and count one run; True when it was displaced (its round is to run again, and its layout)."""
+    usual = usual_share(race.shares.get(id(cell), []))
+    was_displaced = phase == "measure" and displaced(run.wall_ns, run.cpu_share, usual)
+    recorder.add_run(cell, "displaced" if was_displaced else phase, round_no, run)
+    check_run(cell, run)
+    if cell.status != OK:
+        cell_changed(cell)
+    elif phase == "measure" and not was_displaced:
+        race.add(cell, round_no, _cost(cell, run), run.wall_ns / 1e9, run.layout)
+    if was_displaced and run.layout is not None:
+        cell.layout_redo.append(run.layout)
+    return was_displaced
 
 
 def _chunk_runs(chunk: list, records: list[Run | None], skip: int) -> list[tuple[Run | None, Cell]]:

@@ -29,7 +29,8 @@ from iorace.manifest.cells import OK, PLANNED, SKIPPED, Cell, dataset_refs, expa
 from iorace.manifest.suites import load_suites
 from iorace.run import build, counters, datasets, prior, reference
 from iorace.run.calibrate import calibrate, probe
-from iorace.run.layouts import layouts_for
+from iorace.run.hotspot import hotspot
+from iorace.run.layouts import balance, layouts_for
 from iorace.run.measure import Randomize, measure
 from iorace.run.progress import Stages, stages_for
 from iorace.run.race import Plan
@@ -170,6 +171,8 @@ def _execute(
                 _count_instructions([c for c in runnable if c.status == OK], opts, progress, save)
             if opts.counters:
                 _count_perf([c for c in runnable if c.status == OK], opts, progress, save)
+            if not opts.check_only and opts.layouts > 1:
+                _balance_layouts([c for c in runnable if c.status == OK and c.layouts], opts, progress, save)
             if not opts.check_only and any(c.status == OK for c in runnable):
                 if before is None:
                     before = machine.busy_sample()
@@ -349,6 +352,19 @@ def _measure(
                 ),
             )
         progress.stop_task(task)  # its "done" line before its tables, also when the race ended it early
+
+
+def _balance_layouts(cells: list[Cell], opts: RunOptions, progress: Stages, save: Callable[[Cell], None]) -> None:
+    """Each cell's layouts balanced by its hottest function (layouts.balance): one run under perf record a
+    command line (none on a warm cache), then the relinks that put the function in its places in turn."""
+    task = progress.add_task("layouts", total=len(cells), what="")
+    for cell in cells:
+        progress.update(task, what=cell.label)
+        found = hotspot(cell, cell.layouts.replaces, opts.timeout)
+        cell.hot_symbol = found.symbol
+        cell.layouts = balance(cell, cell.layouts, found.symbol, found.text())
+        save(cell)
+        progress.advance(task)
 
 
 def _count_perf(cells: list[Cell], opts: RunOptions, progress: Stages, save: Callable[[Cell], None]) -> None:

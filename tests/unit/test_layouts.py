@@ -139,3 +139,19 @@ def test_layouts_are_asked_for_not_the_default_yet():
     from iorace.core.options import RunOptions
 
     assert RunOptions().layouts == 1
+
+
+REPORT = """
+    74.12%  prog              [.] main
+    12.40%  libc.so.6         [.] __memmove_avx_unaligned_erms
+     3.10%  [kernel.kallsyms] [k] clear_page_erms
+"""
+
+
+def test_the_hot_function_is_the_programs_own_hottest_not_a_librarys():
+    from iorace.run.hotspot import hottest_own
+
+    assert hottest_own(REPORT, "prog").symbol == "main"
+    assert hottest_own(REPORT.replace("74.12%  prog ", " 4.12%  prog "), "prog").why_not.startswith("no function of its own")
+    assert "outside its own code" in hottest_own("    90.00%  libc.so.6  [.] fgetc\n", "prog").why_not
+    assert "no symbol" in hottest_own("    90.00%  prog  [.] 0x0000000000001234\n", "prog").why_not
