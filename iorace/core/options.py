@@ -190,9 +190,10 @@ class RunOptions:
             type=click.IntRange(1),
             show_default=True,
             metavar="K",
-            help="Code layouts per compiled cell (C, C++, D, Rust: relinked by lld, functions shuffled by a seed each; "
-            "Go: -randlayout): each timed run uses the next, in turn, the intervals are over pairs of layouts, and a "
-            "cell that layouts alone move by more than 5% is flagged placement-sensitive. 1: the as-linked build only. "
+            help="Code layouts per compiled cell: its as-linked build and K - 1 relinks (C, C++, D, Rust: lld, functions "
+            "shuffled by a seed each, placed so that the hot function (perf) lies in each of its four places mod 64 "
+            "alike; Go: -randlayout). Each timed run uses the next, in turn; the intervals are over pairs of layouts; "
+            "a cell that layouts alone move by more than 5% is flagged placement-sensitive. 1: the as-linked build only. "
             "Java and Python rows have one.",
         ),
     )

@@ -16,6 +16,12 @@ def main(path: str) -> None:
         doc = json.load(f)
     results = doc["results"]
     print(f"# {path}: {len(results)} timed cells, {sum(1 for r in results if r['layout_names'])} over layouts")
+    _placement(results)
+    _aa(results)
+    _top(results)
+
+
+def _placement(results: list[dict]) -> None:
     sensitive = [r["label"] for r in results if r.get("placement") and r["placement"]["sensitive"]]
     print(f"placement-sensitive cells: {len(sensitive)}")
     for label in sensitive:
@@ -35,12 +41,18 @@ def main(path: str) -> None:
                 f"as-linked build over its layouts' mean: {len(linked)} cells, median |off| {statistics.median(off):.1%}, "
                 f"range {linked[0]:.3f}-{linked[-1]:.3f}, more than 5% off: {sum(x > 0.05 for x in off)}"
             )
+
+
+def _aa(results: list[dict]) -> None:
     aa = [r for r in results if r["kind"] == "control" and r["ratio_ci95"]]
     covered = [r for r in aa if r["ratio_ci95"][0] <= 1.0 <= r["ratio_ci95"][1]]
     print(f"A/A cells covering 1.00: {len(covered)} of {len(aa)}")
     for r in aa:
         lo, hi = r["ratio_ci95"]
         print(f"  A/A\t{r['suite']}\t{r['label']}\t{r['ratio']:.3f}\t[{lo:.3f}-{hi:.3f}]\t{'covers' if lo <= 1 <= hi else 'MISSES'}")
+
+
+def _top(results: list[dict]) -> None:
     tables = collections.defaultdict(list)
     for r in results:
         if r["kind"] in ("variant", "peer") and r["ratio"] is not None:
@@ -55,7 +67,7 @@ def main(path: str) -> None:
     median = statistics.median(values)
     print(f"tables: {len(tables)}; 2nd and 3rd fastest ratios: {len(values)}, median 95% half-width {median:.1%}")
     print(f"wider than 10%: {sum(wide.values())} {dict(wide)}")
-    for (suite, _, params), rows in sorted(tables.items()):
+    for (suite, _, _), rows in sorted(tables.items()):
         for r in rows[1:3]:
             if r["ratio_ci95"] and (r["ratio_ci95"][1] - r["ratio_ci95"][0]) / 2 / r["ratio"] > 0.10:
                 lo, hi = r["ratio_ci95"]
