@@ -14,7 +14,7 @@ SIZES ?= --size quick --size rdb=seed
 # among the table's three fastest; those get RUNS at least, then more until every cell still timed in a table
 # is within PRECISION percent (the table then stops whole), within a budget per suite of BUDGET_PER_TABLE
 # seconds a table, BUDGET at least (MAX_RUNS, when set, caps the rounds too). Short runs: this machine's runs
-# are no noisier short (issue 30), so a budget buys more rounds; from 20 rounds a ratio is a trimmed mean,
+# are no noisier short (docs/results/2026-11-26-options-first-look), so a budget buys more rounds; from 20 rounds a ratio is a trimmed mean,
 # which the heavy tails of this machine's rounds no longer widen. For +-2%: PRECISION=2 (`iorace dimension`
 # says how long it takes). ORDER=rivals: each table's cells side by side in a round, so a cell and its rivals
 # run in the same stretch of this VM's two speeds (docs/results/2026-11-26-pairing-in-time). BUDGET_PER_TABLE=6:

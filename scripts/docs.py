@@ -380,7 +380,7 @@ def seed_table(tables: list[tuple[str, str, dict]]) -> list[str]:
         nows = ["-" if r["why"] or o is None else ("1" if base else _ratio(o)) for o in rows]
         agreed = ["" if r["why"] or base else _agree([rows[i] for i in idx]) for idx in agreeing.values()]
         cell = (r["cell"] or "-").replace("@", " ").replace(":", " ")
-        if r.get("folded"):  # the compiler folded the seed's loop: the time is not the work's (exports since issue 32)
+        if r.get("folded"):  # the compiler folded the seed's loop: the time is not the work's (exports that carry `folded`)
             cell += " (FOLDED: no longer does the work)"
         out.append("| " + " | ".join(_cell(c) for c in [r["label"], cell, then, *nows, *agreed, r["why"] or ""]) + " |")
     return out
