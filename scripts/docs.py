@@ -1,4 +1,5 @@
-"""`make docs`: the results index (docs/results/README.md) and README.md's results block, generated from the
+"""`make docs`: the results index (docs/results/README.md), README.md's results block and each seed suite's
+FINDINGS.md seed block (the same section, between <!-- seed:begin --> and <!-- seed:end -->), generated from the
 stored exports; and the manifest reference (docs/MANIFEST.md), from the manifest's models
 (iorace/manifest/reference.py).
 
