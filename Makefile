@@ -39,7 +39,7 @@ FUZZ_SECONDS ?= 60
 # make seeds: each seed's question at its own configuration (its data size, parameters, compilers and build
 # profiles: each suite's [seed] block), its published table beside today's first; SEEDS=readexact for one.
 # STUDY=docs/results/FOLDER: also export the session there as its next session-N.json and session-N.md, which
-# `make docs` picks up (a new host's sessions of a seed: README's "Hosts").
+# `make docs` picks up (a new host's sessions of a seed: docs/USAGE.md, "Hosts").
 SEEDS ?=
 STUDY ?=
 STUDY_NEXT = $(STUDY)/session-$(shell expr 1 + 0$$(ls $(STUDY) 2>/dev/null | sed -n 's/^session-\([0-9]*\)\.json$$/\1/p' | sort -n | tail -1))

@@ -404,7 +404,7 @@ def render_block(studies: list[Study]) -> str:
         "and a ratio can differ between them beyond its intervals), and whether one host's sessions' intervals",
         "overlap (never asked across hosts). Under a table of several hosts, how many rows hold on every host and",
         "the rows whose ratio differs between hosts beyond their intervals, with each host's figures. A new host's",
-        "sessions: `make seeds SEEDS=NAME STUDY=docs/results/FOLDER` on it, then `make docs` (README's Hosts). CPU share:",
+        "sessions: `make seeds SEEDS=NAME STUDY=docs/results/FOLDER` on it, then `make docs` (docs/USAGE.md, Hosts). CPU share:",
         "the median over a session's timed cells of (user + system) / wall time. A session iorace judged",
         "**contended** (iorace/analyse/contention.py; an export older than that verdict: CPU share below",
         f"{OLD_SHARE_BELOW:.2f}) ran beside other work: its figures are provisional until it is measured again on a",
