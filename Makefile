@@ -14,7 +14,7 @@ SIZES ?= --size quick --size rdb=seed
 # among the table's three fastest; those get RUNS at least, then more until every cell still timed in a table
 # is within PRECISION percent (the table then stops whole), within a budget per suite of BUDGET_PER_TABLE
 # seconds a table, BUDGET at least (MAX_RUNS, when set, caps the rounds too). Short runs: this machine's runs
-# are no noisier short (issue 30), so a budget buys more rounds; from 20 rounds a ratio is a trimmed mean,
+# are no noisier short (docs/results/2026-11-26-options-first-look), so a budget buys more rounds; from 20 rounds a ratio is a trimmed mean,
 # which the heavy tails of this machine's rounds no longer widen. For +-2%: PRECISION=2 (`iorace dimension`
 # says how long it takes). ORDER=rivals: each table's cells side by side in a round, so a cell and its rivals
 # run in the same stretch of this VM's two speeds (docs/results/2026-11-26-pairing-in-time). BUDGET_PER_TABLE=6:
@@ -39,7 +39,7 @@ FUZZ_SECONDS ?= 60
 # make seeds: each seed's question at its own configuration (its data size, parameters, compilers and build
 # profiles: each suite's [seed] block), its published table beside today's first; SEEDS=readexact for one.
 # STUDY=docs/results/FOLDER: also export the session there as its next session-N.json and session-N.md, which
-# `make docs` picks up (a new host's sessions of a seed: README's "Hosts").
+# `make docs` picks up (a new host's sessions of a seed: docs/USAGE.md, "Hosts").
 SEEDS ?=
 STUDY ?=
 STUDY_NEXT = $(STUDY)/session-$(shell expr 1 + 0$$(ls $(STUDY) 2>/dev/null | sed -n 's/^session-\([0-9]*\)\.json$$/\1/p' | sort -n | tail -1))

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Rules for finding regressions, measured on synthetic histories with a known truth (issue 31).
+"""Rules for finding regressions, measured on synthetic histories with a known truth.
 
 A history is 30 sessions of one cell. Each session has 5 to 15 rounds (make bench: --runs 5, up to 3x while
 the precision is not reached, which at this noise it never is); each round's log cost is the session's level
@@ -15,7 +15,7 @@ History rules (each session against what came before):
   persist-N    the z rule against session i-1 in each of the sessions i .. i+N-1
   pelt(...)    iorace.analyse.changepoints: PELT change points, each split tested by a t-test; "w": the
                sessions weighted by their rounds (PELT's cost and the test), "r2": each split kept moved to
-               the largest |t| within 2 sessions; the row without them is the detector before issue 31's fix
+               the largest |t| within 2 sessions; the row without them is the detector before weighting and refinement
   otava        Apache Otava 0.8.0's E-divisive with its t-test (window 30, p < 0.001), when importable:
                PYTHONPATH=. /path/to/a/venv/with/apache-otava/bin/python tools/changepoint_bench.py
 

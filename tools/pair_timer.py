@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Is our cell as fast as the program it re-types? Two commands a row, timed in alternating pairs (issue 32).
+"""Is our cell as fast as the program it re-types? Two commands a row, timed in alternating pairs.
 
 Reads a TSV with a header line and the columns `label`, `ours`, `original` (complete commands, run as
 `sh -c 'exec COMMAND'`: redirections allowed, and the program replaces the shell, so what is timed is it)

@@ -68,7 +68,7 @@ class Detector:
 # (a per-round sd of 0.10-0.25, 5-15 rounds a session) and histories with a planted step, 2000 of each, two
 # seeds: 0.1 false changes per 100 histories (the issue allows 1), steps of 3 sd (the series' own session sd)
 # found at the right session within one in 96.3-96.9% of histories, 2 sd in 69%, 10% steps in 46-47%
-# (unweighted and unrefined, as before issue 31's fix: 94.5-94.7%, 62%, 42%). p < 0.0002 or 0.0003 find a few
+# (unweighted and unrefined, as before the weighting and refinement: 94.5-94.7%, 62%, 42%). p < 0.0002 or 0.0003 find a few
 # tenths of a percent more 3-sd steps for two to five times the false changes; p < 0.001 raises 1.5 per 100.
 # Penalty 2 or 3 and min_size 3 or 4 do the same to a few tenths once the t-test decides; penalty 5 finds
 # fewer small steps (the grid, section 4).

@@ -1,4 +1,4 @@
-"""Many machines, one store (issue 21): which machines a store has seen (`iorace machines`), and which
+"""Many machines, one store: which machines a store has seen (`iorace machines`), and which
 rankings hold across them (`iorace compare-machines SUITE`).
 
 compare-machines takes the latest finished session of each machine (by name) that has the suite. Per pair

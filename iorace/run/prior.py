@@ -1,4 +1,4 @@
-"""Rounds planned from the noise this machine showed before (issue 30): "as many rounds as the precision needs"
+"""Rounds planned from the noise this machine showed before: "as many rounds as the precision needs"
 is known before measuring when the store has an earlier session of the same tables here.
 
 Without it, a session asked for a precision goes on past --runs up to a fixed cap (3 x --runs), however

@@ -4,7 +4,7 @@ A guest's idle vCPU halts (HLT) and the host deschedules it; when a benchmark's 
 may place it on another physical core, with other neighbours, cold caches and another clock. On this
 project's VMs (no cpuidle driver: /sys/devices/system/cpu/cpuidle/current_driver is "none", so the kernel's
 PM QoS knob /dev/cpu_dma_latency, the field's usual way to keep CPUs out of idle states, changes nothing)
-the same program's runs jump between levels 1.5x apart (issue 30). One busy loop per CPU under SCHED_IDLE
+the same program's runs jump between levels 1.5x apart. One busy loop per CPU under SCHED_IDLE
 and nice 19 keeps the vCPUs from halting without taking CPU from anyone: the kernel runs a SCHED_IDLE task
 only when nothing else wants that CPU, and preempts it as soon as something does.
 

@@ -1,4 +1,4 @@
-"""Many machines, one store (issue 21): the machine's context kept apart, history broken by a changed
+"""Many machines, one store: the machine's context kept apart, history broken by a changed
 machine or context, `iorace machines`, compare's other changes, `iorace compare-machines` (hand-built
 sessions, no toolchain)."""
 

@@ -14,7 +14,7 @@ def test_quiet_machine_no_warning():
 
 
 def test_the_load_average_left_by_earlier_work_does_not_warn():
-    # it decays over minutes: a quiet session after a build read as busy (issue 30); the runs judge contention
+    # it decays over minutes: a quiet session after a build read as busy; the runs judge contention
     assert machine.busy_warning({**QUIET, "load_per_core": 0.9}, {**QUIET, "load_per_core": 1.0}) == ""
 
 

@@ -50,7 +50,7 @@ def test_rows_that_cannot_run_say_why():
 def test_lines_rows_are_built_as_dcat_builds_and_ours_are_named_departures():
     """dcat's ten tests at dcat's own build (ldc2:dcat-lto-pgo: its dub flags, -boundscheck=off among them),
     then at ours (ldc2:lto-pgo), each of ours with its departure named; the iopipe tests' final newline too,
-    and every row with dcat's own instructions per byte beside it (issue 32)."""
+    and every row with dcat's own instructions per byte beside it."""
     chosen = dict((cfg.name, s) for s, cfg in seeds.select(load_suites([], []), []))
     rows = chosen["lines"].manifest.seed_rows()
     assert [r.profile for r in rows] == ["dcat-lto-pgo"] * 10 + ["lto-pgo"] * 10
@@ -436,7 +436,7 @@ def test_a_folded_row_says_folded_beside_the_seed_programs_count():
     from iorace.analyse.analysis import FOLDED_BELOW, ThenNowRow, ThenNowTable
 
     def row(label: str, per_byte: float | None, note: str = "", original: float | None = None) -> ThenNowRow:
-        return ThenNowRow(label, "cpp/x@g++:release", None, "base", None, None, None, "", note, per_byte, "bytes", original, "issue 32")
+        return ThenNowRow(label, "cpp/x@g++:release", None, "base", None, None, None, "", note, per_byte, "bytes", original, "fidelity")
 
     rows = [row("base", 7.3), row("as written", 0.01, "the seed's program as written", 0.01), row("ours", 5.01, "departure (ours)")]
     assert [r.folded for r in rows] == [False, True, False] and FOLDED_BELOW == 0.5
@@ -446,7 +446,7 @@ def test_a_folded_row_says_folded_beside_the_seed_programs_count():
     note = headers.index("as the seed wrote it?")
     assert t.rows[1][note] == "FOLDED (0.01 instr/byte); the seed's program as written"
     assert t.rows[0][note] == "" and t.rows[2][note] == "departure (ours)"
-    assert t.rows[1][headers.index("seed program's instr/byte")] == "0.01" and "issue 32" in t.caption
+    assert t.rows[1][headers.index("seed program's instr/byte")] == "0.01" and "fidelity" in t.caption
     # a table with neither counts nor notes keeps its columns as before
     plain = tables.then_now_table(ThenNowTable("x", "t", "x", "quick", "inner", "", [row("base", None)]))
     assert "instr/byte" not in [c.header for c in plain.columns]
@@ -464,7 +464,7 @@ def test_without_instructions_an_as_written_row_is_folded_by_its_seed_programs_c
     from iorace.analyse.analysis import ThenNowRow, ThenNowTable
 
     def row(note: str, original: float) -> ThenNowRow:
-        return ThenNowRow("r", "cpp/x@g++:release", None, "base", None, None, None, "", note, None, "bytes", original, "issue 32")
+        return ThenNowRow("r", "cpp/x@g++:release", None, "base", None, None, None, "", note, None, "bytes", original, "fidelity")
 
     as_written, honest = row("the seed's program as written (no barrier)", 0.01), row("departure (ours): a barrier", 0.01)
     assert as_written.folded and as_written.counted == 0.01 and not honest.folded and honest.counted is None

@@ -9,7 +9,7 @@
  * what the compiler optimises: with LTO and PGO, helpers that several tests
  * call (BufferedOutputRange.put and append, the bufferedByLine reader) stay
  * out of line in dcat's binary, and a program of one test inlines them
- * (issue 32: up to 21% fewer instructions a line than dcat).
+ * (the seed-fidelity study: up to 21% fewer instructions a line than dcat).
  *
  * The DUB packages dcat used come from iopipe_lite.d (iopipe and io) and
  * tsvutils_lite.d (tsv-utils), Phobos only (their headers say how).

@@ -4,7 +4,7 @@
  * what dcat took from iopipe 0.2.3 (Steven Schveighoffer) and from io 0.3.2
  * (Martin Nowak's std.io), the versions dub resolved when dcat's last commit
  * was made. It follows their design layer by layer, because each layer is a
- * call or a field access in the compiled loop (issue 32: the earlier, flatter
+ * call or a field access in the compiled loop (the seed-fidelity study: the earlier, flatter
  * stand-in took 7-38% fewer instructions a line than dcat built with the real
  * packages); it is written here, not copied from them.
  *

@@ -3,7 +3,7 @@
  * DUB cannot reach its registry from this machine, so this module re-creates
  * what dcat took from tsv-utils 2.1.2 (the version dub resolved when dcat's
  * last commit was made), following its design method by method, because each
- * method is a call or an inlined body in the compiled loop (issue 32); it is
+ * method is a call or an inlined body in the compiled loop; it is
  * written here, not copied from the package.
  *
  *  - BufferedOutputRange!File: an output range over a File. Data goes into an

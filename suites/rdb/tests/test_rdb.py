@@ -598,7 +598,7 @@ def test_report_compares_strategies_with_the_in_memory_cursor_and_the_peers(tmp_
     assert bytewise["ratio_to_best_peer"] == pytest.approx(med(bytewise) / med(peer))
 
 
-# --- crafted files every parser must survive or read alike (issue 12) -------------------------------------
+# --- crafted files every parser must survive or read alike (the fuzzers' finds) -------------------------------
 
 
 def _run_cmd(argv: list[str], path, java_opts=(), limit=None, timeout=60) -> subprocess.CompletedProcess:
@@ -930,7 +930,7 @@ def test_redis8_dump_every_cell_ok(redis8_dump, tmp_path):
     assert peers["peer-rdbtools"]["status"] == "failed", peers["peer-rdbtools"]
 
 
-# --- the rdbtools peer on module values (type 7) and MODULE_AUX (issue 23) -------------------------------
+# --- the rdbtools peer on module values (type 7) and MODULE_AUX ---------------------------------------
 
 PEER_RDBTOOLS = [sys.executable, str(SUITE / "python" / "peer_rdbtools.py")]
 

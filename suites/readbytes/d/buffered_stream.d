@@ -9,7 +9,7 @@
  * std.stream, readBlock's readable check and (without -release) BufferedStream's invariant on entry
  * and exit. Checked against std.stream itself (dlang/undeaD's copy, the seed's program built
  * with it): without those two checks this stand-in took 13 instructions a byte fewer under gdc -O3
- * and 2 fewer under ldc2 -O3 -release (issue 32; docs/results/2026-11-26-seed-fidelity).
+ * and 2 fewer under ldc2 -O3 -release (docs/results/2026-11-26-seed-fidelity).
  */
 import common;
 import core.stdc.errno : EINTR, errno;

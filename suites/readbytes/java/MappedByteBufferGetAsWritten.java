@@ -6,7 +6,7 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 
 /**
- * The seed's ReadBytes3, re-typed (issue 32): the same reader (a RandomAccessFile's channel mapped
+ * The seed's ReadBytes3, re-typed: the same reader (a RandomAccessFile's channel mapped
  * read-only whole, int read() returning MappedByteBuffer.get()), the same count loop (one read() before
  * it, then {@code while (true) { ++count; read(); }} until get() throws BufferUnderflowException, an int
  * count), in a static readBytes() called once from main, as the seed's. The count is how many get()
@@ -16,8 +16,8 @@ import java.nio.channels.FileChannel;
  * /tmp/shop_with_ids.pb, 10); an empty file counts 0 without a mapping (the seed's first read() threw);
  * each pass closes its channel after its loop (the seed left them to the garbage collector); main refuses,
  * in one line, passes whose bytes would overflow the seed's int count; errors are one line on stderr. With
- * the first read() inside the try and a per-pass count added to a long (this cell until issue 32's layout
- * study), HotSpot ran the same bytecode loop 1.42-1.46x the seed's program by their own times; as the
+ * the first read() inside the try and a per-pass count added to a long (this cell until the seed-fidelity
+ * layout study), HotSpot ran the same bytecode loop 1.42-1.46x the seed's program by their own times; as the
  * seed's method, 1.02-1.09x in five sessions, its compiled loop the seed's instruction for instruction
  * (docs/results/2026-11-27-seed-fidelity-layouts/java-compiled-loops.txt).
  */

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * The seed's ReadBytes2, re-typed (issue 32): the same reader (an InputStream field, an 8 KiB buffer,
+ * The seed's ReadBytes2, re-typed: the same reader (an InputStream field, an 8 KiB buffer,
  * fillBuffer() returning what read(byte[]) returned, read(byte[] target) putting the byte in target[0]
  * and returning 1, or 0 once fillBuffer() saw -1), the same count loop (the first read() before it, the
  * next at its end, {@code while (c == 1)}, an int count), in a static readBytes() called once from

@@ -1,4 +1,4 @@
-"""readbytes in D, Java, Rust, Go and Python (issue 3): every cell builds and answers right.
+"""readbytes in D, Java, Rust, Go and Python: every cell builds and answers right.
 
 Runs the real CLI (`--check-only`: build + verify, no timing) per language on the
 `tiny` dataset, then on edge inputs (empty, 1 byte, 100,003 bytes: no multiple of
@@ -24,7 +24,7 @@ D_VARIANTS = [
     "mmfile",
     "file-slicing",
     "dlsym-fread",
-    # the seed's programs #2-#7 as written (issue 32)
+    # the seed's programs #2-#7 as written
     "fread-count-ptr-as-written",
     "fread-out-param-as-written",
     "fread-java-eof-as-written",

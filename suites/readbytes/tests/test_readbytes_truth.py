@@ -1,4 +1,4 @@
-"""readbytes measures what it claims (issue 9): every byte of a count loop is really loaded, and no
+"""readbytes measures what it claims: every byte of a count loop is really loaded, and no
 count loop is folded away by the optimiser.
 
 - Go and Java have no optimisation barrier: their count loops OR every byte into a value printed on
@@ -36,7 +36,7 @@ def test_go_and_java_count_loops_fold_every_byte(iorace, crafted):
     assert result.returncode == 0, result.stderr[-2000:]
     cells = result.cells(status="ok")
     assert {c["language"] for c in cells} == {"go", "java"}
-    # the seed's Java programs as written (issue 32) count without looking at the bytes, as the seed's did:
+    # the seed's Java programs as written count without looking at the bytes, as the seed's did:
     # they print the count and no OR, and are the rows that show it
     as_written = [c for c in cells if c["variant"].endswith("-as-written")]
     assert sorted(c["variant"] for c in as_written) == ["mapped-byte-buffer-as-written", "own-buffer-as-written"]

@@ -1,4 +1,4 @@
-// Serializer design "fixed" (expert, issue 23): one buffer reused for every op, each field stored big-endian at its fixed offset (a byte swap and one store, not a byte at a time), the name by memcpy; no allocation.
+// Serializer design "fixed" (expert): one buffer reused for every op, each field stored big-endian at its fixed offset (a byte swap and one store, not a byte at a time), the name by memcpy; no allocation.
 #include "common.hpp"
 
 namespace {

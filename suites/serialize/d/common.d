@@ -31,7 +31,7 @@ struct Record
 // network byte order (Cerealed's 2015 fix).
 
 /// Whether the grain templates below are forced inline for cerealiser C: only for a type that asks
-/// (`enum inlineGrains = true;`, the expert ScopeBuffer variant of issue 23). The seed's designs leave
+/// (`enum inlineGrains = true;`, the expert ScopeBuffer variant). The seed's designs leave
 /// inlining to the compiler: ldc2 (LLVM 14) then inlines grainUByte but not the multi-byte grains over
 /// Phobos' ScopeBuffer (grain!ushort costs 390-400 in its inliner's model against a threshold of 250),
 /// so most fields are a call (docs/results/2026-11-23-languages-readbytes-serialize/hot-loops.txt).

@@ -1,4 +1,4 @@
-// Deserializer design "fixed" (expert, issue 23): one length check for the 38-byte header, big-endian loads at fixed offsets (std.bitmanip.bigEndianToNative), the bool checked, the name a slice of the input: no allocation.
+// Deserializer design "fixed" (expert): one length check for the 38-byte header, big-endian loads at fixed offsets (std.bitmanip.bigEndianToNative), the bool checked, the name a slice of the input: no allocation.
 import common;
 import std.bitmanip : bigEndianToNative;
 

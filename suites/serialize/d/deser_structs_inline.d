@@ -1,4 +1,4 @@
-// Deserializer design "structs, grains inlined" (expert, issue 23): d/deser-structs unchanged (a Decerealiser struct over the caller's slice, Cerealed's grain templates, every byte through grainUByte), with the grain templates forced inline (pragma(inline, true), asked for by `enum inlineGrains`), which ldc2's inliner otherwise refuses.
+// Deserializer design "structs, grains inlined" (expert): d/deser-structs unchanged (a Decerealiser struct over the caller's slice, Cerealed's grain templates, every byte through grainUByte), with the grain templates forced inline (pragma(inline, true), asked for by `enum inlineGrains`), which ldc2's inliner otherwise refuses.
 import common;
 
 struct InlineDecerealiser

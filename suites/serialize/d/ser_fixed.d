@@ -1,4 +1,4 @@
-// Serializer design "fixed" (expert, issue 23): one buffer reused for every op, each field stored big-endian at its fixed offset (std.bitmanip.nativeToBigEndian: a byte swap and one store, not a byte at a time), the name copied once: no allocation.
+// Serializer design "fixed" (expert): one buffer reused for every op, each field stored big-endian at its fixed offset (std.bitmanip.nativeToBigEndian: a byte swap and one store, not a byte at a time), the name copied once: no allocation.
 import common;
 import std.bitmanip : nativeToBigEndian;
 

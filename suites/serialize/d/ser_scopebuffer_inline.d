@@ -1,4 +1,4 @@
-// Serializer design "ScopeBuffer, grains inlined" (expert, issue 23): the seed's ScopeBuffer design unchanged (Cerealed's grain templates, every byte through grainUByte, Phobos' std.internal.scopebuffer over a 32-byte stack array), with the grain templates forced inline (pragma(inline, true), asked for by `enum inlineGrains`), which ldc2's inliner otherwise refuses.
+// Serializer design "ScopeBuffer, grains inlined" (expert): the seed's ScopeBuffer design unchanged (Cerealed's grain templates, every byte through grainUByte, Phobos' std.internal.scopebuffer over a 32-byte stack array), with the grain templates forced inline (pragma(inline, true), asked for by `enum inlineGrains`), which ldc2's inliner otherwise refuses.
 import common;
 import std.internal.scopebuffer : ScopeBuffer;
 

@@ -1,4 +1,4 @@
-// Design: expert (issue 23): big-endian loads at fixed offsets of the caller's array through VarHandle byteArrayViewVarHandle (one range check for the 38-byte header, not a cursor per byte), the bool checked, the name an (offset, length) slice; no object per op.
+// Design: expert: big-endian loads at fixed offsets of the caller's array through VarHandle byteArrayViewVarHandle (one range check for the 38-byte header, not a cursor per byte), the bool checked, the name an (offset, length) slice; no object per op.
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;

@@ -1,4 +1,4 @@
-// Design: expert (issue 23): deser-fixed's decoder (DeserFixed.decode, VarHandle loads at fixed offsets) in C++'s and Rust's loop shape: a Record per op, local to the loop body, so that C2's escape analysis can keep its fields in registers (it removes the Record but not its short[4] dims: 24 bytes allocated per op, suites/serialize/README.md); same checks, same fold, same answer.
+// Design: expert: deser-fixed's decoder (DeserFixed.decode, VarHandle loads at fixed offsets) in C++'s and Rust's loop shape: a Record per op, local to the loop body, so that C2's escape analysis can keep its fields in registers (it removes the Record but not its short[4] dims: 24 bytes allocated per op, suites/serialize/README.md); same checks, same fold, same answer.
 public final class DeserFixedLocal {
     /**
      * Job.timeDeser with one change: the record is created in the loop body (C++'s `Record r;`, Rust's

@@ -1,4 +1,4 @@
-// Design: expert (issue 23): one byte[] reused for every op, big-endian stores at fixed offsets through VarHandle byteArrayViewVarHandle (a field at a time, not a byte), the name copied by System.arraycopy; no allocation.
+// Design: expert: one byte[] reused for every op, big-endian stores at fixed offsets through VarHandle byteArrayViewVarHandle (a field at a time, not a byte), the name copied by System.arraycopy; no allocation.
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;

@@ -1,4 +1,4 @@
-// Design: expert (issue 23): ser-fixed's stores (VarHandle big-endian at fixed offsets) into one static final buffer, whose length C2 then knows, so the range checks of the fixed offsets fold away; the name copied by overlapping wide loads and stores as memcpy does for short lengths (System.arraycopy past 16 bytes); no allocation.
+// Design: expert: ser-fixed's stores (VarHandle big-endian at fixed offsets) into one static final buffer, whose length C2 then knows, so the range checks of the fixed offsets fold away; the name copied by overlapping wide loads and stores as memcpy does for short lengths (System.arraycopy past 16 bytes); no allocation.
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;

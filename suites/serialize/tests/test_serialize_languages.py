@@ -1,4 +1,4 @@
-"""serialize in Rust, Go, Java and Python (issue 11, part S2): every cell builds and answers right.
+"""serialize in Rust, Go, Java and Python : every cell builds and answers right.
 
 Runs the real CLI (`--check-only`: build + verify against suite.py, no timing) per language on `tiny`
 and on a small file of unusual but valid records (`--input`), then runs every program of these

@@ -1,4 +1,4 @@
-// Design: expert (issue 23): one length check for the 38-byte header, then binary.BigEndian.UintN at fixed offsets (no per-byte cursor or error), the bool checked, the name a subslice: no allocation.
+// Design: expert: one length check for the 38-byte header, then binary.BigEndian.UintN at fixed offsets (no per-byte cursor or error), the bool checked, the name a subslice: no allocation.
 package main
 
 import (

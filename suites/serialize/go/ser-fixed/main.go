@@ -1,4 +1,4 @@
-// Design: expert (issue 23): one buffer reused for every op, binary.BigEndian.PutUintN of each field at its fixed offset (no append, so no capacity check per field), the name by copy; no allocation.
+// Design: expert: one buffer reused for every op, binary.BigEndian.PutUintN of each field at its fixed offset (no append, so no capacity check per field), the name by copy; no allocation.
 package main
 
 import (

@@ -1,4 +1,4 @@
-// Design: expert (issue 23): one length check for the 38-byte header (a &[u8; 38]), from_be_bytes at fixed offsets (no per-byte cursor or Result), the bool checked, the name a borrowed slice; no allocation, no unsafe.
+// Design: expert: one length check for the 38-byte header (a &[u8; 38]), from_be_bytes at fixed offsets (no per-byte cursor or Result), the bool checked, the name a borrowed slice; no allocation, no unsafe.
 use serialize::{time_deser, DecodeError, Job, Record};
 
 /// Every fixed field and the name's length.

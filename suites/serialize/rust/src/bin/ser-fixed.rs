@@ -1,4 +1,4 @@
-// Design: expert (issue 23): the 38-byte header built in a [u8; 38] on the stack (to_be_bytes copied to fixed offsets), then one Vec reused for every op takes it and the name by two extend_from_slice: no allocation, no unsafe.
+// Design: expert: the 38-byte header built in a [u8; 38] on the stack (to_be_bytes copied to fixed offsets), then one Vec reused for every op takes it and the name by two extend_from_slice: no allocation, no unsafe.
 use serialize::{fail, time_ser, Job, Record};
 
 /// Every fixed field and the name's length.
