@@ -38,11 +38,11 @@ FUZZ_SECONDS ?= 60
 
 # make seeds: each seed's question at its own configuration (its data size, parameters, compilers and build
 # profiles: each suite's [seed] block), its published table beside today's first; SEEDS=readexact for one.
-# STUDY=docs/results/FOLDER: also export the session there as its next session-N.json and session-N.md, which
-# `make docs` picks up (a new host's sessions of a seed: docs/USAGE.md, "Hosts").
+# STUDY=docs/results/FOLDER: also export the session there as its next session-N.json.gz (gzipped, so the
+# repository stays light) and session-N.md, which `make docs` picks up (a new host's sessions of a seed: docs/USAGE.md, "Hosts").
 SEEDS ?=
 STUDY ?=
-STUDY_NEXT = $(STUDY)/session-$(shell expr 1 + 0$$(ls $(STUDY) 2>/dev/null | sed -n 's/^session-\([0-9]*\)\.json$$/\1/p' | sort -n | tail -1))
+STUDY_NEXT = $(STUDY)/session-$(shell expr 1 + 0$$(ls $(STUDY) 2>/dev/null | sed -n 's/^session-\([0-9]*\)\.json\(\.gz\)\{0,1\}$$/\1/p' | sort -n | tail -1))
 
 .PHONY: setup bench seeds site test test-quick lint docs doctor fuzz lock
 
@@ -60,7 +60,7 @@ seeds: setup
 	$(IORACE) doctor
 	$(if $(STUDY),test -d $(STUDY) || { echo "make seeds: STUDY=$(STUDY) is not a folder" >&2; exit 2; })
 	$(IORACE) seeds $(SEEDS) --runs $(RUNS) --budget $(BUDGET) --export-html seeds.html \
-		$(if $(STUDY),--export-json $(STUDY_NEXT).json --export-markdown $(STUDY_NEXT).md,--export-markdown seeds.md)
+		$(if $(STUDY),--export-json $(STUDY_NEXT).json.gz --export-markdown $(STUDY_NEXT).md,--export-markdown seeds.md)
 
 # The local store's results as a static site in site/ (git-ignored): open site/index.html; DB=URL for another store.
 DB ?=

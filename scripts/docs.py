@@ -30,6 +30,9 @@ hosts beyond their intervals, with its figures on each. A study whose sessions a
 New sessions: a study's `session-N.json` / `session-N.md` need no entry in its study.toml (`make seeds
 SEEDS=NAME STUDY=docs/results/FOLDER` writes the next pair there; `make docs` then shows them).
 
+Gzipped exports: a JSON or TSV export may be stored as `NAME.json.gz` / `NAME.tsv.gz` (the same text, gzipped:
+docs/results/ stays light); it is read as its `NAME.json` would be (iorace/core/gzfile.py).
+
 usage: .venv/bin/python scripts/docs.py [--check]
   writes both files; --check writes nothing and exits 1 when either differs from what it would write.
 Only the standard library (tomllib, json), and iorace itself: the manifest reference, its definition of contended and
@@ -49,6 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from iorace.analyse.contention import OLD_SHARE_BELOW
+from iorace.core import gzfile
 from iorace.manifest import reference
 
 REPO = Path(__file__).resolve().parent.parent
@@ -164,7 +168,12 @@ def _session(doc: dict) -> str:
     return f"{meta.get('session', '?')}, {short}"
 
 
-SESSION_FILE = re.compile(r"session-(\d+)\.(json|md)")  # what `make seeds STUDY=...` adds: described by itself
+SESSION_FILE = re.compile(r"session-(\d+)\.(json|md)(?:\.gz)?")  # what `make seeds STUDY=...` adds: described by itself
+
+
+def _suffix(name: str) -> str:
+    """A file's kind by its name, a gzipped one's by the name inside: 'session-1.json.gz' -> '.json'."""
+    return Path(name.removesuffix(".gz")).suffix
 
 
 def _listed(folder: Path, names: list[str]) -> None:
@@ -209,11 +218,11 @@ def load_study(folder: Path) -> Study:
     for e in entries:
         path = folder / e["name"]
         share, session, seeds, host = None, "", (), ""
-        if path.suffix == ".json":
-            doc = json.loads(path.read_text())
+        if _suffix(e["name"]) == ".json":
+            doc = json.loads(gzfile.read_text(path))
             share, session, seeds = json_share(doc), _session(doc), tuple(doc.get("iorace_seeds", []))
             host = _host(doc)
-        elif path.suffix == ".md" and path.with_suffix(".json").name not in names:
+        elif path.suffix == ".md" and not {path.with_suffix(".json").name, path.with_suffix(".json.gz").name} & names:
             share = markdown_share(path.read_text())
         files.append(File(e["name"], e["what"], e.get("was", ""), share, session, seeds, host))
     return Study(

@@ -12,6 +12,7 @@ usage: .venv/bin/python tools/interval_estimators.py SESSION1.json SESSION2.json
 
 from __future__ import annotations
 
+import gzip
 import json
 import sys
 from collections.abc import Callable
@@ -73,7 +74,8 @@ def tables(path: Path) -> dict[tuple, dict[str, tuple[np.ndarray, bool, str]]]:
     """Per table (suite, dataset, parameters): each verified cell's per-round costs, whether it is the table's
     reference (ratio 1.00) and its kind."""
     out: dict[tuple, dict[str, tuple[np.ndarray, bool, str]]] = {}
-    for cell in json.loads(path.read_text())["results"]:
+    text = gzip.decompress(path.read_bytes()).decode() if path.name.endswith(".gz") else path.read_text()  # X.json.gz too
+    for cell in json.loads(text)["results"]:
         if cell["status"] != "ok":
             continue
         key = (cell["suite"], cell["dataset"], json.dumps(cell["parameters"], sort_keys=True))

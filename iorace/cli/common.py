@@ -46,7 +46,8 @@ def export_options(command: CommandFunc) -> CommandFunc:
     """One --export-NAME FILE option per registered exporter (iorace.export.EXPORTERS), and --allow-contended."""
     command = ALLOW_CONTENDED_OPTION(command)
     for e in reversed(EXPORTERS):
-        command = click.option(e.option, e.dest, type=click.Path(path_type=Path), metavar="FILE", help=e.help)(command)
+        help_text = f"{e.help} FILE.gz: gzipped."  # export.write_export
+        command = click.option(e.option, e.dest, type=click.Path(path_type=Path), metavar="FILE", help=help_text)(command)
     return command
 
 

@@ -30,7 +30,7 @@ from iorace.analyse.analysis import AA_SUFFIX, analyse
 from iorace.analyse.contention import contention
 from iorace.analyse.rules import ALPHA, DEFAULT_RULE, Rule, direction
 from iorace.analyse.stats import NO_LEVEL, Level, Ratio, median_ratio, paired_ratio
-from iorace.core import machine
+from iorace.core import gzfile, machine
 from iorace.core.errors import UsageError
 from iorace.core.host import host_of
 from iorace.core.ids import CellId, TableId
@@ -262,8 +262,8 @@ REQUIRED = ("suite", "dataset", "variant", "language", "toolchain", "profile", "
 
 def side_from_json(path: Path) -> Side:
     try:
-        doc = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError) as e:
+        doc = json.loads(gzfile.read_text(path))  # an export stored gzipped (X.json.gz) too
+    except (OSError, EOFError, UnicodeDecodeError) as e:
         raise UsageError(f"{path}: cannot read: {e}") from None
     except json.JSONDecodeError as e:
         raise UsageError(f"{path}: not JSON ({e})") from None

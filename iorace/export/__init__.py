@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from iorace.core import gzfile
 from iorace.core.errors import EXIT_CONTENDED, UsageError
 from iorace.export.benchfmt import write_benchfmt
 from iorace.export.bmf import write_bmf
@@ -73,6 +75,18 @@ def contended_warning(report: Report) -> str:
     )
 
 
+def write_export(e: Exporter, report: Report, path: Path) -> None:
+    """One export into `path`; a name ending in `.gz` (`--export-json session.json.gz`) gets the same text
+    gzipped (core/gzfile.py), which every reader of exports in the repository takes as it is."""
+    if not gzfile.is_gz(path):
+        e.write(report, path)
+        return
+    with tempfile.TemporaryDirectory(dir=path.resolve().parent) as tmp:
+        plain = Path(tmp) / path.name.removesuffix(".gz")  # the format's own name, for a writer that looks at it
+        e.write(report, plain)
+        path.write_bytes(gzfile.compress(plain.read_bytes()))
+
+
 def export_all(report: Report, paths: dict[str, Path | None], say: Callable[[str], None], allow_contended: bool = False) -> bool:
     """Write every export that has a path (`paths` maps Exporter.dest -> path or None), all from the one
     analysed report document. A contended session (analyse.contention) is exported all the same, each format
@@ -81,7 +95,7 @@ def export_all(report: Report, paths: dict[str, Path | None], say: Callable[[str
     wrote = False
     for e in EXPORTERS:
         if (path := paths.get(e.dest)) is not None:
-            e.write(report, path)
+            write_export(e, report, path)
             say(f"wrote {path}")
             wrote = True
     return wrote and report.contention.contended and not allow_contended
@@ -96,6 +110,7 @@ __all__ = [
     "export_all",
     "write_benchfmt",
     "write_bmf",
+    "write_export",
     "write_html",
     "write_hyperfine2",
     "write_json",

@@ -7,8 +7,8 @@ is its function's start mod 64 plus a fixed offset, so placing the hot function 
 21-byte loop cost 1.55x where it crossed a 64-byte line, and with the loop's start equalised over layouts the
 seed's C++ programs and ours came within 0.955-1.030x of each other (docs/results/2026-11-27-seed-fidelity-layouts).
 
-A function found is kept in the build cache beside the cell's layouts (by the run's command line), so a warm
-cache profiles nothing.
+A function found is kept in the build cache beside the cell's layouts (by its program, data set and parameters
+other than the scale ones, which --target-ms sizes anew each session), so a warm cache profiles nothing.
 """
 
 from __future__ import annotations
@@ -45,7 +45,9 @@ class Hotspot:
 def hotspot(cell: Cell, program: str, timeout: float) -> Hotspot:
     """The hottest function in `program` (the cell's as-linked build) over one run of the cell's command line;
     found in the cache when this command line was profiled before."""
-    key = hashlib.sha256("\0".join(cell.argv).encode()).hexdigest()[:16]
+    # by what the cell runs, not by the work a session sizes it to (--target-ms moves the scale parameters)
+    fixed = sorted((k, str(v)) for k, v in cell.params.items() if k not in cell.suite.manifest.scale_params)
+    key = hashlib.sha256(repr((program, cell.dataset.name, fixed)).encode()).hexdigest()[:16]
     assert cell.build_dir is not None
     cached = cell.build_dir / "layouts" / "hot" / key
     if cached.exists():
@@ -64,7 +66,8 @@ def _profile(cell: Cell, program: str, timeout: float) -> Hotspot:
         return Hotspot(why_not="no perf here (scripts/setup installs linux-perf)")
     with tempfile.TemporaryDirectory(prefix="iorace-hot-") as tmp:
         data = os.path.join(tmp, "perf.data")
-        argv = [perf, "record", "-q", "-e", "cpu-clock", "-F", str(SAMPLE_HZ), "-o", data, "--", *cell.argv]
+        # --no-bpf-event: perf's side-band thread for BPF events otherwise keeps every record open a second longer
+        argv = [perf, "record", "-q", "--no-bpf-event", "-e", "cpu-clock", "-F", str(SAMPLE_HZ), "-o", data, "--", *cell.argv]
         run = run_once(argv, timeout=timeout, sink=SINK_NULL, env=env_for(cell), cwd=str(cell.build_dir))
         if run.timed_out or run.exit_code != 0 or not os.path.exists(data):
             return Hotspot(why_not=f"the run under perf record failed: {run.failure() or 'no profile written'}")

@@ -407,12 +407,22 @@ def _relinked_at(cell: Cell, root: Path, relpath: str, name: str, place: int, wa
 
 def _place(program: Path, symbol: str) -> int:
     """Which of its four 16-byte places mod 64 `symbol` starts at in `program` (0-3), from nm."""
-    proc = subprocess.run(["nm", "--defined-only", str(program)], capture_output=True, text=True, timeout=LINK_TIMEOUT, check=False)
+    address = _functions(str(program)).get(symbol)
+    if address is None:
+        raise _NoLayouts(f"nm does not find {symbol} in {program.name}")
+    return (address % 64) // 16
+
+
+@cache
+def _functions(program: str) -> dict[str, int]:
+    """Every function nm finds defined in a program, by name (a layout's program never changes once linked)."""
+    proc = subprocess.run(["nm", "--defined-only", program], capture_output=True, text=True, timeout=LINK_TIMEOUT, check=False)
+    out = {}
     for line in proc.stdout.splitlines():
         parts = line.split()
-        if len(parts) == 3 and parts[2] == symbol and parts[1] in "tTwW":
-            return (int(parts[0], 16) % 64) // 16
-    raise _NoLayouts(f"nm does not find {symbol} in {program.name}")
+        if len(parts) == 3 and parts[1] in "tTwW":
+            out[parts[2]] = int(parts[0], 16)
+    return out
 
 
 def use_order(layouts: LayoutSet, rng: random.Random) -> list[int]:

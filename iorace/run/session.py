@@ -358,13 +358,23 @@ def _balance_layouts(cells: list[Cell], opts: RunOptions, progress: Stages, save
     """Each cell's layouts balanced by its hottest function (layouts.balance): one run under perf record a
     command line (none on a warm cache), then the relinks that put the function in its places in turn."""
     task = progress.add_task("layouts", total=len(cells), what="")
-    for cell in cells:
-        progress.update(task, what=cell.label)
+
+    def balanced(cell: Cell) -> tuple[str, LayoutSet]:
         found = hotspot(cell, cell.layouts.replaces, opts.timeout)
-        cell.hot_symbol = found.symbol
-        cell.layouts = balance(cell, cell.layouts, found.symbol, found.text())
-        save(cell)
-        progress.advance(task)
+        return found.symbol, balance(cell, cell.layouts, found.symbol, found.text())
+
+    # one cell's profile and relinks a worker (they are waits on perf, nm and lld); cells of one program share
+    # their relinks, which are made under a temporary name and renamed (layouts._link): no two workers clash
+    by_program: dict[str, list[Cell]] = {}
+    for cell in cells:
+        by_program.setdefault(cell.layouts.replaces, []).append(cell)
+    with ThreadPoolExecutor(max_workers=build_jobs(opts)) as pool:
+        for group, done in zip(by_program.values(), pool.map(lambda g: [balanced(c) for c in g], by_program.values()), strict=True):
+            for cell, (symbol, layouts) in zip(group, done, strict=True):
+                cell.hot_symbol, cell.layouts = symbol, layouts
+                progress.update(task, what=cell.label)
+                save(cell)
+                progress.advance(task)
 
 
 def _count_perf(cells: list[Cell], opts: RunOptions, progress: Stages, save: Callable[[Cell], None]) -> None:

@@ -113,6 +113,25 @@ def test_json_exports_compare_like_the_sessions(iorace_inprocess, db, tmp_path):
     assert "c/d@gcc:release[passes=1]: ok -> failed" in out.stdout  # found in iorace_unmeasured
 
 
+def test_gzipped_json_exports_compare_as_the_plain_ones(iorace_inprocess, db, tmp_path):
+    """docs/results keeps large exports as X.json.gz (core/gzfile.py): compare reads them as they are."""
+    import gzip
+
+    from iorace.store.db import Store
+
+    store = Store(db)
+    for name, sid in (("a", 1), ("b", 2)):
+        write_json(build(store.load(sid)), tmp_path / f"{name}.json")
+        (tmp_path / f"{name}.json.gz").write_bytes(gzip.compress((tmp_path / f"{name}.json").read_bytes()))
+    plain = iorace_inprocess("compare", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
+    packed = iorace_inprocess("compare", str(tmp_path / "a.json.gz"), str(tmp_path / "b.json"))
+    assert packed.returncode == plain.returncode == 1, packed.stderr
+    assert packed.stdout.replace("a.json.gz", "a.json") == plain.stdout and "regressed: demo tiny c/a@" in packed.stderr
+    (tmp_path / "cut.json.gz").write_bytes((tmp_path / "a.json.gz").read_bytes()[:100])  # a truncated gzip: one line, exit 2
+    cut = iorace_inprocess("compare", str(tmp_path / "cut.json.gz"), str(tmp_path / "b.json"))
+    assert cut.returncode == 2 and "cut.json.gz: cannot read" in cut.stderr
+
+
 def test_git_revision_picks_the_latest_session_made_there(iorace_inprocess, db, tmp_path):
     out = iorace_inprocess("compare", "git:1111111", "2", "--db", str(db))
     assert out.returncode == 1 and "A = session 1 (git 1111111)" in out.stdout

@@ -150,3 +150,27 @@ def test_a_study_file_not_in_its_study_toml_is_an_error(docs, tmp_path):
     [loaded] = docs.load_studies(tmp_path)
     assert [f.name for f in loaded.files] == ["session-1.json", "session-2.json"]
     assert loaded.files[1].host == "AMD EPYC Zen 5 (26/2)" and loaded.files[0].host == ""
+
+
+def test_a_gzipped_export_reads_as_its_plain_text(docs, tmp_path):
+    """A study keeps a large export as NAME.json.gz (iorace/core/gzfile.py): its share, session and host are read
+    as from NAME.json, a session-N.json.gz that `make seeds STUDY=...` writes is picked up, and a Markdown export
+    beside it is not counted a second time."""
+    import gzip
+
+    study = tmp_path / "2026-01-01-a-question"
+    study.mkdir()
+    doc = {"results": [_cell(1.0, 0.99, 0.0)], "iorace": {"session": 3}}
+    (study / "big.json.gz").write_bytes(gzip.compress(json.dumps(doc).encode()))
+    (study / "session-2.json.gz").write_bytes(gzip.compress(json.dumps({**doc, "iorace": {"session": 4}}).encode()))
+    (study / "session-2.md").write_text("| variant | cpu |\n|---|--:|\n| c/a | 31% |\n")
+    (study / "study.toml").write_text(
+        'question = "Q?"\ncommand = "iorace run x"\ncommit = "abc1234"\nmachine = "m"\n\n'
+        '[[files]]\nname = "big.json.gz"\nwhat = "the session"\n'
+    )
+    [loaded] = docs.load_studies(tmp_path)
+    assert [(f.name, f.session, f.share and f.share.text()) for f in loaded.files] == [
+        ("big.json.gz", "3, ?", "0.99"),
+        ("session-2.json.gz", "4, ?", "0.99"),
+        ("session-2.md", "", None),
+    ]

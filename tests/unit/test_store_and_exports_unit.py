@@ -273,6 +273,34 @@ def test_every_registered_exporter_writes_a_file(tmp_path):
     assert tsv[0] == HEADER and len(tsv) == 21
 
 
+def test_an_export_named_gz_is_the_same_text_gzipped(iorace_inprocess, tmp_path):
+    """--export-json X.json.gz (any --export-NAME FILE.gz) writes gzip, the same bytes as X.json once gunzipped,
+    and the same bytes every time (no name, no time in its header): studies commit exports small."""
+    import gzip
+
+    from sessions import save
+
+    from iorace.export import write_export
+
+    report = build(toy_session())
+    for e in EXPORTERS:
+        if e.name in ("json", "tsv", "markdown"):
+            e.write(report, tmp_path / f"plain.{e.name}")
+            write_export(e, report, tmp_path / f"packed.{e.name}.gz")
+            packed = (tmp_path / f"packed.{e.name}.gz").read_bytes()
+            assert packed[:2] == b"\x1f\x8b" and gzip.decompress(packed) == (tmp_path / f"plain.{e.name}").read_bytes(), e.name
+            write_export(e, report, tmp_path / f"again.{e.name}.gz")
+            assert (tmp_path / f"again.{e.name}.gz").read_bytes() == packed, e.name
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(  # no temporary file left behind
+        [f"{kind}.{name}{gz}" for name in ("json", "tsv", "markdown") for kind, gz in (("plain", ""), ("packed", ".gz"), ("again", ".gz"))]
+    )
+    db = tmp_path / "s.sqlite"
+    save(db, toy_session())
+    out = iorace_inprocess("show", "--db", str(db), "--export-json", str(tmp_path / "s.json.gz"))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(gzip.decompress((tmp_path / "s.json.gz").read_bytes()))["results"]  # a whole JSON export
+
+
 def test_old_sessions_without_suite_settings_load(tmp_path):
     store = Store(tmp_path / "s.sqlite")
     sid = store.begin_session("t", "iorace run", {"baseline_languages": {"toy": ["c"]}}, {}, {}, "", "0")

@@ -10,6 +10,7 @@ two sessions (z), the median CPU share and the session's length. Frozen beside i
 from __future__ import annotations
 
 import collections
+import gzip
 import json
 import math
 import re
@@ -79,8 +80,13 @@ def aa_pairs(cells: list[dict], out: dict) -> None:
             out["aa_cover"].append(m - hw <= 0 <= m + hw)
 
 
+def load(path: Path) -> dict:
+    """A JSON export, stored plain or gzipped (session-N-CFG.json.gz)."""
+    return json.loads(gzip.decompress(path.read_bytes()) if path.name.endswith(".gz") else path.read_text())
+
+
 def session_figures(path: Path) -> dict:
-    d = json.loads(path.read_text())
+    d = load(path)
     out: dict = {k: [] for k in ("top_sd", "top_own", "top_corr", "top_hw", "aa_sd", "aa_cover")}
     shares: list[float] = []
     ratios = {}
@@ -111,10 +117,10 @@ def main() -> None:
     by_cfg: dict[str, list[tuple[str, dict]]] = collections.defaultdict(list)
     for arg in sys.argv[1:]:
         p = Path(arg)
-        m = re.match(r"session-(\d+)-([A-Z])\.json$", p.name)
+        m = re.match(r"session-(\d+)-([A-Z])\.json(?:\.gz)?$", p.name)
         if not m:
             continue
-        suite = json.loads(p.read_text())["results"][0]["suite"]
+        suite = load(p)["results"][0]["suite"]
         by_cfg[(m.group(2), suite)].append((p.name, session_figures(p)))
     print("per configuration and suite, over its sessions (medians over the pairs):")
     print(

@@ -19,6 +19,7 @@ usage: python by_placement_cpp.py SESSION...   (from this folder; e.g. 1 2)"""
 from __future__ import annotations
 
 import csv
+import gzip
 import math
 import sys
 from pathlib import Path
@@ -66,10 +67,15 @@ HEADER = ("row", "session", "layouts", "our classes (bytes)", "their classes (by
 HEADER += ("equal classes [95%]", "same placement [95%]")
 
 
+def opened(name: str):
+    """HERE/NAME, or NAME.gz (the study keeps its larger tables gzipped), as text."""
+    return gzip.open(HERE / f"{name}.gz", "rt", newline="") if (HERE / f"{name}.gz").exists() else (HERE / name).open(newline="")
+
+
 def per_layout(session: str) -> dict[str, dict[int, float]]:
     """Row label -> layout -> its log ratio ours / original (CPU), from the mean of its pairs' log ratios."""
     out: dict[str, dict[int, float]] = {}
-    with (HERE / f"cpp48-per-layout-{session}.tsv").open() as f:
+    with opened(f"cpp48-per-layout-{session}.tsv") as f:
         for r in csv.DictReader(f, delimiter="\t"):
             label = r["label"].removesuffix(" over layouts")
             out.setdefault(label, {})[int(r["layout"])] = math.log(float(r["cpu ratio [95%]"].split()[0]))
@@ -78,7 +84,7 @@ def per_layout(session: str) -> dict[str, dict[int, float]]:
 
 def placement() -> dict[tuple[str, str], tuple[int, int]]:
     """(binary, mode) -> (the loop's start mod 64, its length in bytes)."""
-    with (HERE / "placement-cpp.tsv").open() as f:
+    with opened("placement-cpp.tsv") as f:
         return {(r["binary"], r["mode"]): (int(r["start_mod64"]), int(r["loop_bytes"])) for r in csv.DictReader(f, delimiter="\t")}
 
 

@@ -5,13 +5,14 @@ half-width of each table's 2nd and 3rd fastest ratios. usage: bench_summary.py S
 from __future__ import annotations
 
 import collections
+import gzip
 import json
 import statistics
 import sys
 
 
 def main(path: str) -> None:
-    with open(path) as f:
+    with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:  # X.json.gz too
         doc = json.load(f)
     results = doc["results"]
     print(f"# {path}: {len(results)} timed cells, {sum(1 for r in results if r['layout_names'])} over layouts")

@@ -6,6 +6,7 @@ usage: per_layout.py SESSION.json [SESSION.json ...]"""
 from __future__ import annotations
 
 import collections
+import gzip
 import json
 import math
 import statistics
@@ -14,7 +15,7 @@ import sys
 
 def main(paths: list[str]) -> None:
     for path in paths:
-        with open(path) as f:
+        with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:  # X.json.gz too
             doc = json.load(f)
         cells = [r for r in doc["results"] if r["language"] == "cpp" and r["layout_names"]]
         tables = collections.defaultdict(list)

@@ -5,6 +5,7 @@ layouts (analyse/placement.py). usage: twins.py SESSION.json [SESSION.json ...]"
 
 from __future__ import annotations
 
+import gzip
 import json
 import math
 import statistics
@@ -52,7 +53,7 @@ def spread(r: dict) -> str:
 def main(paths: list[str]) -> None:
     print("\t".join(HEADER))
     for path in paths:
-        with open(path) as f:
+        with gzip.open(path, "rt") if path.endswith(".gz") else open(path) as f:  # X.json.gz too
             found = cells(json.load(f))
         for (variant, tc, mode), written in sorted(found.items()):
             if not variant.endswith("-as-written"):
