@@ -10,10 +10,11 @@ import json
 import statistics
 import sys
 
+from iorace.core.gzfile import read_text
+
 
 def main(path: str) -> None:
-    with open(path) as f:
-        doc = json.load(f)
+    doc = json.loads(read_text(path))  # plain or gzipped
     results = doc["results"]
     print(f"# {path}: {len(results)} timed cells, {sum(1 for r in results if r['layout_names'])} over layouts")
     _placement(results)

@@ -17,10 +17,10 @@ for i in 1 2; do
   [ "$i" = 2 ] && slower="loop2:10"
   start=$(date +%s)
   IORACE_SPIN_SLOWER=$slower make bench SUITES="lines readexact rdb serialize capnp readbytes spin" \
-    BENCH_ARGS="--suite-dir tests/suites --size spin=tiny --layouts $layouts --export-json $out/session-$i.json" > "$out/make-bench-$i.txt" 2>&1
+    BENCH_ARGS="--suite-dir tests/suites --size spin=tiny --layouts $layouts --export-json $out/session-$i.json.gz" > "$out/make-bench-$i.txt" 2>&1
   rc=$?
   echo "make bench $i (--layouts $layouts, IORACE_SPIN_SLOWER=${slower:-none}): exit $rc, $(( $(date +%s) - start )) s" | tee -a "$out/timing.txt"
-  .venv/bin/python "$here/bench_summary.py" "$out/session-$i.json" > "$out/summary-$i.txt" 2>&1
+  .venv/bin/python "$here/bench_summary.py" "$out/session-$i.json.gz" > "$out/summary-$i.txt" 2>&1
 done
 .venv/bin/python tools/bench_repro.py --db "$IORACE_DB" --from 1,2 > "$out/repro.txt" 2>&1
 .venv/bin/iorace compare 1 2 --db "$IORACE_DB" > "$out/compare.txt" 2>&1

@@ -11,6 +11,7 @@ import statistics
 import sys
 
 from iorace.analyse.stats import layout_clusters, paired_ratio
+from iorace.core.gzfile import read_text
 
 HEADER = ["session", "toolchain", "mode", "row", "ours / as written", "95% CI", "rounds"]
 HEADER += ["as linked only", "balanced ours", "balanced as written"]
@@ -51,8 +52,7 @@ def balanced(r: dict) -> str:
 def main(paths: list[str]) -> None:
     print("\t".join(HEADER))
     for path in paths:
-        with open(path) as f:
-            found = cells(json.load(f))
+        found = cells(json.loads(read_text(path)))  # plain or gzipped
         for (variant, tc, mode), written in sorted(found.items()):
             if not variant.endswith("-as-written"):
                 continue
