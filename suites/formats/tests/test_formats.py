@@ -1,0 +1,44 @@
+"""formats: every cell answers the reference digest on the tiny dataset, through the harness (as `iorace run
+--check-only`), and the interop matrix: for each format, the bytes each language's program writes decode in
+every language's program to the reference digest. A pair that fails is listed with its evidence."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+SUITE = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(SUITE))
+import interop  # noqa: E402
+
+LANGUAGES = {"cpp", "go", "java", "python", "rust"}
+FORMATS = {"json", "msgpack"}
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory: pytest.TempPathFactory) -> interop.Checked:
+    return interop.check_only("tiny", tmp_path_factory.mktemp("formats"))
+
+
+def test_every_cell_is_ok(checked: interop.Checked) -> None:
+    cells = checked.cells
+    assert cells and all(c["status"] == "ok" for c in cells), [(c["label"], c["status"], c["detail"]) for c in cells]
+    made = {(c["language"], c["variant"], c["parameters"]["op"]) for c in cells}
+    assert made >= {(lang, fmt, op) for lang in LANGUAGES for fmt in FORMATS for op in ("encode", "decode")}
+
+
+def test_interop_matrix(checked: interop.Checked, tmp_path: Path) -> None:
+    programs = {(p.language, p.format): p for p in checked.programs}
+    assert set(programs) == {(lang, fmt) for lang in LANGUAGES for fmt in FORMATS}
+    failures = []
+    for fmt in sorted(FORMATS):
+        for writer in sorted(LANGUAGES):
+            path = tmp_path / f"{writer}.{fmt}"
+            interop.emit(programs[writer, fmt], checked.canonical, path)
+            for reader in sorted(LANGUAGES):
+                got, error = interop.decode(programs[reader, fmt], path)
+                if got != checked.expected:
+                    failures.append(f"{fmt}: {writer}'s bytes ({path.stat().st_size} B) read by {reader}: {got or error}")
+    assert not failures, "\n".join(failures)
