@@ -17,7 +17,7 @@ from pathlib import Path
 import zstandard
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import interop  # noqa: E402
+import interop
 
 
 def table(size: str) -> str:

@@ -13,9 +13,36 @@ from pathlib import Path
 
 # events, performances, (max prices, max seat categories, max areas, max block ids) per performance
 SIZES = {"tiny": (12, 16, 4, 3, 3, 2), "quick": (184, 243, 12, 10, 12, 3), "full": (1840, 2430, 12, 10, 12, 3)}
-WORDS = ["Orchestre", "Philharmonique", "de", "Radio", "France", "Récital", "Séance", "Théâtre", "à", "l'Opéra",
-         "Gaîté", "Lyrique", "\"Bis\"", "Quatuor", "naïf", "Noël", "Ensemble", "œuvres", "—", "Bach", "Mozart",
-         "Chœur", "Ütopia", "東京", "🎻", "Salle", "Pleyel", "back\\slash"]
+WORDS = [
+    "Orchestre",
+    "Philharmonique",
+    "de",
+    "Radio",
+    "France",
+    "Récital",
+    "Séance",
+    "Théâtre",
+    "à",
+    "l'Opéra",
+    "Gaîté",
+    "Lyrique",
+    '"Bis"',
+    "Quatuor",
+    "naïf",
+    "Noël",
+    "Ensemble",
+    "œuvres",
+    "—",
+    "Bach",
+    "Mozart",
+    "Chœur",
+    "Ütopia",
+    "東京",
+    "🎻",
+    "Salle",
+    "Pleyel",
+    "back\\slash",
+]
 
 
 def _name(rng: random.Random, lo: int, hi: int) -> str:
@@ -47,28 +74,45 @@ def catalog(dataset: str) -> dict:
     performances = []
     for i in range(n_perf):
         eid = rng.choice(event_ids)
-        prices = [{"amount": rng.choice([-1, 0, 9000, 15500, 29000, 66500, 90250]),
-                   "audienceSubCategoryId": 337100890 + rng.randrange(4),
-                   "seatCategoryId": 338937000 + rng.randrange(50)} for _ in range(rng.randint(0, max_prices))]
-        cats = [{"seatCategoryId": 338937000 + rng.randrange(50),
-                 "areas": [{"areaId": rng.choice(areas),
-                            "blockIds": [rng.randrange(1 << 40) for _ in range(rng.randint(0, max_blocks))]}
-                           for _ in range(rng.randint(1, max_areas))]}
-                for _ in range(rng.randint(0, max_cats))]
-        performances.append({
-            "id": 339887544 + i if i else -(big + 7),  # one negative id past 2^53
-            "eventId": eid,
-            "name": None if rng.random() < 0.95 else _name(rng, 1, 5),
-            "logo": None if rng.random() < 0.5 else f"/images/UE0AAAAACEKo{eid % 997:03d}QAAAAVDSVRN",
-            "start": 1378922400000 + rng.randrange(0, 400) * 86400000 + rng.randrange(0, 24) * 3600000,
-            "venueCode": rng.choice(sorted(venues)),
-            "prices": prices,
-            "seatCategories": cats,
-        })
+        prices = [
+            {
+                "amount": rng.choice([-1, 0, 9000, 15500, 29000, 66500, 90250]),
+                "audienceSubCategoryId": 337100890 + rng.randrange(4),
+                "seatCategoryId": 338937000 + rng.randrange(50),
+            }
+            for _ in range(rng.randint(0, max_prices))
+        ]
+        cats = [
+            {
+                "seatCategoryId": 338937000 + rng.randrange(50),
+                "areas": [
+                    {"areaId": rng.choice(areas), "blockIds": [rng.randrange(1 << 40) for _ in range(rng.randint(0, max_blocks))]}
+                    for _ in range(rng.randint(1, max_areas))
+                ],
+            }
+            for _ in range(rng.randint(0, max_cats))
+        ]
+        performances.append(
+            {
+                "id": 339887544 + i if i else -(big + 7),  # one negative id past 2^53
+                "eventId": eid,
+                "name": None if rng.random() < 0.95 else _name(rng, 1, 5),
+                "logo": None if rng.random() < 0.5 else f"/images/UE0AAAAACEKo{eid % 997:03d}QAAAAVDSVRN",
+                "start": 1378922400000 + rng.randrange(0, 400) * 86400000 + rng.randrange(0, 24) * 3600000,
+                "venueCode": rng.choice(sorted(venues)),
+                "prices": prices,
+                "seatCategories": cats,
+            }
+        )
     performances[-1]["start"] = (1 << 63) - 1  # the largest i64
     topic_sub_topics = {str(t): rng.sample(sub_topics, rng.randint(0, 5)) for t in topics}
-    return {"areaNames": area_names, "events": events, "performances": performances,
-            "topicSubTopics": topic_sub_topics, "venueNames": dict(sorted(venues.items()))}
+    return {
+        "areaNames": area_names,
+        "events": events,
+        "performances": performances,
+        "topicSubTopics": topic_sub_topics,
+        "venueNames": dict(sorted(venues.items())),
+    }
 
 
 def generate(dataset: str, path: Path) -> None:
@@ -77,6 +121,7 @@ def generate(dataset: str, path: Path) -> None:
 
 
 # --- the canon stream (README.md): the reference, written apart from the variants' python/canon.py ----------
+
 
 def _i64(out: bytearray, v: object) -> None:
     if type(v) is not int or not -(1 << 63) <= v < (1 << 63):
