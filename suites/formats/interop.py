@@ -56,9 +56,13 @@ def emit(program: Program, canonical: Path, out: Path) -> bytes:
     return out.read_bytes()
 
 
+def run_decode(program: Program, path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*program.argv, "--decode", str(path)], capture_output=True, text=True, timeout=120, check=False)
+
+
 def decode(program: Program, path: Path) -> tuple[str, str]:
     """The digest the program answers for the bytes at path, or "" and its error."""
-    proc = subprocess.run([*program.argv, "--decode", str(path)], capture_output=True, text=True, timeout=120, check=False)
+    proc = run_decode(program, path)
     if proc.returncode != 0:
         return "", (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
     return proc.stdout.strip(), ""

@@ -163,7 +163,7 @@ final class Common {
   }
 
   static void fail(int code, String message) {
-    System.err.println("error: " + message);
+    System.err.println("error: " + message.replace('\n', ' '));  // one line, as the protocol asks
     System.exit(code);
   }
 

@@ -48,3 +48,24 @@ def test_interop_matrix(checked: interop.Checked, tmp_path: Path) -> None:
         if got != checked.expected
     ]
     assert not failures, "\n".join(failures)
+
+
+def test_truncated_bytes_refused(checked: interop.Checked, tmp_path: Path) -> None:
+    """A first taste of issue 46's mutant corpus: each decoder fed a truncated encoding refuses it cleanly (exit 1
+    and one error line), no crash and no digest."""
+    programs = {(p.language, p.format): p for p in checked.programs}
+    cases = []
+    for fmt in sorted(FORMATS):
+        whole = interop.emit(programs["python", fmt], checked.canonical, tmp_path / f"whole.{fmt}")
+        for cut in (len(whole) // 2, len(whole) - 1):
+            path = tmp_path / f"cut{cut}.{fmt}"
+            path.write_bytes(whole[:cut])
+            cases += [(fmt, cut, reader, path) for reader in sorted(LANGUAGES)]
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        runs = list(pool.map(lambda case: interop.run_decode(programs[case[2], case[0]], case[3]), cases))
+    bad = [
+        f"{fmt} cut at {cut} B, read by {reader}: exit {proc.returncode}, {proc.stdout.strip()[:16]} {proc.stderr.strip()[-200:]}"
+        for (fmt, cut, reader, _), proc in zip(cases, runs, strict=True)
+        if proc.returncode != 1 or proc.stdout.strip() or not proc.stderr.strip().splitlines()[-1].startswith("error")
+    ]
+    assert not bad, "\n".join(bad)
