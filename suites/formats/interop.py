@@ -1,0 +1,68 @@
+"""The formats suite's untimed checks, driven through the programs the harness built: each cell's command line
+(from `iorace run formats --check-only --export-json`) less its `CANON OP PASSES` is the program, which also
+takes `--emit CANON OUT` (encode the canonical data once, write the bytes) and `--decode FILE` (print the
+digest of what it decoded). Used by tests/test_formats.py (the interop matrix) and sizes.py (the size table)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+SUITE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Program:
+    language: str
+    format: str  # the variant's name: json | msgpack
+    argv: list[str]  # the program, without its arguments
+    description: str
+
+
+@dataclass
+class Checked:
+    cells: list[dict]  # the export's cells (iorace_unmeasured)
+    programs: list[Program]  # one per language x format (the first toolchain of each)
+    canonical: Path  # the dataset the cells ran on
+    expected: str  # the reference digest
+
+
+def check_only(size: str, workdir: Path, extra: list[str] | None = None) -> Checked:
+    """Run the suite's cells through the harness (verification only) and return them with their programs."""
+    export = workdir / "cells.json"
+    command = [sys.executable, "-m", "iorace", "run", "formats", "--suite-dir", str(SUITE.parent), "--size", size]
+    command += ["--check-only", "--db", str(workdir / "db.sqlite"), "--export-json", str(export), *(extra or [])]
+    proc = subprocess.run(command, capture_output=True, text=True, check=False)
+    if not export.exists():
+        raise RuntimeError(f"iorace run failed ({proc.returncode}): {proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+    cells = json.loads(export.read_text())["iorace_unmeasured"]
+    programs: dict[tuple[str, str], Program] = {}
+    canonical, expected = Path(), ""
+    for c in cells:
+        if c["status"] != "ok" or not c["command"]:
+            continue
+        argv = shlex.split(c["command"])
+        canonical, expected = Path(argv[-3]), c["expected"]
+        programs.setdefault((c["language"], c["variant"]), Program(c["language"], c["variant"], argv[:-3], c["description"]))
+    return Checked(cells, list(programs.values()), canonical, expected)
+
+
+def emit(program: Program, canonical: Path, out: Path) -> bytes:
+    subprocess.run([*program.argv, "--emit", str(canonical), str(out)], check=True, capture_output=True, timeout=120)
+    return out.read_bytes()
+
+
+def run_decode(program: Program, path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*program.argv, "--decode", str(path)], capture_output=True, text=True, timeout=120, check=False)
+
+
+def decode(program: Program, path: Path) -> tuple[str, str]:
+    """The digest the program answers for the bytes at path, or "" and its error."""
+    proc = run_decode(program, path)
+    if proc.returncode != 0:
+        return "", (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
+    return proc.stdout.strip(), ""

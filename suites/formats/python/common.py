@@ -1,0 +1,141 @@
+# Shared by the Python cells: the canon stream and its digest (README.md), the untimed set-up, the timed passes
+# and the result line of the variant protocol, and the --emit / --decode modes of the interop check.
+"""Usage: PROG CANON OP PASSES | PROG --emit CANON OUT | PROG --decode FILE (see the suite's README)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+Codec = Callable[[Any], Any]
+
+
+class Canon:
+    """The canon stream of a decoded catalogue (plain dicts and lists), in the master schema's field order."""
+
+    def __init__(self) -> None:
+        self.out = bytearray()
+
+    def i64(self, v: Any) -> None:
+        if type(v) is not int:
+            raise ValueError(f"not an integer: {v!r}")
+        self.out += struct.pack("<q", v)
+
+    def str(self, v: Any) -> None:
+        b = v.encode("utf-8")
+        self.out += struct.pack("<I", len(b))
+        self.out += b
+
+    def opt(self, v: Any) -> None:
+        if v is None:
+            self.out.append(0)
+        else:
+            self.out.append(1)
+            self.str(v)
+
+    def count(self, n: int) -> None:
+        self.out += struct.pack("<I", n)
+
+    def ints(self, v: list) -> None:
+        self.count(len(v))
+        for x in v:
+            self.i64(x)
+
+    def keys(self, m: dict) -> list:
+        self.count(len(m))
+        return sorted(m, key=lambda k: k.encode("utf-8"))
+
+    def catalog(self, c: dict) -> bytes:
+        for k in self.keys(c["areaNames"]):
+            self.str(k)
+            self.str(c["areaNames"][k])
+        for k in self.keys(c["events"]):
+            e = c["events"][k]
+            self.str(k)
+            self.i64(e["id"])
+            self.str(e["name"])
+            self.opt(e.get("description"))
+            self.opt(e.get("logo"))
+            self.ints(e["subTopicIds"])
+            self.ints(e["topicIds"])
+        self.count(len(c["performances"]))
+        for p in c["performances"]:
+            self.i64(p["id"])
+            self.i64(p["eventId"])
+            self.opt(p.get("name"))
+            self.opt(p.get("logo"))
+            self.i64(p["start"])
+            self.str(p["venueCode"])
+            self.count(len(p["prices"]))
+            for pr in p["prices"]:
+                self.i64(pr["amount"])
+                self.i64(pr["audienceSubCategoryId"])
+                self.i64(pr["seatCategoryId"])
+            self.count(len(p["seatCategories"]))
+            for sc in p["seatCategories"]:
+                self.i64(sc["seatCategoryId"])
+                self.count(len(sc["areas"]))
+                for a in sc["areas"]:
+                    self.i64(a["areaId"])
+                    self.ints(a["blockIds"])
+        for k in self.keys(c["topicSubTopics"]):
+            self.str(k)
+            self.ints(c["topicSubTopics"][k])
+        for k in self.keys(c["venueNames"]):
+            self.str(k)
+            self.str(c["venueNames"][k])
+        return bytes(self.out)
+
+
+def digest(catalog: dict) -> str:
+    return hashlib.sha256(Canon().catalog(catalog)).hexdigest()
+
+
+def fail(code: int, message: str) -> None:
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
+def main(encode: Codec, decode: Codec) -> None:
+    args = sys.argv[1:]
+    try:
+        if len(args) == 3 and args[0] == "--emit":
+            with open(args[1], "rb") as f:
+                data = json.loads(f.read())
+            with open(args[2], "wb") as f:
+                f.write(encode(data))
+            return
+        if len(args) == 2 and args[0] == "--decode":
+            with open(args[1], "rb") as f:
+                print(digest(decode(f.read())))
+            return
+        if len(args) != 3 or args[1] not in ("encode", "decode") or not args[2].isdigit() or int(args[2]) < 1:
+            fail(2, f"usage: {sys.argv[0]} CANON encode|decode PASSES | --emit CANON OUT | --decode FILE")
+        with open(args[0], "rb") as f:  # untimed: the canonical file to plain objects
+            data = json.loads(f.read())
+        op, passes = args[1], int(args[2])
+        encoded = encode(data)
+        size = len(encoded)
+        if op == "encode":
+            start = time.perf_counter_ns()
+            for p in range(passes):
+                encoded = encode(data)
+                if len(encoded) != size:
+                    fail(1, f"pass {p + 1} wrote {len(encoded)} bytes, the first {size}")
+            inner = time.perf_counter_ns() - start
+            answer = digest(decode(encoded))  # untimed: what the last pass wrote, decoded
+        else:
+            start = time.perf_counter_ns()
+            for _ in range(passes):
+                decoded = decode(encoded)
+            inner = time.perf_counter_ns() - start
+            answer = digest(decoded)  # untimed: what the last pass decoded
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        fail(1, f"{type(e).__name__}: {e}")
+    result = {"answer": answer, "inner_ns": inner, "extra": {"encoded_bytes": size}}
+    print("iorace-result " + json.dumps(result), file=sys.stderr)

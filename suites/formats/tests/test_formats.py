@@ -1,0 +1,71 @@
+"""formats: every cell answers the reference digest on the tiny dataset, through the harness (as `iorace run
+--check-only`), and the interop matrix: for each format, the bytes each language's program writes decode in
+every language's program to the reference digest. A pair that fails is listed with its evidence."""
+
+from __future__ import annotations
+
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+SUITE = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(SUITE))
+import interop  # noqa: E402
+
+LANGUAGES = {"cpp", "go", "java", "python", "rust"}
+FORMATS = {"json", "msgpack"}
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory: pytest.TempPathFactory) -> interop.Checked:
+    return interop.check_only("tiny", tmp_path_factory.mktemp("formats"))
+
+
+def test_every_cell_is_ok(checked: interop.Checked) -> None:
+    cells = checked.cells
+    assert cells and all(c["status"] == "ok" for c in cells), [(c["label"], c["status"], c["detail"]) for c in cells]
+    made = {(c["language"], c["variant"], c["parameters"]["op"]) for c in cells}
+    assert made >= {(lang, fmt, op) for lang in LANGUAGES for fmt in FORMATS for op in ("encode", "decode")}
+
+
+def test_interop_matrix(checked: interop.Checked, tmp_path: Path) -> None:
+    programs = {(p.language, p.format): p for p in checked.programs}
+    assert set(programs) == {(lang, fmt) for lang in LANGUAGES for fmt in FORMATS}
+    pairs = []
+    for fmt in sorted(FORMATS):
+        for writer in sorted(LANGUAGES):
+            path = tmp_path / f"{writer}.{fmt}"
+            interop.emit(programs[writer, fmt], checked.canonical, path)
+            pairs += [(fmt, writer, reader, path) for reader in sorted(LANGUAGES)]
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:  # untimed: one decoder per CPU at a time
+        answers = list(pool.map(lambda pair: interop.decode(programs[pair[2], pair[0]], pair[3]), pairs))
+    failures = [
+        f"{fmt}: {writer}'s bytes ({path.stat().st_size} B) read by {reader}: {got or error}"
+        for (fmt, writer, reader, path), (got, error) in zip(pairs, answers, strict=True)
+        if got != checked.expected
+    ]
+    assert not failures, "\n".join(failures)
+
+
+def test_truncated_bytes_refused(checked: interop.Checked, tmp_path: Path) -> None:
+    """A first taste of issue 46's mutant corpus: each decoder fed a truncated encoding refuses it cleanly (exit 1
+    and one error line), no crash and no digest."""
+    programs = {(p.language, p.format): p for p in checked.programs}
+    cases = []
+    for fmt in sorted(FORMATS):
+        whole = interop.emit(programs["python", fmt], checked.canonical, tmp_path / f"whole.{fmt}")
+        for cut in (len(whole) // 2, len(whole) - 1):
+            path = tmp_path / f"cut{cut}.{fmt}"
+            path.write_bytes(whole[:cut])
+            cases += [(fmt, cut, reader, path) for reader in sorted(LANGUAGES)]
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        runs = list(pool.map(lambda case: interop.run_decode(programs[case[2], case[0]], case[3]), cases))
+    bad = [
+        f"{fmt} cut at {cut} B, read by {reader}: exit {proc.returncode}, {proc.stdout.strip()[:16]} {proc.stderr.strip()[-200:]}"
+        for (fmt, cut, reader, _), proc in zip(cases, runs, strict=True)
+        if proc.returncode != 1 or proc.stdout.strip() or not proc.stderr.strip().splitlines()[-1].startswith("error")
+    ]
+    assert not bad, "\n".join(bad)
