@@ -34,7 +34,8 @@ from iorace.analyse.changepoints import DEFAULT, Detector, change_points, exact_
 from iorace.analyse.contention import contention
 from iorace.analyse.fmt import seconds
 from iorace.analyse.stats import Ratio
-from iorace.compare.judge import CellSample, change_text, side_from_session
+from iorace.compare.judge import change_text
+from iorace.compare.sides import CellSample, side_from_session
 from iorace.core import machine
 from iorace.core.errors import UsageError
 from iorace.core.ids import CellId
