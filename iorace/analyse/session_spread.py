@@ -80,7 +80,7 @@ def _groups(session: SessionData) -> list[Group]:
 
 def _tables(session: SessionData, suite: str) -> dict[TableId, dict[CellId, dict[int, float]]]:
     """Each table of `suite`: its ranked cells (variants and peers, no A/A twin) -> each one's cost per round."""
-    scale = session.suite_setting(suite, "scale_params", [])
+    scale = session.settings(suite).scale_params
     out: dict[TableId, dict[CellId, dict[int, float]]] = {}
     for g in _groups(session):
         if g.suite != suite:
