@@ -44,4 +44,4 @@ def test_a_session_fits_its_level_on_the_earlier_quiet_sessions_here_and_widens_
     assert cell["session_sd"] > 0.03 and cell["ratio_se_log"] is not None and cell["ratio_between"] == cell["session_sd"]
     low, high = cell["ratio_ci95"]
     assert math.sqrt(high / low) - 1 > 1.96 * cell["session_sd"] * 0.9  # the interval holds the session level
-    assert Store(tmp_path / "iorace.sqlite").load(7).suite_setting("spin", "session_sd") == cell["session_sd"]
+    assert Store(tmp_path / "iorace.sqlite").load(7).settings("spin").session_sd == cell["session_sd"]

@@ -37,6 +37,7 @@ from scipy.stats import norm  # noqa: E402
 
 from iorace.analyse.stats import NO_LEVEL, paired_ratio  # noqa: E402
 from iorace.compare import judge as compare  # noqa: E402  (the checkout's iorace, whatever is installed)
+from iorace.compare import sides  # noqa: E402
 from iorace.core.kind import Kind  # noqa: E402
 from iorace.core.status import Status  # noqa: E402
 from iorace.report.document import build  # noqa: E402
@@ -60,7 +61,7 @@ def run_session(args: list[str], db: Path, n: int) -> int:
     return Store(db).session_ids()[-1]
 
 
-def disjoint_pair_zs(a: compare.Side, b: compare.Side, levels: bool = True, student: bool = False) -> list[float]:
+def disjoint_pair_zs(a: sides.Side, b: sides.Side, levels: bool = True, student: bool = False) -> list[float]:
     """z of independent ratios: within each table, cells taken two by two (in name order), each cell in one pair.
 
     The z of every cell against one shared reference are not independent: whatever the reference's own mean did
@@ -74,7 +75,7 @@ def disjoint_pair_zs(a: compare.Side, b: compare.Side, levels: bool = True, stud
     a t with heavy tails, not the normal: its sd across cells is over 1 even when every interval covers as it
     claims."""
     bs = {c.ident: c for c in b.cells}
-    tables: dict[tuple, list[tuple[compare.CellSample, compare.CellSample]]] = {}
+    tables: dict[tuple, list[tuple[sides.CellSample, sides.CellSample]]] = {}
     for ca in a.cells:
         cb = bs.get(ca.ident)
         if cb is not None and ca.status == cb.status == Status.OK and Kind.of(ca.kind).compared and ca.rounds and cb.rounds:
@@ -158,7 +159,7 @@ def main() -> None:
         ids = stored or [run_session(args, db, 1), run_session(args, db, 2)]
         store = Store(db)
         sessions = [store.load(i) for i in ids]
-    a, b = (compare.side_from_session(s) for s in sessions)
+    a, b = (sides.side_from_session(s) for s in sessions)
     cmp = compare.compare(a, b)
     zs, changes = [], []
     print(f"\n{'cell':70} {'change':>8} {'[95% CI]':>18} {'z':>6}")

@@ -6,7 +6,6 @@ they can never disagree about a ratio.
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 from dataclasses import dataclass, field
@@ -318,8 +317,8 @@ def analyse(session: SessionData) -> list[Group]:
 def _group(session: SessionData) -> list[Group]:
     groups: dict[TableId, Group] = {}
     for cell in session.cells:
-        scaling = session.suite_setting(cell.suite, "scale_params", [])
-        key = TableId.of(cell.suite, cell.dataset, cell.params, scaling)
+        settings = session.settings(cell.suite)
+        key = TableId.of(cell.suite, cell.dataset, cell.params, settings.scale_params)
         if key not in groups:
             groups[key] = Group(
                 cell.suite,
@@ -329,10 +328,10 @@ def _group(session: SessionData) -> list[Group]:
                 dict(cell.params),
                 cell.metric,
                 [],
-                session.suite_setting(cell.suite, "baseline_languages", []),
-                session.suite_setting(cell.suite, "same_language_reference", None),
-                scaling,
-                session.suite_setting(cell.suite, "throughput", ""),
+                settings.baseline_languages,
+                settings.same_language_reference,
+                settings.scale_params,
+                settings.throughput,
                 session_level=session_level(session, cell.suite),
             )
         groups[key].rows.append(_row(cell, cell.metric))
@@ -341,8 +340,8 @@ def _group(session: SessionData) -> list[Group]:
 
 def session_level(session: SessionData, suite: str) -> Level:
     """The session-to-session sd of `suite`'s ratios stored with the session when it ran (none known: 0)."""
-    setting = functools.partial(session.suite_setting, suite)
-    return Level(float(setting("session_sd", 0.0) or 0.0), float(setting("session_sd_per_round", 0.0) or 0.0))
+    settings = session.settings(suite)
+    return Level(settings.session_sd, settings.session_sd_per_round)
 
 
 def _compare_within(g: Group) -> None:
@@ -458,8 +457,8 @@ def grids(session: SessionData, groups: list[Group] | None = None) -> list[GridT
     groups = groups if groups is not None else analyse(session)
     out: list[GridTable] = []
     for suite in dict.fromkeys(g.suite for g in groups):
-        order = session.suite_setting(suite, "param_order", {}) or {}
-        for spec in session.suite_setting(suite, "grids", []) or []:
+        order = session.settings(suite).param_order
+        for spec in session.settings(suite).grids:
             mine = [g for g in groups if g.suite == suite and spec["split"] in g.params and spec["rows"] in g.params]
             for dataset in dict.fromkeys(g.dataset for g in mine):
                 in_dataset = [g for g in mine if g.dataset == dataset]
@@ -525,7 +524,7 @@ def seed_tables(session: SessionData, groups: list[Group] | None = None) -> list
     groups = groups if groups is not None else analyse(session)
     out: list[SeedTableData] = []
     for g in groups:
-        for spec in session.suite_setting(g.suite, "seed_tables", []) or []:
+        for spec in session.settings(g.suite).seed_tables:
             mine = [r for r in g.rows if r.cell.key in spec["rows"]]
             for toolchain, profile in dict.fromkeys((r.cell.toolchain, r.cell.profile) for r in mine):
                 source = spec.get("seed_figures_source", "")
@@ -641,7 +640,7 @@ def then_and_now(session: SessionData, groups: list[Group] | None = None) -> lis
     groups = groups if groups is not None else analyse(session)
     out: list[ThenNowTable] = []
     for suite in dict.fromkeys(c.suite for c in session.cells):
-        spec = session.suite_setting(suite, "seed", None)
+        spec = session.settings(suite).seed
         if not spec:
             continue
         rows_of = [r for g in groups if g.suite == suite for r in g.rows]

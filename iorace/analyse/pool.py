@@ -54,7 +54,7 @@ def pool(sessions: list[SessionData]) -> SessionData:
     cells: dict[CellId, CellData] = {}
     for i, s in enumerate(sessions):
         for c in s.cells:
-            key = c.ident(s.suite_setting(c.suite, "scale_params", []))
+            key = c.ident(s.settings(c.suite).scale_params)
             runs = [dataclasses.replace(r, round=i * SESSION_STRIDE + r.round) for r in c.runs] if c.status == Status.OK else []
             held = cells.get(key)
             if held is None:

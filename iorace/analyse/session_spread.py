@@ -80,7 +80,7 @@ def _groups(session: SessionData) -> list[Group]:
 
 def _tables(session: SessionData, suite: str) -> dict[TableId, dict[CellId, dict[int, float]]]:
     """Each table of `suite`: its ranked cells (variants and peers, no A/A twin) -> each one's cost per round."""
-    scale = session.suite_setting(suite, "scale_params", [])
+    scale = session.settings(suite).scale_params
     out: dict[TableId, dict[CellId, dict[int, float]]] = {}
     for g in _groups(session):
         if g.suite != suite:
@@ -93,8 +93,9 @@ def _tables(session: SessionData, suite: str) -> dict[TableId, dict[CellId, dict
 
 
 @dataclass(frozen=True)
-class Change:
-    """One cell's ratio in two consecutive sessions: what the fit takes."""
+class RatioStep:
+    """One cell's ratio in two consecutive sessions, the step of its log ratio between them: what the fit takes
+    (compare's judge.Change is a cell's change between two sides, judged)."""
 
     d: float  # the change of its log ratio
     se1: float  # the standard error of each session's log ratio, from its rounds
@@ -123,7 +124,7 @@ class Change:
         return float(2 * sps.t.sf(abs(self.d) / math.sqrt(var), df))
 
 
-def changes(older: SessionData, newer: SessionData, suite: str) -> list[Change]:
+def changes(older: SessionData, newer: SessionData, suite: str) -> list[RatioStep]:
     """Within each table, the cells ranked in both sessions taken two by two (in identity order, each cell in one
     pair): each pair's ratio, paired by round in each session, and its change.
 
@@ -140,12 +141,12 @@ def changes(older: SessionData, newer: SessionData, suite: str) -> list[Change]:
             ra, rb = paired_ratio(a[table][y], a[table][x]), paired_ratio(b[table][y], b[table][x])
             if ra is None or rb is None or ra.se_log is None or rb.se_log is None or min(ra.n, rb.n) < MIN_ROUNDS:
                 continue
-            out.append(Change(math.log(rb.value / ra.value), ra.se_log, ra.n, rb.se_log, rb.n))
+            out.append(RatioStep(math.log(rb.value / ra.value), ra.se_log, ra.n, rb.se_log, rb.n))
     return out
 
 
-def fit(found: list[Change], relative: bool = False) -> float:
-    """tau >= 0 at which the median of the changes' p (Change.p, with a level of tau each side) is 1/2, as it is
+def fit(found: list[RatioStep], relative: bool = False) -> float:
+    """tau >= 0 at which the median of the changes' p (RatioStep.p, with a level of tau each side) is 1/2, as it is
     when each change is its two sessions' noise and nothing else (0 when the rounds alone already explain the
     changes); relative: k >= 0, the level of each change k times its pair's per-round sd.
 
@@ -170,7 +171,7 @@ def fit(found: list[Change], relative: bool = False) -> float:
     return high  # most changes with no noise of their own at all: no level explains them
 
 
-def _consecutive(sessions: list[SessionData], suites: list[str]) -> tuple[list[SessionData], list[Change]]:
+def _consecutive(sessions: list[SessionData], suites: list[str]) -> tuple[list[SessionData], list[RatioStep]]:
     """The sessions oldest first, and the changes of each consecutive pair's cells of `suites`."""
     ordered = sorted(sessions, key=lambda s: s.id)
     return ordered, [p for older, newer in itertools.pairwise(ordered) for suite in suites for p in changes(older, newer, suite)]

@@ -41,27 +41,27 @@ def compare_cmd(a: str, b: str, db: Path | str | None, threshold: str, rule: str
     B: session ids (several joined by commas: their pooled result), JSON exports, or git:REV (the latest
     stored session at that revision). Exit code 1 when some cell regressed beyond the threshold by the rule,
     broke, or every cell of a table got slower on an unchanged machine."""
-    from iorace.compare import judge as compare
+    from iorace.compare import draw, judge, sides
 
     path = db or default_db()
-    limit = compare.parse_threshold(threshold)
-    side_a = compare.load_side(a, path) if not a.startswith("git:") else None
-    side_b = compare.load_side(b, path, side_a)
-    side_a = side_a or compare.load_side(a, path, side_b)
+    limit = judge.parse_threshold(threshold)
+    side_a = sides.load_side(a, path) if not a.startswith("git:") else None
+    side_b = sides.load_side(b, path, side_a)
+    side_a = side_a or sides.load_side(a, path, side_b)
     chosen = Rule(rule)
-    earlier = compare.sessions_before(b, path, side_a, sessions - 1) if chosen is Rule.PERSIST else []
-    cmp = compare.compare(side_a, side_b, limit, rule=chosen)
+    earlier = sides.sessions_before(b, path, side_a, sessions - 1) if chosen is Rule.PERSIST else []
+    cmp = judge.compare(side_a, side_b, limit, rule=chosen)
     if chosen is Rule.PERSIST:
-        cmp = compare.persist(cmp, earlier)
+        cmp = judge.persist(cmp, earlier)
     if as_markdown:
-        click.echo(compare.markdown(cmp), nl=False)
+        click.echo(draw.markdown(cmp), nl=False)
     else:
-        console.print(escape(compare.sides_text(cmp)), highlight=False)
-        console.print(rich_table(compare.table(cmp)))
-        console.print(escape(compare.summary(cmp)), highlight=False)
-        if power := compare.power_line(cmp):
+        console.print(escape(draw.sides_text(cmp)), highlight=False)
+        console.print(rich_table(draw.table(cmp)))
+        console.print(escape(draw.summary(cmp)), highlight=False)
+        if power := draw.power_line(cmp):
             console.print(escape(power), highlight=False)
-        for line in compare.move_lines(cmp) + compare.what_else_changed(cmp) + compare.other_lines(cmp):
+        for line in draw.move_lines(cmp) + draw.what_else_changed(cmp) + draw.other_lines(cmp):
             console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
     for line in cmp.regressions:
         err_console.print(f"regressed: {escape(line)}", highlight=False, soft_wrap=True)
@@ -92,11 +92,11 @@ def history_cmd(
     many machines. Exact counts (instructions, estimated cycles) are listed where they changed beyond the
     threshold."""
     from iorace.analyse.changepoints import DEFAULT
-    from iorace.compare import judge as compare
+    from iorace.compare import judge
     from iorace.compare.history import change_lines, history, history_table
 
     store = open_existing(db or default_db())
-    limit = compare.parse_threshold(threshold)
+    limit = judge.parse_threshold(threshold)
     sessions, series, breaks = history(store, suite, list(variants), list(datasets), limit, max(last, window))
     console.print(rich_table(history_table(suite, sessions[-last:], series)))
     for line in breaks:  # a changed machine or context under one name: its points are not compared across it

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
-import statistics
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
 from rich.markup import escape
 
-from iorace.analyse.pool import one_host
 from iorace.cli.common import (
     DB_OPTION,
     SUITE_DIR_OPTION,
@@ -25,7 +21,6 @@ from iorace.cli.common import (
     measure_and_show,
     wide_view,
 )
-from iorace.core.errors import UsageError
 from iorace.core.options import Percent, from_command, run_options, seeds_options
 from iorace.core.paths import default_db
 from iorace.export import EXPORTERS
@@ -33,9 +28,7 @@ from iorace.manifest import seeds
 from iorace.manifest.suites import load_suites
 from iorace.report import tables
 from iorace.report.terminal import rich_table
-from iorace.run.race import RACE_MIN_ROUNDS
-from iorace.run.session import plan, run_session
-from iorace.store.db import SessionData, Store
+from iorace.store.db import Store
 
 
 @click.command()
@@ -112,45 +105,20 @@ def dimension_cmd(
     """How a ratio's noise splits between rounds and sessions on this machine (Kalibera & Jones), and the
     rounds per session and sessions that reach --precision for the least time. Runs --pilot sessions of the
     cells (plain rounds: no racing, precision target or A/A) unless --from names stored sessions."""
-    from io import StringIO
-
-    from iorace.analyse import dimension, session_spread
-    from iorace.analyse.stats import Z95
+    from iorace.run import dimensioning
 
     path = db or default_db()
-    if not stored:
-        path = local_db(path, "dimension's pilot sessions (--from reads stored ones from a server)")
     if stored:
-        if not all(p.strip().isdigit() for p in stored.split(",")):
-            raise UsageError(f"--from {stored}: expected session ids joined by commas")
-        ids = [int(p) for p in stored.split(",")]
+        ids = dimensioning.stored_ids(stored)
     else:
-        ids = []
-        quiet = Console(file=StringIO(), width=200)
-        for n in range(pilot):
-            err_console.print(f"pilot session {n + 1} of {pilot} ...", highlight=False)
-            opts = from_command(
-                suites,
-                sizes=sizes,
-                variants=variants,
-                toolchains=toolchains,
-                runs=runs,
-                precision=None,
-                race=False,
-                aa=False,
-                db=path,
-                wide=True,
-            )
-            ids.append(run_session(opts, plan(opts), quiet, err_console).session_id)
-    store = Store(path)
-    loaded, left_out = one_host([_only(store.load(i), suites) for i in ids], "dimension")
-    if left_out:  # a session level across hosts would be the hosts' difference, not the sessions'
+        path = local_db(path, "dimension's pilot sessions (--from reads stored ones from a server)")
+        ids = dimensioning.run_pilots(suites, pilot, runs, sizes, variants, toolchains, path, err_console)
+    loaded, left_out = dimensioning.load(Store(path), ids, suites)
+    if left_out:
         err_console.print(escape(left_out), highlight=False)
         ids = [s.id for s in loaded]
-    found = dimension.levels(loaded)
-    if not found:
-        raise UsageError("no cell was measured in two of the sessions: nothing to dimension")
-    rows = [[lv.cell, f"{math.sqrt(lv.round_var):.2%}", f"{math.sqrt(lv.session_var):.2%}"] for lv in found]
+    found = dimensioning.dimensioning(loaded, ids, precision, runs)
+    rows = [[lv.cell, f"{math.sqrt(lv.round_var):.2%}", f"{math.sqrt(lv.session_var):.2%}"] for lv in found.levels]
     console.print(
         rich_table(
             tables.Table(
@@ -161,70 +129,8 @@ def dimension_cmd(
             )
         )
     )
-    round_var = statistics.median(lv.round_var for lv in found)
-    # The session level from the changes between consecutive sessions, fitted on their median
-    # (analyse/session_spread.py): the median of the cells' own estimates, each clipped at 0 and most of them
-    # from two sessions, said 0.00% where the top ratios had moved by 3.4%
-    level = session_spread.pooled_fit(loaded)
-    session_var = level[0] ** 2 if level else statistics.median(lv.session_var for lv in found)
-    round_s, session_s = dimension.costs(loaded)
-    best = dimension.optimal_rounds(round_var, session_var, round_s, session_s)
-    console.print(
-        escape(
-            f"median sd between rounds {math.sqrt(round_var):.2%}, between sessions {math.sqrt(session_var):.2%}; a round "
-            f"takes {round_s:.2f} s, a session {session_s:.1f} s besides its rounds (sessions {', '.join(map(str, ids))})"
-        ),
-        highlight=False,
-    )
-    forecast = dimension.raced_forecast(found, dimension.fastest_run_s(loaded), round_s, precision, RACE_MIN_ROUNDS)
-    floor = Z95 * math.sqrt(session_var)  # one session's half-width at best: its intervals carry the session level
-    if forecast is not None:
-        console.print(
-            escape(
-                f"each table's three fastest: `iorace run --precision {precision * 100:g}` (racing) needs about {forecast.rounds} "
-                f"rounds for the noisiest of them ({forecast.median_rounds} for the median one); past the third round a round "
-                f"times only them ({forecast.top_round_s:.2f} s): about {forecast.seconds / 60:.1f} minutes of rounds, "
-                f"{(forecast.seconds + session_s) / 60:.1f} with the rest of a session"
-                + (
-                    f"; that is the rounds' share alone: a ratio moves {math.sqrt(session_var):.2%} between sessions here, "
-                    f"so one session's interval is +-{floor:.1%} at best and cannot reach +-{precision:.1%}: sessions pooled can"
-                    if floor > precision
-                    else ""
-                )
-            ),
-            highlight=False,
-        )
-    if best is None:
-        n = dimension.rounds_needed(round_var, precision)
-        console.print(
-            escape(
-                f"nothing measurable moves between sessions here: one session of {n} rounds reaches "
-                f"+-{precision:.1%} for the median cell (about {n * round_s / 60:.0f} minutes of rounds of every cell)"
-            ),
-            highlight=False,
-        )
-        return
-    for r in dict.fromkeys([best, runs]):
-        k = dimension.sessions_needed(round_var, session_var, r, precision)
-        label = "the rounds that buy most precision for the time" if r == best else "as the pilots ran"
-        took = f" (about {k * (r * round_s + session_s) / 60:.0f} minutes; `iorace show A,B,...` pools them)" if k else ""
-        console.print(
-            escape(
-                f"{r} rounds per session ({label}): "
-                + (f"{k} sessions reach +-{precision:.1%}{took}" if k else f"more than 100 sessions for +-{precision:.1%}")
-            ),
-            highlight=False,
-        )
+    for line in found.lines:
+        console.print(escape(line), highlight=False)
 
 
 COMMANDS = [run, seeds_cmd, dimension_cmd]
-
-
-def _only(session: SessionData, suites: tuple[str, ...]) -> SessionData:
-    """A stored session (--from) with only the cells of SUITES (all of them when none is named): each suite's
-    noise is its own, and a make bench session holds every suite."""
-    if not suites:
-        return session
-    if missing := [s for s in suites if s not in {c.suite for c in session.cells}]:
-        raise UsageError(f"--from: session {session.id} has no cell of suite {missing[0]}")
-    return dataclasses.replace(session, cells=[c for c in session.cells if c.suite in suites])

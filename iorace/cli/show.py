@@ -22,7 +22,7 @@ from iorace.cli.common import (
 )
 from iorace.core.errors import EXIT_OK, UsageError
 from iorace.core.paths import default_db
-from iorace.export import check_export_path, check_exports, contended_warning
+from iorace.export import check_export_path, check_exports, contended_warning, export_all
 from iorace.report import document
 from iorace.store.db import open_existing
 
@@ -69,15 +69,19 @@ def _ids(group: list) -> str:
 def report_cmd(sessions: tuple[int, ...], html_path: Path, db: Path | str | None, allow_contended: bool) -> None:
     """An HTML report of a stored session (the latest by default). Given several sessions, the report is
     their pooled result (as `show` pools them), with a history chart of each cell across all of them."""
-    from iorace.export.html import write_html
+    from iorace.compare.history import history_section
 
     check_export_path("--html", html_path)
     store = open_existing(db or default_db())
     loaded = [store.load(s) for s in sessions] if sessions else [store.load(None)]
     report = document.build(pool(loaded))  # the last session's host only: its problems name any left out
-    write_html(report, html_path, [s for s in loaded if s.host == loaded[-1].host])  # a contended session too, marked at its top
-    console.print(escape(f"wrote {html_path} ({html_path.stat().st_size / 1024:.0f} KB)"), highlight=False)
-    contended = report.contention.contended and not allow_contended
+    report.history = history_section([s for s in loaded if s.host == loaded[-1].host])
+
+    # the HTML exporter, as `show --export-html` (a contended session too, marked at its top)
+    def say(line: str) -> None:  # "wrote FILE (N KB)"
+        console.print(escape(f"{line} ({html_path.stat().st_size / 1024:.0f} KB)"), highlight=False)
+
+    contended = export_all(report, {"export_html": html_path}, say, allow_contended)
     if contended:
         warn(contended_warning(report))
     sys.exit(exit_code(EXIT_OK, contended))

@@ -22,7 +22,7 @@ from scipy import stats as sps
 
 from iorace.analyse.analysis import params_text
 from iorace.analyse.stats import Ratio, paired_ratio
-from iorace.compare.judge import CellSample, side_from_session
+from iorace.compare.sides import CellSample, side_from_session
 from iorace.core import machine
 from iorace.core.errors import UsageError
 from iorace.core.host import host_of
@@ -79,7 +79,7 @@ class Machine:
 
     name: str
     session_id: int
-    context: dict  # compare.context_of: machine, fingerprint, cpu_model, context, options
+    context: dict  # sides.context_of: machine, fingerprint, cpu_model, context, options
     cells: dict[CellId, CellSample]  # by CellSample.ident, ok and compared cells only
     host: str = ""  # its host's label (core/host.py)
 
@@ -170,7 +170,7 @@ def _pair(table: TableId, a: CellSample, b: CellSample, machines: list[Machine])
 
 
 def context_difference(a: dict, b: dict) -> list[str]:
-    """What differs between two machines' contexts (compare.context_of), or that nothing stored does."""
+    """What differs between two machines' contexts (sides.context_of), or that nothing stored does."""
     out = []
     if a["fingerprint"] != b["fingerprint"]:
         out.append(f"fingerprint {a['fingerprint'] or '?'} -> {b['fingerprint'] or '?'}")

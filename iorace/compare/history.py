@@ -24,6 +24,7 @@ marked, and left out of the series.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatch
@@ -34,11 +35,13 @@ from iorace.analyse.changepoints import DEFAULT, Detector, change_points, exact_
 from iorace.analyse.contention import contention
 from iorace.analyse.fmt import seconds
 from iorace.analyse.stats import Ratio
-from iorace.compare.judge import CellSample, change_text, side_from_session
+from iorace.compare.judge import change_text
+from iorace.compare.sides import CellSample, side_from_session
 from iorace.core import machine
 from iorace.core.errors import UsageError
 from iorace.core.ids import CellId
 from iorace.core.status import Status
+from iorace.report.document import History, HistoryChart
 from iorace.report.tables import Column, Table
 from iorace.store.db import SessionData, Store
 
@@ -214,6 +217,35 @@ def cell_series(sessions: list[SessionData], threshold: float = 0.05, detector: 
     _mark_table_wide(list(series.values()))
     _mark_machines(list(series.values()))
     return list(series.values())
+
+
+def history_section(sessions: list[SessionData]) -> History | None:
+    """The report's history across `sessions` (oldest first; None for fewer than two): each cell's median in
+    each session, one chart per suite x dataset x parameters measured in more than one of them, a point where a
+    change point's new level starts (as `iorace history` finds it) flagged."""
+    if len(sessions) < 2:
+        return None
+    labels = {s.id: f"#{s.id} {s.started[:10]} {s.git_revision[:7]}" for s in sessions}
+    charts_data: dict[tuple, list[dict]] = {}
+    for ser in cell_series(sessions):
+        suite, dataset, params = ser.ident.suite, ser.ident.dataset, ser.ident.params
+        for p in ser.points:
+            if p.median is not None:
+                charts_data.setdefault((suite, dataset, params), []).append(
+                    {
+                        "session": labels[p.session_id],
+                        "cell": f"{p.cell.key} {p.cell.toolchain} {p.cell.profile}",
+                        "language": p.cell.key.split("/")[0],
+                        "median": p.median,
+                        "change": p.flag or "-",
+                    }
+                )
+    charts = [
+        HistoryChart(f"{suite} · {dataset} · {' '.join(f'{k}={v}' for k, v in json.loads(params).items())}", points)
+        for (suite, dataset, params), points in charts_data.items()
+        if len({p["session"] for p in points}) > 1
+    ]
+    return History(charts, sorted({c.language for s in sessions for c in s.cells}))
 
 
 def runs_of(ser: Series) -> list[list[Point]]:

@@ -1,7 +1,7 @@
-"""`iorace compare A B`: did anything get slower between two sessions?
+"""`iorace compare A B`: did anything get slower between two sessions? The judging (its sides are read in
+sides.py, its table and lines drawn in draw.py).
 
-Each side is a stored session (its id), a session's JSON export, or `git:REV` (the latest stored session
-made at that git revision). Per cell present on both sides: the change of its ratio to its table's
+Per cell present on both sides: the change of its ratio to its table's
 reference (A's fastest cell that B measured too), each side's ratio paired round by round
 (stats.paired_ratio), tested by t = (ln r_B - ln r_A) / sqrt(se_A^2 + se_B^2 + tau_A^2 + tau_B^2) with Welch's
 degrees of freedom from both sides' rounds, tau each side's session level (ratio_change): what moved the
@@ -19,76 +19,21 @@ import dataclasses
 import json
 import math
 import statistics
-import subprocess
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 from scipy import stats as sps
 
-from iorace.analyse.analysis import AA_SUFFIX, analyse
-from iorace.analyse.contention import contention
+from iorace.analyse.analysis import AA_SUFFIX
 from iorace.analyse.rules import ALPHA, DEFAULT_RULE, Rule, direction
-from iorace.analyse.stats import NO_LEVEL, Level, Ratio, median_ratio, paired_ratio
-from iorace.core import gzfile, machine
+from iorace.analyse.stats import NO_LEVEL, Ratio, median_ratio, paired_ratio
+from iorace.compare.sides import CellSample, Side
+from iorace.core import machine
 from iorace.core.errors import UsageError
-from iorace.core.host import host_of
 from iorace.core.ids import CellId, TableId
 from iorace.core.kind import Kind
 from iorace.core.status import Status
 from iorace.core.verdict import Verdict
-from iorace.report.markdown import draw_table as draw_markdown
-from iorace.report.markdown import escape
-from iorace.report.tables import Column, Table
-from iorace.store.db import SessionData, Store, open_existing
-
-
-@dataclass
-class CellSample:
-    """One cell of one side: what a comparison needs, from a stored session or a JSON export."""
-
-    suite: str
-    dataset: str
-    params: dict[str, str]
-    key: str  # language/variant
-    toolchain: str
-    profile: str
-    label: str
-    status: str
-    metric: str  # inner | wall | cpu: what `values` measure (Run.metric_ns)
-    values: list[float]  # seconds, one per timed run
-    instructions: int | None = None
-    kind: str = "variant"
-    rounds: dict[int, float] = field(default_factory=dict)  # the cost of each measured round (paired ratios pair them)
-    table: TableId = field(default_factory=lambda: TableId("", "", "{}"))  # the table the cell is ranked in
-    toolchain_version: str = ""  # the version line of its toolchain ('' from a JSON export without it)
-    estimated_cycles: int | None = None  # cachegrind's cache simulation: L1 + 5 x LL + 35 x RAM hits (exact)
-    scale_params: tuple[str, ...] = ()  # its suite's parameters that only scale the work (passes, --target-ms's)
-    level: Level = NO_LEVEL  # its session's session-to-session level of its suite's ratios (analyse/session_spread.py)
-
-    @property
-    def ident(self) -> CellId:
-        """Its identity across sessions, the scale parameters left out: --target-ms sizes a cell's passes anew in
-        every session, and a cell is compared per unit of work, so 12 passes and 14 are the same cell."""
-        return CellId.of(self.suite, self.dataset, self.params, self.key, self.toolchain, self.profile, self.scale_params)
-
-    @property
-    def name(self) -> str:
-        return f"{self.suite} {self.dataset} {self.label}"
-
-
-@dataclass
-class Side:
-    name: str  # "session 12", "old.json"
-    git_revision: str
-    started: str
-    cells: list[CellSample]
-    # What the side ran on besides the code (context_of): the machine, its context, the session's options.
-    context: dict = field(default_factory=dict)
-
-    @property
-    def suites(self) -> set[str]:
-        return {c.suite for c in self.cells}
 
 
 @dataclass
@@ -174,189 +119,6 @@ def _broken(status: str) -> bool:
     """An ok cell that becomes a bad status (Status.bad) regressed."""
     known = Status.of(status)
     return known is not None and known.bad
-
-
-# --- loading the two sides ------------------------------------------------------------------------
-
-
-def _params(params: dict) -> dict[str, str]:
-    return {k: str(v) for k, v in params.items()}
-
-
-def per_unit(values: list[float], rounds: dict[int, float], metric: str, scale_params: list[str], units: dict) -> tuple:
-    """A cell of a suite whose cells differ in their amount of work (passes, what --target-ms sizes anew in each
-    session) is compared across sessions per unit of that work: its values and rounds divided by its work, and
-    its metric named so ("inner/byte"); other cells as they are."""
-    unit = next(iter(units), "") if scale_params else ""
-    work = units.get(unit) if unit else None
-    if not work:
-        return values, rounds, metric
-    name = unit[:-1] if unit.endswith("s") else unit
-    return [v / work for v in values], {k: v / work for k, v in rounds.items()}, f"{metric}/{name}"
-
-
-def side_from_session(s: SessionData, name: str | None = None) -> Side:
-    cells = []
-    for g in analyse(s):
-        for r in g.rows:
-            c = r.cell
-            raw_rounds = {k: v * r.scale for k, v in r.cost_by_round().items()}  # each round's own time
-            values, rounds, metric = per_unit(r.primary_values(), raw_rounds, r.metric, g.scale_params, c.units)
-            cells.append(
-                CellSample(
-                    c.suite,
-                    c.dataset,
-                    _params(c.params),
-                    c.key,
-                    c.toolchain,
-                    c.profile,
-                    c.label,
-                    c.status,
-                    metric,
-                    values,
-                    c.instructions,
-                    c.kind,
-                    rounds,
-                    TableId.of(g.suite, g.dataset, g.params, g.scale_params),
-                    c.toolchain_version,
-                    c.estimated_cycles,
-                    tuple(g.scale_params),
-                    g.session_level,
-                )
-            )
-    return Side(name or f"session {s.id}", s.git_revision, s.started, cells, context_of(_meta(s)))
-
-
-def _meta(s: SessionData) -> dict:
-    names = ("machine", "machine_name", "machine_fingerprint", "machine_context", "toolchains", "options")
-    quiet = contention(s)
-    return {
-        **{k: getattr(s, k) for k in names},
-        "contention": quiet.as_dict(),
-        "contention_line": quiet.line,
-        "host_note": s.options.get("host_note", ""),
-    }
-
-
-def context_of(meta: dict) -> dict:
-    """A side's context from a session's fields (or a JSON export's `iorace` section, which has the same names)."""
-    facts = meta.get("machine") or {}
-    ctx = meta.get("machine_context") or machine.context(facts, meta.get("toolchains") or {})
-    return {
-        "machine": meta.get("machine_name") or facts.get("hostname") or "",
-        "fingerprint": meta.get("machine_fingerprint") or machine.fingerprint(facts),
-        "cpu_model": facts.get("cpu_model") or "",
-        # the host (core/host.py): one machine name is served by hosts whose ratios differ
-        "host": host_of(facts, meta.get("machine_name") or "").label if facts.get("cpu_model") else "",
-        "host_note": meta.get("host_note") or "",  # a pooled side's sessions of another host, left out
-        "context": ctx,
-        "options": meta.get("options") or {},
-        # was its machine quiet (a JSON export carries the numbers, a stored session the line too)
-        "contended": bool((meta.get("contention") or {}).get("contended")),
-        "contention_line": meta.get("contention_line") or "contended (from its JSON export)",
-    }
-
-
-REQUIRED = ("suite", "dataset", "variant", "language", "toolchain", "profile", "status", "label")
-
-
-def side_from_json(path: Path) -> Side:
-    try:
-        doc = json.loads(gzfile.read_text(path))  # an export stored gzipped (X.json.gz) too
-    except (OSError, EOFError, UnicodeDecodeError) as e:
-        raise UsageError(f"{path}: cannot read: {e}") from None
-    except json.JSONDecodeError as e:
-        raise UsageError(f"{path}: not JSON ({e})") from None
-    if not isinstance(doc, dict) or not isinstance(doc.get("iorace"), dict) or not isinstance(doc.get("results"), list):
-        raise UsageError(f"{path}: not an iorace JSON export (no 'iorace' section and 'results' list)")
-    cells = []
-    for r in doc["results"] + list(doc.get("iorace_unmeasured") or []):
-        if not isinstance(r, dict) or any(k not in r for k in REQUIRED):
-            raise UsageError(f"{path}: not an iorace JSON export (a result lacks {', '.join(REQUIRED)})")
-        metric = r.get("metric") or "wall"
-        values = [float(v) for v in r.get({"inner": "inner_times", "cpu": "cpu_times"}.get(metric, "times")) or []]
-        # one run per round: by the round each was made in (an older export without them: in order)
-        by_round = dict(zip(r.get("rounds") or range(len(values)), values, strict=False))
-        values, by_round, metric = per_unit(values, by_round, metric, r.get("scale_parameters") or [], r.get("units_per_run") or {})
-        cells.append(
-            CellSample(
-                r["suite"],
-                r["dataset"],
-                _params(r.get("parameters") or {}),
-                f"{r['language']}/{r['variant']}",
-                r["toolchain"],
-                r["profile"],
-                r["label"],
-                r["status"],
-                metric,
-                values,
-                r.get("instructions"),
-                str(r.get("kind") or "variant"),
-                by_round,
-                TableId.of(r["suite"], r["dataset"], r.get("parameters") or {}, r.get("scale_parameters") or ()),
-                estimated_cycles=r.get("estimated_cycles"),
-                scale_params=tuple(r.get("scale_parameters") or ()),
-                level=Level(float(r.get("session_sd") or 0.0), float(r.get("session_sd_per_round") or 0.0)),
-            )
-        )
-    meta = doc["iorace"]
-    return Side(path.name, str(meta.get("git_revision", "?")), str(meta.get("started", "?")), cells, context_of(meta))
-
-
-def _resolve_rev(rev: str) -> str:
-    """A git revision name (HEAD~1, a branch, a short hash) as the full hash, when this checkout knows it."""
-    from iorace.core.paths import REPO_SUITES
-
-    try:
-        out = subprocess.run(
-            ["git", "-C", str(REPO_SUITES.parent), "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return rev
-    return out.stdout.strip() if out.returncode == 0 and out.stdout.strip() else rev
-
-
-def session_at_revision(store: Store, rev: str, suites: set[str] | None = None) -> int:
-    """The latest stored session made at git revision `rev` (preferring one with a suite in `suites`)."""
-    full = _resolve_rev(rev)
-    rows = store.revisions()
-    matching = [sid for sid, g in rows if g.split("+")[0].startswith(full.lower()) or g.split("+")[0] == full]
-    if not matching:
-        raise UsageError(f"git:{rev}: no stored session was made at that revision ({full[:12]})")
-    if suites:
-        for sid in matching:
-            have = store.suites_of_session(sid)
-            if have & suites:
-                return sid
-    return matching[0]
-
-
-def load_side(spec: str, db: Path | str, other: Side | None = None) -> Side:
-    """A session id, several joined by commas (pooled: pool.pool), git:REV, or a JSON export's path."""
-    if "," in spec and all(p.strip().isdigit() for p in spec.split(",")):
-        from iorace.analyse.pool import pool
-
-        store = _open(db, spec)
-        pooled = pool([store.load(int(p)) for p in spec.split(",")])  # one host's sessions: the last one's
-        ids = pooled.options.get("pooled", [pooled.id])
-        return side_from_session(pooled, f"sessions {', '.join(map(str, ids))} (pooled)" if len(ids) > 1 else f"session {pooled.id}")
-    if spec.startswith("git:"):
-        store = _open(db, spec)
-        sid = session_at_revision(store, spec[4:], other.suites if other else None)
-        return side_from_session(store.load(sid), f"session {sid} (git {spec[4:]})")
-    if spec.isdigit():
-        return side_from_session(_open(db, spec).load(int(spec)))
-    path = Path(spec)
-    if path.is_file():
-        return side_from_json(path)
-    raise UsageError(f"{spec}: not a session id, a git:REV or an existing JSON export")
-
-
-def _open(db: Path | str, spec: str) -> Store:
-    return open_existing(db, f"{spec}: ")
 
 
 # --- comparing ------------------------------------------------------------------------------------
@@ -684,34 +446,6 @@ def persist(cmp: Comparison, earlier: list[Side]) -> Comparison:
     return cmp
 
 
-def sessions_before(spec: str, db: Path | str, a: Side, n: int) -> list[Side]:
-    """The n sessions before B (a stored session id) on B's machine with a suite of A, after A when A is a
-    stored session: what rule persist judges B with."""
-    if not spec.isdigit():
-        raise UsageError(f"--rule persist: B must be a stored session id (not {spec}): its earlier sessions are read from the store")
-    store = _open(db, spec)
-    b_id = int(spec)
-    names = store.machine_names()
-    after = int(a.name.split()[1]) if a.name.startswith("session ") and a.name.split()[1].isdigit() else 0
-    ids = sorted({sid for suite in a.suites for sid in store.sessions_with_suite(suite)})
-    mine = [sid for sid in ids if after < sid < b_id and names.get(sid) == names.get(b_id)]
-    if len(mine) < n:
-        raise UsageError(
-            f"--rule persist: {n + 1} sessions wanted (B and {n} before it on its machine, after A); "
-            f"{len(mine) + 1} there ({', '.join(map(str, [*mine, b_id]))})"
-        )
-    return [side_from_session(store.load(sid)) for sid in mine[-n:]]
-
-
-# --- output ---------------------------------------------------------------------------------------
-
-
-def _seconds(v: float | None) -> str:
-    from iorace.analyse.fmt import seconds
-
-    return seconds(v)
-
-
 def describe(c: Change) -> str:
     parts = []
     if c.by_own and c.own is not None:
@@ -732,56 +466,6 @@ def change_text(r: Ratio | None) -> str:
     return text + (f" [{r.low - 1:+.1%}, {r.high - 1:+.1%}]" if r.low is not None and r.high is not None else "")
 
 
-COLUMNS = [
-    Column("cell", "left"),
-    Column("metric", "left"),
-    Column("A median"),
-    Column("B median"),
-    Column("change [95% CI]"),
-    Column("p"),
-    Column("instructions"),
-    Column("verdict", "left"),
-]
-
-
-def table(cmp: Comparison) -> Table:
-    """Every compared cell, regressions first, in the report's table model (drawn by the terminal and the
-    Markdown drawers); the verdict is the status column. Estimated cycles have a column where a cell has them."""
-    cycles = any(c.estimated_cycles_change is not None for c in cmp.changes)
-    columns = COLUMNS[:-1] + ([Column("est. cycles")] if cycles else []) + COLUMNS[-1:]
-    out = []
-    for c in sorted(cmp.changes, key=lambda c: (c.verdict is not Verdict.REGRESSED, c.verdict is not Verdict.IMPROVED, c.a.name)):
-        row = [
-            c.a.name,
-            c.a.metric,
-            _seconds(float(np.median(c.a.values)) if c.a.values else None),
-            _seconds(float(np.median(c.b.values)) if c.b.values else None),
-            change_text(c.own if c.by_own else c.ratio),
-            "-" if c.p_value is None else f"{(c.own_p if c.by_own else c.p_value) or 0.0:.3f}",
-            "-" if c.instructions_change is None else f"{c.instructions_change:+.2%}",
-        ]
-        if cycles:
-            row.append("-" if c.estimated_cycles_change is None else f"{c.estimated_cycles_change:+.2%}")
-        out.append([*row, c.verdict])
-    return Table("", "", columns, out, [row[-1] for row in out], len(columns) - 1)
-
-
-def summary(cmp: Comparison) -> str:
-    n = len(cmp.changes)
-    counts = {v: sum(c.verdict is v for c in cmp.changes) for v in (Verdict.REGRESSED, Verdict.IMPROVED)}
-    gm = cmp.geomean
-    text = (
-        f"{n} cells compared: {counts[Verdict.REGRESSED]} regressed, {counts[Verdict.IMPROVED]} improved"
-        f" ({cmp.rule.describe(cmp.threshold, len(cmp.persisted) + 1)}"
-        + (f": B and {', '.join(cmp.persisted)}" if cmp.persisted else "")
-        + "; a change is that of the cell's ratio to its table's reference, the typical mover, and the reference's"
-        " to the next typical mover; every cell's own times are judged too)"
-    )
-    if gm is not None:
-        text += f"; geometric mean of B/A {gm:.3f}"
-    return text
-
-
 def smallest_flagged(ch: Change, tested: int, threshold: float, rule: Rule = DEFAULT_RULE) -> float | None:
     """The smallest slowdown (B / A - 1) the rule could flag in this cell, were it the only cell that changed,
     from its change's standard error and degrees of freedom: rule z (and persist) needs Holm's first step,
@@ -796,98 +480,6 @@ def smallest_flagged(ch: Change, tested: int, threshold: float, rule: Rule = DEF
     else:
         bar = max(floor, float(dist.ppf(1 - ALPHA / (2 * max(tested, 1)))) * se)
     return math.expm1(bar) if bar < 700 else math.inf  # a cell of two rounds 30x apart: nothing it could flag
-
-
-def power_line(cmp: Comparison) -> str | None:
-    """What this comparison could have seen: the smallest slowdown each cell's noise lets the rule flag, its
-    median and quartiles over the cells that could show one under 2x, and how many could not. Over 800 cells
-    Holm's bar is 4.0 standard errors by the normal, t of 4.5 on the 38 degrees of freedom of two sessions of
-    20 rounds, 7.6 on the 8 of two of 5 and 125 on the 2 of two of 2 (a cell raced out as far behind): "nothing
-    regressed" says that much and no more."""
-    tested = sum(c.p_value is not None for c in cmp.changes)
-    found = [x for c in cmp.changes if (x := smallest_flagged(c, tested, cmp.threshold, cmp.rule)) is not None]
-    if not found:
-        return None
-    seen = sorted(x for x in found if x < 1.0)
-    blind = len(found) - len(seen)
-    rest = f"; {blind} could not show one under 2x (a few rounds each: raced out, or rounds far apart)" if blind else ""
-    if not seen:
-        return f"the smallest slowdown it could flag in a cell: none of the {len(found)} cells could show one under 2x"
-    q1, med, q3 = (float(np.percentile(seen, q, method="nearest")) for q in (25, 50, 75))
-    return (
-        f"the smallest slowdown it could flag in a cell, were it the only change: {med:+.1%} for the median of the "
-        f"{len(seen)} cells that could show one under 2x (quartiles {q1:+.1%} to {q3:+.1%}; Holm over {tested}){rest}"
-    )
-
-
-def move_lines(cmp: Comparison) -> list[str]:
-    """One line per table whose every cell moved alike, after the tables' drift."""
-    return ([cmp.drift.text()] if cmp.drift is not None else []) + [m.text for m in cmp.moves]
-
-
-def other_lines(cmp: Comparison) -> list[str]:
-    out = [
-        f"{side.name} was measured on a busy machine: {side.context['contention_line']}"
-        for side in (cmp.a, cmp.b)
-        if side.context.get("contended")
-    ]
-    out += [f"status changed: {a.name}: {a.status} -> {b.status}" for a, b in cmp.status_changes]
-    out += [f"appeared in B: {c.name} ({c.status})" for c in cmp.appeared]
-    out += [f"disappeared from A: {c.name} ({c.status})" for c in cmp.disappeared]
-    return out
-
-
-UNCOMPARED_OPTIONS = {"seed"}  # drawn anew each session: its change says nothing
-
-
-def what_else_changed(cmp: Comparison) -> list[str]:
-    """What changed between A and B besides the code, one line each: the machine (its name or fingerprint),
-    the kernel, mitigations and data filesystem, the version of each toolchain of the compared cells, and
-    the session's options (runs, flags, randomization, ...): a "regression" that came with a compiler
-    upgrade says so."""
-    a, b = cmp.a.context, cmp.b.context
-    if not a or not b:
-        return []
-    out = [f"{side}: {ctx['host_note']}" for side, ctx in (("A", a), ("B", b)) if ctx.get("host_note")]
-    if (a["machine"], a["fingerprint"]) != (b["machine"], b["fingerprint"]):
-        cpu = f"; CPU {a['cpu_model'] or '?'} -> {b['cpu_model'] or '?'}" if a["cpu_model"] != b["cpu_model"] else ""
-        if a.get("host") != b.get("host"):  # the host's label names the CPU and its family/model: one `vm` from another
-            cpu = f"; host {a.get('host') or '?'} -> {b.get('host') or '?'}"
-        out.append(f"machine: {a['machine'] or '?'} ({a['fingerprint'] or '?'}) -> {b['machine'] or '?'} ({b['fingerprint'] or '?'}){cpu}")
-    versions: dict[str, tuple[set[str], set[str]]] = {}
-    for c in cmp.changes:
-        if c.a.toolchain_version or c.b.toolchain_version:
-            va, vb = versions.setdefault(c.a.toolchain, (set(), set()))
-            va.add(c.a.toolchain_version)
-            vb.add(c.b.toolchain_version)
-    toolchains_a = {**a["context"].get("toolchains", {}), **{t: " / ".join(sorted(v[0])) for t, v in versions.items()}}
-    toolchains_b = {**b["context"].get("toolchains", {}), **{t: " / ".join(sorted(v[1])) for t, v in versions.items()}}
-    ctx_a, ctx_b = {**a["context"], "toolchains": toolchains_a}, {**b["context"], "toolchains": toolchains_b}
-    out += machine.context_changes(ctx_a, ctx_b)
-    oa, ob = a["options"], b["options"]
-    for name in sorted((set(oa) | set(ob)) - UNCOMPARED_OPTIONS):
-        if oa.get(name) != ob.get(name):
-            out.append(f"option {name}: {json.dumps(oa.get(name))} -> {json.dumps(ob.get(name))}")
-    return [f"changed besides the code: {line}" for line in out]
-
-
-def sides_text(cmp: Comparison) -> str:
-    return (
-        f"A = {cmp.a.name} ({cmp.a.started}, git {cmp.a.git_revision[:12]}) · "
-        f"B = {cmp.b.name} ({cmp.b.started}, git {cmp.b.git_revision[:12]})"
-    )
-
-
-def markdown(cmp: Comparison) -> str:
-    """For a pull-request comment."""
-    verdict = "**regressed**" if cmp.regressions else "no regression"
-    power = power_line(cmp)
-    lines = [f"### iorace compare: {verdict}", "", sides_text(cmp), "", summary(cmp) + ".", ""]
-    lines += [escape(power[0].upper() + power[1:]) + ".", ""] if power else []
-    if cmp.changes:
-        lines += [draw_markdown(table(cmp)), ""]
-    lines += [f"- {escape(line)}" for line in move_lines(cmp) + what_else_changed(cmp) + other_lines(cmp)]
-    return "\n".join(lines).rstrip() + "\n"
 
 
 def parse_threshold(text: str) -> float:

@@ -15,7 +15,6 @@ and filter the tables.
 from __future__ import annotations
 
 import html
-import json
 import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,7 +24,7 @@ from iorace.analyse.leaders import EXPLAINED, LeaderTable
 from iorace.core.kind import Kind
 from iorace.core.status import Status
 from iorace.report import tables
-from iorace.report.document import Report, Section
+from iorace.report.document import History, Report, Section
 from iorace.store.db import SessionData
 
 if TYPE_CHECKING:
@@ -283,27 +282,11 @@ def _meta(report: Report) -> str:
     return "\n".join(out)
 
 
-def _history(sessions: list[SessionData], languages: list[str]) -> str:
-    """Each cell's median across the sessions, one chart per suite x dataset x parameters; a point where a
-    change point's new level starts (as `iorace history` finds it) is flagged."""
-    from iorace.compare.history import cell_series
+def _history(history: History, languages: list[str]) -> str:
+    """The report's history (compare.history.history_section): each cell's median across the sessions, one
+    chart per suite x dataset x parameters; a point where a change point's new level starts is flagged."""
     from iorace.report import charts
 
-    labels = {s.id: f"#{s.id} {s.started[:10]} {s.git_revision[:7]}" for s in sessions}
-    charts_data: dict[tuple, list[dict]] = {}
-    for ser in cell_series(sessions):
-        suite, dataset, params = ser.ident.suite, ser.ident.dataset, ser.ident.params
-        for p in ser.points:
-            if p.median is not None:
-                charts_data.setdefault((suite, dataset, params), []).append(
-                    {
-                        "session": labels[p.session_id],
-                        "cell": f"{p.cell.key} {p.cell.toolchain} {p.cell.profile}",
-                        "language": p.cell.key.split("/")[0],
-                        "median": p.median,
-                        "change": p.flag or "-",
-                    }
-                )
     out = [
         '<section id="history"><h2>history across the given sessions</h2>',
         '<p class="caption">Each line is one cell: its median primary metric in each session; a triangle marks '
@@ -311,10 +294,7 @@ def _history(sessions: list[SessionData], languages: list[str]) -> str:
         "cell's whole series, each change checked by a t-test across it, 4 sessions a side at least).</p>",
         '<div class="charts">',
     ]
-    for (suite, dataset, params), points in charts_data.items():
-        if len({p["session"] for p in points}) > 1:
-            title = f"{suite} · {dataset} · {' '.join(f'{k}={v}' for k, v in json.loads(params).items())}"
-            out.append(_figure(charts.history_chart(points, languages, title)))
+    out += [_figure(charts.history_chart(chart.points, languages, chart.title)) for chart in history.charts]
     out += ["</div></section>"]
     return "\n".join(out)
 
@@ -349,14 +329,14 @@ def _contention(report: Report) -> str:
     return f'<p class="caption">machine: {esc(c.line)}</p>' + spread
 
 
-def render(report: Report, history: list[SessionData] | None = None) -> str:
+def render(report: Report) -> str:
     """The report's page: the overview (each seed's then and now, each suite's best cell per language and
-    toolchain in one chart, the problems), then every table folded, the grids and seed tables, the history
-    when given (oldest first, the report's session among them) and the machine."""
+    toolchain in one chart, the problems), then every table folded, the grids and seed tables, the report's
+    history when it has one (several sessions, the report's among them) and the machine."""
     session = report.session
-    languages = sorted({c.language for s in (history or [session]) for c in s.cells})
+    languages = report.history.languages if report.history else sorted({c.language for c in session.cells})
     summary = report.summary
-    with_history = bool(history and len(history) > 1)
+    with_history = report.history is not None
     body = [
         f"<h1>iorace session {session.id}</h1>",
         f"<p>{esc(session.started)} · {esc(session.machine_label or '?')} · {esc(session.machine.get('cpu_model', '?'))} · "
@@ -382,8 +362,8 @@ def render(report: Report, history: list[SessionData] | None = None) -> str:
         if section.kind != "group":
             body.append(_section(section, numbered.setdefault(section.kind, 0)))
             numbered[section.kind] += 1
-    if with_history:
-        body.append(_history(history or [], languages))
+    if report.history is not None:
+        body.append(_history(report.history, languages))
     body.append(_meta(report))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -392,6 +372,6 @@ def render(report: Report, history: list[SessionData] | None = None) -> str:
     )
 
 
-def write_html(report: Report, path: Path, history: list[SessionData] | None = None) -> None:
-    """The report (with the history of `history`, when given) into one self-contained file."""
-    path.write_text(render(report, history))
+def write_html(report: Report, path: Path) -> None:
+    """The report (with its history, when it has one) into one self-contained file."""
+    path.write_text(render(report))

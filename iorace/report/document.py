@@ -38,6 +38,25 @@ class Section:
     source: Group | GridTable | SeedTableData | ThenNowTable | LeaderTable | None = None  # what a format's charts are drawn from
 
 
+@dataclass(frozen=True)
+class HistoryChart:
+    """One table's cells across sessions: a point per cell and session, its median primary metric, and where a
+    change point's new level starts, its direction."""
+
+    title: str  # suite · dataset · parameters
+    points: list[dict]  # session (its label), cell, language, median, change ('-', or the change point's direction)
+
+
+@dataclass(frozen=True)
+class History:
+    """A report's history across several sessions (oldest first, the report's among them): computed before any
+    format draws the report (compare.history.history_section, which `iorace report` calls), so that every
+    exporter takes the one report document. The HTML export draws it."""
+
+    charts: list[HistoryChart]  # the tables measured in more than one of the sessions
+    languages: list[str]  # of every session's cells: the report's charts colour these languages alike
+
+
 @dataclass
 class Report:
     session: SessionData
@@ -47,6 +66,7 @@ class Report:
     counter_notes: list[str]  # one line per reason some counter has no value
     status_counts: dict[str, int] = field(default_factory=dict)
     contention: Contention = field(default_factory=lambda: Contention(0, 0, None, None, None))  # was the machine quiet?
+    history: History | None = None  # across several sessions (`iorace report`); None: the session alone
 
     @property
     def spread_line(self) -> str:

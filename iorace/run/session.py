@@ -316,7 +316,17 @@ def _measure(
             here = machine.name(opts.machine_name)
             if left_out := prior.other_hosts_note(recorder.store, suite_name, here, recorder.session_id, "the session level"):
                 note += f" ({left_out})"
-        rounds = opts.warmup + Plan(opts.runs, max_runs, opts.precision).most_rounds  # at most: racing and precision may stop earlier
+        race_plan = Plan(
+            opts.runs,
+            max_runs,
+            opts.precision,
+            budget,
+            opts.race,
+            Plan.floor_of(opts.budget_per_table, opts.max_runs),
+            level.level if level is not None else NO_LEVEL,  # the precision is judged as the report will draw it
+            opts.layouts if opts.layouts > 1 and not opts.check_only else 1,  # end on whole turns of the layouts: each used alike
+        )
+        rounds = opts.warmup + race_plan.most_rounds  # at most: racing and precision may stop earlier
         if budget is not None:  # the budget, not a count, ends them: the progress counts 3 x --runs, and grows past it
             rounds = min(rounds, opts.warmup + 3 * opts.runs)
         budgeted = budget is not None
@@ -340,16 +350,7 @@ def _measure(
                 randomize=Randomize(pages=opts.replace_pages, env=opts.pad_env, rivals=opts.order == "rivals"),
                 aa=opts.aa,
                 layouts=opts.layouts,
-                plan=Plan(
-                    opts.runs,
-                    max_runs,
-                    opts.precision,
-                    budget,
-                    opts.race,
-                    Plan.floor_of(opts.budget_per_table, opts.max_runs),
-                    level.level if level is not None else NO_LEVEL,  # the precision is judged as the report will draw it
-                    opts.layouts if opts.layouts > 1 and not opts.check_only else 1,  # end on whole turns of the layouts: each used alike
-                ),
+                plan=race_plan,
             )
         progress.stop_task(task)  # its "done" line before its tables, also when the race ended it early
 

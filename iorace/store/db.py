@@ -98,6 +98,43 @@ class CellData:
         return json_names(type(self.runs[0]) if self.runs else Run)
 
 
+@dataclasses.dataclass(frozen=True)
+class SuiteSettings:
+    """One suite's settings as stored with a session, typed: its manifest's (manifest.schema's
+    analysis_settings) and the session level the measure stage fitted (analyse/session_spread.py's
+    as_setting). What the analysis reads of a suite; SessionData.settings builds it once per suite."""
+
+    baseline_languages: list[str] = dataclasses.field(default_factory=list)
+    scale_params: list[str] = dataclasses.field(default_factory=list)  # parameters that only scale the work (passes)
+    throughput: str = ""
+    same_language_reference: dict | None = None  # {"label": ..., "variants": [...]}
+    grids: list[dict] = dataclasses.field(default_factory=list)
+    seed_tables: list[dict] = dataclasses.field(default_factory=list)
+    seed: dict | None = None  # its [seed] block with its rows
+    param_order: dict[str, list] = dataclasses.field(default_factory=dict)  # parameter -> its values in the manifest's order
+    session_sd: float = 0.0  # the session level: sd of a log ratio from session to session
+    session_sd_per_round: float = 0.0  # ... relative to each ratio's own noise
+
+    @classmethod
+    def of(cls, raw: dict) -> SuiteSettings:
+        """From the stored JSON object (a setting not stored, or null: its default)."""
+        return cls(
+            baseline_languages=raw.get("baseline_languages") or [],
+            scale_params=raw.get("scale_params") or [],
+            throughput=raw.get("throughput") or "",
+            same_language_reference=raw.get("same_language_reference"),
+            grids=raw.get("grids") or [],
+            seed_tables=raw.get("seed_tables") or [],
+            seed=raw.get("seed"),
+            param_order=raw.get("param_order") or {},
+            session_sd=float(raw.get("session_sd") or 0.0),
+            session_sd_per_round=float(raw.get("session_sd_per_round") or 0.0),
+        )
+
+
+SUITE_SETTINGS = tuple(f.name for f in dataclasses.fields(SuiteSettings))
+
+
 @record
 class SessionData:
     id: int = column(ROWID)
@@ -122,6 +159,8 @@ class SessionData:
     # kept apart from what does not break a history (load, clock), and its hash (machine.context_fingerprint).
     machine_context: dict = json_column("TEXT NOT NULL DEFAULT '{}'", default_factory=dict)
     context_fingerprint: str = column("TEXT", default="")
+    # Each suite's typed settings, built from `suites` on first asking (settings); a copy (dataclasses.replace) starts anew.
+    _settings: dict[str, SuiteSettings] = dataclasses.field(init=False, default_factory=dict, repr=False, compare=False)
 
     @property
     def machine_label(self) -> str:
@@ -136,8 +175,20 @@ class SessionData:
         """The host it ran on (core/host.py): answers of sessions on different hosts are kept apart."""
         return host_of(self.machine, self.machine_name)
 
+    def settings(self, suite: str) -> SuiteSettings:
+        """One suite's settings as stored with the session (older databases kept them in options, per setting
+        by suite), built once."""
+        if suite not in self._settings:
+            if suite in self.suites:
+                raw = self.suites[suite]
+            else:
+                raw = {name: v[suite] for name in SUITE_SETTINGS if isinstance(v := self.options.get(name), dict) and suite in v}
+            self._settings[suite] = SuiteSettings.of(raw)
+        return self._settings[suite]
+
     def suite_setting(self, suite: str, name: str, default: Any = None) -> Any:
-        """A manifest setting of one suite as stored with the session (older databases kept them in options)."""
+        """One stored setting by name, as stored (what the experiments frozen in docs/results read; the harness
+        reads the typed settings)."""
         if suite in self.suites:
             return self.suites[suite].get(name, default)
         return self.options.get(name, {}).get(suite, default)

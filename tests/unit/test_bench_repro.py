@@ -11,7 +11,7 @@ import types
 import numpy as np
 from tool_scripts import load_tool
 
-from iorace.compare.judge import CellSample, Side
+from iorace.compare.sides import CellSample, Side
 
 
 def _script() -> types.ModuleType:

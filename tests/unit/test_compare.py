@@ -296,7 +296,8 @@ def synthetic(seed: int, machine: float = 1.0, injected: float = 1.0, sid: int =
 
 
 def test_unchanged_sessions_compare_clean():
-    from iorace.compare.judge import compare, side_from_session
+    from iorace.compare.judge import compare
+    from iorace.compare.sides import side_from_session
 
     false_alarms = 0
     for seed in range(20):
@@ -308,7 +309,8 @@ def test_unchanged_sessions_compare_clean():
 
 @pytest.mark.parametrize("which", range(6))
 def test_a_planted_10_percent_slowdown_of_any_cell_is_flagged(which):
-    from iorace.compare.judge import compare, references, side_from_session
+    from iorace.compare.judge import compare, references
+    from iorace.compare.sides import side_from_session
 
     for seed in range(5):
         a = side_from_session(synthetic(seed))
@@ -325,7 +327,9 @@ def test_the_smallest_slowdown_compare_says_it_could_flag_is_its_bar():
     """power_line's figure is the rule's real bar: a cell slowed 2% beyond it is flagged, 2% short of it not."""
     import math
 
-    from iorace.compare.judge import compare, power_line, side_from_session, smallest_flagged
+    from iorace.compare.draw import power_line
+    from iorace.compare.judge import compare, smallest_flagged
+    from iorace.compare.sides import side_from_session
 
     a = side_from_session(synthetic(1))
     base = compare(a, side_from_session(synthetic(201)))
@@ -367,7 +371,8 @@ def two_cells(seed: int, spin: float = 1.0):
 def test_a_10_percent_slowdown_of_the_reference_of_two_cells_is_flagged():
     """The issue's case: the spin loop 10% slower, the empty program's noise moving its median more, so the spin
     loop is the table's reference (the typical mover of two: the smaller change); it is judged by its own times."""
-    from iorace.compare.judge import compare, references, side_from_session
+    from iorace.compare.judge import compare, references
+    from iorace.compare.sides import side_from_session
 
     was_reference = 0
     for seed in range(12):
@@ -380,7 +385,8 @@ def test_a_10_percent_slowdown_of_the_reference_of_two_cells_is_flagged():
 
 
 def test_a_change_of_every_cell_is_named_as_such_and_the_machine_said_when_it_changed():
-    from iorace.compare.judge import compare, side_from_session
+    from iorace.compare.judge import compare
+    from iorace.compare.sides import side_from_session
 
     for seed in range(5):
         a = side_from_session(synthetic(seed))
@@ -401,7 +407,8 @@ def test_two_contended_sessions_moving_every_cell_are_the_machine_not_a_regressi
     cell's regression (the gate passes); the same move between quiet sessions stays one."""
     import dataclasses
 
-    from iorace.compare.judge import compare, side_from_session
+    from iorace.compare.judge import compare
+    from iorace.compare.sides import side_from_session
 
     def busy(s):
         for c in s.cells:  # /proc/stat said other processes used 1.2 CPUs meanwhile: contended
@@ -421,7 +428,8 @@ def test_two_contended_sessions_moving_every_cell_are_the_machine_not_a_regressi
 def test_every_table_of_a_suite_moving_alike_is_the_machine():
     """Three tables of one suite all 2x slower on an unchanged machine (too few tables to measure the drift):
     what they share is the machine; a single table of them moving alone stays a regression."""
-    from iorace.compare.judge import compare, side_from_session
+    from iorace.compare.judge import compare
+    from iorace.compare.sides import side_from_session
 
     a = side_from_session(tables_session(1, [1.0, 1.0, 1.0]))
     cmp = compare(a, side_from_session(tables_session(2, [2.1, 2.2, 2.15], sid=2)))
@@ -445,7 +453,9 @@ def tables_session(seed: int, moves: list[float], sid: int = 1):
 def test_a_table_that_moved_with_the_machines_drift_is_not_a_move_and_one_beyond_it_is():
     """make bench's session 16: spin's three cells all ran 7.9% slower by their own times, while the 39 tables'
     typical moves spread with an sd of 7% around +5.6%: the VM's speed, not a change of what they share."""
-    from iorace.compare.judge import compare, move_lines, side_from_session
+    from iorace.compare.draw import move_lines
+    from iorace.compare.judge import compare
+    from iorace.compare.sides import side_from_session
 
     rng = np.random.default_rng(31)
     drift = [float(np.exp(rng.normal(0.05, 0.07))) for _ in range(12)]
@@ -482,7 +492,8 @@ def test_holm_keeps_a_clear_change_and_drops_a_chance_one():
     """Ten cells judged at once: p = 0.03 is what one in thirty unchanged cells gives by chance (Holm: 0.3), p =
     0.001 is not (Holm: 0.01)."""
     from iorace.analyse.stats import Ratio
-    from iorace.compare.judge import CellSample, Change, _holm
+    from iorace.compare.judge import Change, _holm
+    from iorace.compare.sides import CellSample
 
     def change(p: float) -> Change:
         s = CellSample("demo", "tiny", {}, "c/x", "gcc", "release", "x", "ok", "inner", [0.01])
@@ -526,7 +537,8 @@ def test_a_table_of_three_cells_or_more_is_judged_by_its_ratios_not_one_cells_ow
     table held". With three cells or more every cell has a ratio to judge it by, the reference too (against the
     next typical mover), and what moved the machine between sessions is not in a ratio; own times are for a
     table of two, where a ratio cannot tell which cell moved."""
-    from iorace.compare.judge import compare, side_from_session
+    from iorace.compare.judge import compare
+    from iorace.compare.sides import side_from_session
 
     def table(rng: np.random.Generator, machine: float):
         drift = np.exp(rng.normal(0, 0.02, 20)) * machine
@@ -548,7 +560,8 @@ def test_an_aa_twin_is_judged_against_its_own_original():
     slower in B, its rivals less, and its A/A twin, judged against the table's typical mover with narrow rounds,
     was flagged +122% while its original, the same program, was not. A twin is its original again: what it can
     show across sessions is whether the two still agree, so it is judged against its original."""
-    from iorace.compare.judge import compare, side_from_session
+    from iorace.compare.judge import compare
+    from iorace.compare.sides import side_from_session
 
     def table(rng: np.random.Generator, fast: float):
         drift = np.exp(rng.normal(0, 0.02, 12))

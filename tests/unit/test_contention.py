@@ -119,7 +119,9 @@ def test_a_session_of_one_cell_without_runs_is_not_contended():
 
 
 def test_compare_names_a_side_measured_on_a_busy_machine():
-    from iorace.compare.judge import compare, other_lines, side_from_session
+    from iorace.compare.draw import other_lines
+    from iorace.compare.judge import compare
+    from iorace.compare.sides import side_from_session
 
     quiet, busy = with_host(toy_session(), 0.0), with_host(toy_session(), 1.2)
     assert not [line for line in other_lines(compare(side_from_session(quiet), side_from_session(quiet))) if "busy" in line]

@@ -153,7 +153,9 @@ def test_compare_says_what_changed_besides_the_code(iorace_inprocess, tmp_path, 
 
 
 def test_compare_names_another_machine():
-    from iorace.compare.judge import compare, side_from_session, what_else_changed
+    from iorace.compare.draw import what_else_changed
+    from iorace.compare.judge import compare
+    from iorace.compare.sides import side_from_session
 
     a = side_from_session(session([cell("a", BASE), cell("b", BASE)]))
     b = side_from_session(session([cell("a", BASE), cell("b", BASE)], machine_name="arm-1", facts={"cpu_model": "Neoverse"}))

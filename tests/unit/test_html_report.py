@@ -7,6 +7,7 @@ import sessions
 from sessions import session
 
 from iorace.analyse.analysis import analyse
+from iorace.compare.history import history_section
 from iorace.export.html import render
 from iorace.report import tables
 from iorace.report.document import build
@@ -73,14 +74,17 @@ def test_report_is_self_contained_and_has_every_part():
 def test_several_sessions_add_a_history_chart():
     for factor, flag in ((1.2, "slower"), (0.9, "faster")):
         sessions = [demo(i, 1.0 if i <= 4 else factor, str(i) * 7) for i in range(1, 9)]
-        page = render(build(sessions[-1]), sessions)
+        report = build(sessions[-1])
+        report.history = history_section(sessions)
+        page = render(report)
         assert "history across the given sessions" in page and page.count("<svg") == 5
         assert "#1 2026-11-21 1111111" in page and "#8 2026-11-28 8888888" in page  # session labels on the axis
         # the six cells made slower (faster) from session 5 on are marked there as a change point; the limit
         # and peer rows, unchanged, are not
         assert re.findall(r'aria-label="session: (#\d)[^"]*change: (?:slower|faster)"', page) == ["#5"] * 6
         assert re.findall(rf'aria-label="session: (#\d)[^"]*change: {flag}"', page) == ["#5"] * 6
-    assert "history" not in visible_text(render(build(sessions[-1]), sessions[-1:]))
+    assert history_section(sessions[-1:]) is None  # one session: no history
+    assert "history" not in visible_text(render(build(sessions[-1])))
 
 
 def test_report_command_errors_are_one_line(iorace_inprocess, tmp_path):

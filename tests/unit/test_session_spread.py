@@ -22,7 +22,7 @@ SUITES = {"toy": {"baseline_languages": ["c"], "scale_params": [], "throughput":
 
 def synthetic_changes(
     tau: float, n: int = 600, seed: int = 3, changed: float = 0.0, k: float = 0.0, rounds: int = 10
-) -> list[session_spread.Change]:
+) -> list[session_spread.RatioStep]:
     """n cells in two sessions of `rounds` rounds each: a cell's per-round sd of its log ratio is 3-9%, each session
     moves a ratio by N(0, tau), or by N(0, k x its per-round sd); a share `changed` of the cells also really
     changed by 30% between the two sessions. Each session's mean and standard error come from its own rounds."""
@@ -37,7 +37,7 @@ def synthetic_changes(
             logs = moved + rng.normal(0, sigma, rounds)
             means.append(float(logs.mean()))
             ses.append(float(logs.std(ddof=1) / math.sqrt(rounds)))
-        out.append(session_spread.Change(means[1] - means[0], ses[0], rounds, ses[1], rounds))
+        out.append(session_spread.RatioStep(means[1] - means[0], ses[0], rounds, ses[1], rounds))
     return out
 
 

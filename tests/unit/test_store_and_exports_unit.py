@@ -214,7 +214,7 @@ def test_a_database_of_the_first_schema_gets_the_columns_it_lacks_and_its_sessio
     )
     assert (c.instructions, c.instructions_note, c.extra, c.counters) == (None, "", {}, {})
     assert [(r.round, r.wall_ns, r.inner_ns) for r in c.measured()] == [(0, 100, 50), (1, 100, 50)]
-    assert s.suite_setting("toy", "baseline_languages") == ["c"] and s.toolchains == {"gcc": "gcc 12"}
+    assert s.settings("toy").baseline_languages == ["c"] and s.toolchains == {"gcc": "gcc 12"}
     # its session got a uuid (push knows a session by it), once, and its machine's name and fingerprint
     assert str(uuid.UUID(s.uuid)) == s.uuid and Store(path).load(1).uuid == s.uuid
     assert (s.machine_name, s.machine_fingerprint) == ("old-box", machine.fingerprint(OLD_FACTS)) and s.machine_fingerprint
@@ -222,7 +222,7 @@ def test_a_database_of_the_first_schema_gets_the_columns_it_lacks_and_its_sessio
     sid = store.begin_session("t2", "iorace run", {}, {}, {}, "def", "0.2")
     store.save_suite_settings(sid, "toy", {"baseline_languages": ["cpp"]})
     store.commit()
-    assert Store(path).load(sid).suite_setting("toy", "baseline_languages") == ["cpp"]
+    assert Store(path).load(sid).settings("toy").baseline_languages == ["cpp"]
     assert Store(path).load(sid).uuid not in {s.uuid, None}
 
 
@@ -304,7 +304,7 @@ def test_an_export_named_gz_is_the_same_text_gzipped(iorace_inprocess, tmp_path)
 def test_old_sessions_without_suite_settings_load(tmp_path):
     store = Store(tmp_path / "s.sqlite")
     sid = store.begin_session("t", "iorace run", {"baseline_languages": {"toy": ["c"]}}, {}, {}, "", "0")
-    assert store.load(sid).suite_setting("toy", "baseline_languages") == ["c"]
+    assert store.load(sid).settings("toy").baseline_languages == ["c"]
     sqlite3.connect(tmp_path / "s.sqlite").close()
 
 

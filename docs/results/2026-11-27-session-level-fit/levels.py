@@ -47,16 +47,16 @@ def vs_fastest(s: SessionData, suite: str) -> dict:
     return out
 
 
-def changes_vs_fastest(a: SessionData, b: SessionData, suites: list[str]) -> list[ss.Change]:
+def changes_vs_fastest(a: SessionData, b: SessionData, suites: list[str]) -> list[ss.RatioStep]:
     """The changes the fit took until 3559071: every cell against its table's fastest, the same fastest in both."""
     out = []
     for su in suites:
         x, y = vs_fastest(a, su), vs_fastest(b, su)
-        out += [ss.Change(y[k][1] - x[k][1], x[k][2], x[k][3], y[k][2], y[k][3]) for k in x.keys() & y.keys() if x[k][0] == y[k][0]]
+        out += [ss.RatioStep(y[k][1] - x[k][1], x[k][2], x[k][3], y[k][2], y[k][3]) for k in x.keys() & y.keys() if x[k][0] == y[k][0]]
     return out
 
 
-def normal_fit(found: list[ss.Change]) -> float:
+def normal_fit(found: list[ss.RatioStep]) -> float:
     """The fit until 3559071: tau where the median of d^2 / (s^2 + 2 tau^2) is chi-square(1)'s median."""
     d2, s2 = np.asarray([c.d * c.d for c in found]), np.asarray([c.s2 for c in found])
 
@@ -78,11 +78,11 @@ def subset(s: SessionData, keep) -> SessionData:
     return t
 
 
-def fitted(changes: list[ss.Change], relative: bool = False) -> str:
+def fitted(changes: list[ss.RatioStep], relative: bool = False) -> str:
     return f"{ss.fit(changes, relative):.1%}" if len(changes) >= ss.MIN_CHANGES else "-"
 
 
-def z(c: ss.Change, level: float, relative: bool) -> float:
+def z(c: ss.RatioStep, level: float, relative: bool) -> float:
     """The change's z as compare tests it: its Student-t p carried to the normal scale."""
     p = max(c.p(level * level * (c.round_var if relative else 1.0)), 1e-300)
     return math.copysign(float(norm.isf(p / 2)), c.d)

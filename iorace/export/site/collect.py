@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from iorace.compare import fleet, judge
+from iorace.compare import fleet, judge, sides
 from iorace.compare.history import CellChange, Series, history
 from iorace.core.errors import UsageError
 from iorace.core.ids import CellId
@@ -101,7 +101,7 @@ def collect(store: Store, window: int = WINDOW) -> SiteData:
     return SiteData(store.where, suites, store.machines())
 
 
-def _suite_side(session: SessionData, suite: str) -> judge.Side:
-    side = judge.side_from_session(session)
+def _suite_side(session: SessionData, suite: str) -> sides.Side:
+    side = sides.side_from_session(session)
     side.cells = [c for c in side.cells if c.suite == suite]
     return side

@@ -13,7 +13,7 @@ from collections import Counter
 from iorace.analyse import fmt
 from iorace.analyse.analysis import Group, Row, ThenNowTable, params_text
 from iorace.analyse.fmt import seconds
-from iorace.compare import fleet, judge
+from iorace.compare import draw, fleet, judge
 from iorace.compare.history import CellChange, Series
 from iorace.core.ids import params_json
 from iorace.export.html import _figure, _section, _table, esc
@@ -62,7 +62,7 @@ def index(site: SiteData) -> str:
     rows = []
     for sd in site.suites:
         for m in sd.latest:
-            changed = esc(judge.summary(m.changes).split(" (")[0]) if m.changes else "first session here"
+            changed = esc(draw.summary(m.changes).split(" (")[0]) if m.changes else "first session here"
             if m.changes is not None:
                 changed += f" (since session {m.previous})" + "".join(f"<br>regressed: {esc(line)}" for line in m.changes.regressions)
             mark = ' <span class="mark contended">contended</span>' if m.report.contention.contended else ""
