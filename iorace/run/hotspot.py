@@ -83,7 +83,7 @@ def hottest_own(report: str, dso: str) -> Hotspot:
     """From `perf report --sort dso,sym` text: the hottest user-space function of the program `dso` itself."""
     for line in report.splitlines():
         m = _LINE.match(line)
-        if m and m.group(2) == dso:
+        if m and m.group(2) == dso and "@plt" not in m.group(3):  # a PLT stub is the library's call, not a function to place
             share, symbol = float(m.group(1)), m.group(3)
             if symbol.startswith("0x"):
                 return Hotspot(why_not=f"its hottest code has no symbol ({symbol})")

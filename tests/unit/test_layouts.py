@@ -155,3 +155,4 @@ def test_the_hot_function_is_the_programs_own_hottest_not_a_librarys():
     assert hottest_own(REPORT.replace("74.12%  prog ", " 4.12%  prog "), "prog").why_not.startswith("no function of its own")
     assert "outside its own code" in hottest_own("    90.00%  libc.so.6  [.] fgetc\n", "prog").why_not
     assert "no symbol" in hottest_own("    90.00%  prog  [.] 0x0000000000001234\n", "prog").why_not
+    assert hottest_own("    40.00%  prog  [.] fgetc@plt\n    30.00%  prog  [.] main\n", "prog").symbol == "main"  # a PLT stub is libc's
