@@ -33,12 +33,7 @@ def test_a_session_fits_its_level_on_the_earlier_quiet_sessions_here_and_widens_
         cells = []
         for c in real.cells:
             factor = math.exp(rng.normal(0, 0.40)) if c.variant != "loop" else 1.0
-            # quiet: on the CPU all its run (a register loop alone on a core), whatever the first session shared
-            # its CPUs with (make test's other worker, or anything else on this machine)
-            runs = []
-            for r in c.runs:
-                wall = int(r.wall_ns * factor)
-                runs.append(dataclasses.replace(r, wall_ns=wall, user_ns=wall, sys_ns=0, host_busy_ns=0, host_steal_ns=0))
+            runs = [dataclasses.replace(r, wall_ns=int(r.wall_ns * factor), host_busy_ns=0, host_steal_ns=0) for r in c.runs]
             cells.append(dataclasses.replace(c, runs=runs))
         store.add_session(dataclasses.replace(real, cells=cells, status="done", uuid=str(uuid.uuid4())))
     store.commit()
