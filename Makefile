@@ -67,9 +67,12 @@ DB ?=
 site: setup
 	$(IORACE) site $(if $(DB),--db $(DB)) --out site
 
-# Everything; the shared store's tests start and stop their own PostgreSQL server (tests/pgserver.py).
+# Everything; the shared store's tests start and stop their own PostgreSQL server (tests/pgserver.py). In
+# TEST_JOBS workers (pytest-xdist): a slow test file whole in one worker, the unit tests one by one wherever
+# a worker is free (conftest.py's pytest_xdist_make_scheduler); TEST_JOBS=0 runs them all in this process.
+TEST_JOBS ?= 2
 test: setup
-	$(PYTEST) -q
+	$(PYTEST) -q -n $(TEST_JOBS) --dist loadfile
 
 # The quick loop: the harness's unit tests, no toolchain builds (seconds).
 test-quick: setup

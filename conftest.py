@@ -29,6 +29,11 @@ UNIT = TESTS / "unit"
 # Helpers of tests/ for every test folder; and tests/test_pgstore.py runs the fast tier's store tests again
 # on PostgreSQL: it imports them by name, as pytest does when it collects tests/unit/.
 sys.path[:0] = [str(UNIT), str(TESTS)]
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # an xdist worker starts with COLUMNS=80 and LINES=24 set: the width the CLI would then print at (its default
+    # off a terminal is 260 columns, which the tests' expected lines assume), in a subprocess or in-process
+    for name in ("COLUMNS", "LINES"):
+        os.environ.pop(name, None)
 
 
 def tier_of(path: Path) -> str | None:
@@ -59,6 +64,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             wrong.append(f"{item.nodeid}: marked slow inside a unit/ folder, the fast tier (move it out of unit/)")
     if wrong:
         raise pytest.UsageError("tests on the wrong side of the fast/slow line:\n  " + "\n  ".join(wrong))
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # a worker of `make test`: the slow tier first (see below)
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable; the same in every worker
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """In several workers (`make test`: pytest-xdist, -n auto --dist loadfile), loadfile's rule for the slow
+    tier, test by test for the fast one: a slow file's tests go to one worker, after one another, so that its
+    module-scoped fixtures (a whole session that the file's tests read) run once, and what its tests share on
+    disk (the rdb fuzz driver's folder, the build cache a test looks into) is not raced by its neighbours;
+    the fast tier's tests go one by one to whichever worker is free, so that they fill the end and the
+    workers finish together (the workers put the slow tier first: pytest_collection_modifyitems). Another
+    --dist is xdist's own."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SlowFilesWhole(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if tier_of(REPO / path) == "slow" else nodeid
+
+    return SlowFilesWhole(config, log)
 
 
 @dataclass

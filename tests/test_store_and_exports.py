@@ -230,17 +230,10 @@ def test_instruction_counts_are_repeatable(tmp_path):
     assert "instructions" in first.stdout and "x fewest" in first.stdout
 
 
-@pytest.mark.parametrize("width", [80, 120])
-def test_a_real_session_reads_in_a_terminal_of_80_and_120_columns(tmp_path, width):
-    """Every toolchain and every status of a real session is in the compact view, and no line is longer
-    than the terminal (a ratio is never cut)."""
-    import io
-
-    from rich.console import Console
-
-    from iorace.report.terminal import print_session
-    from iorace.store.db import Store
-
+@pytest.fixture(scope="module")
+def readbytes_session(tmp_path_factory):
+    """A real session of readbytes (tiny, two C variants, gcc and clang): its folder (store) and its run."""
+    tmp = tmp_path_factory.mktemp("readbytes")
     result = run_iorace(
         [
             "run",
@@ -260,11 +253,26 @@ def test_a_real_session_reads_in_a_terminal_of_80_and_120_columns(tmp_path, widt
             "--runs",
             "3",
         ],
-        tmp_path,
+        tmp,
     )
+    return tmp, result
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_a_real_session_reads_in_a_terminal_of_80_and_120_columns(readbytes_session, width):
+    """Every toolchain and every status of a real session is in the compact view, and no line is longer
+    than the terminal (a ratio is never cut). One session, shown at each width."""
+    import io
+
+    from rich.console import Console
+
+    from iorace.report.terminal import print_session
+    from iorace.store.db import Store
+
+    folder, result = readbytes_session
     assert result.returncode == 0, result.stderr
     out = io.StringIO()
-    print_session(build(Store(tmp_path / "iorace.sqlite").load()), Console(file=out, width=width, color_system=None), wide=False)
+    print_session(build(Store(folder / "iorace.sqlite").load()), Console(file=out, width=width, color_system=None), wide=False)
     text = out.getvalue()
     assert max(len(line) for line in text.splitlines()) <= width
     for cell in result.cells():

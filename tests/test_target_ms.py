@@ -3,6 +3,8 @@ new size (its answer is the new size's), and noted; without the option the manif
 
 from __future__ import annotations
 
+import pytest
+
 from conftest import TEST_SUITES, run_iorace
 from iorace.run.calibrate import MAX_FACTOR, sized
 
@@ -15,8 +17,14 @@ def test_sized_scales_in_proportion_and_within_bounds():
     assert sized(1, 1, 100) == MAX_FACTOR  # a run of nothing grows a thousandfold at most
 
 
-def test_a_cell_is_sized_to_the_target_and_verified_at_its_new_size(tmp_path):
-    res = run_iorace([*SPIN, "--target-ms", "5"], tmp_path)
+@pytest.fixture(scope="module")
+def sized_session(tmp_path_factory):
+    """One session sized to 5 ms a run (two tests read it)."""
+    return run_iorace([*SPIN, "--target-ms", "5"], tmp_path_factory.mktemp("sized"))
+
+
+def test_a_cell_is_sized_to_the_target_and_verified_at_its_new_size(sized_session, tmp_path):
+    res = sized_session
     assert res.returncode == 0, res.stderr
     (cell,) = res.cells(variant="loop")
     steps = int(cell["parameters"]["steps"])
@@ -48,8 +56,8 @@ def test_the_first_verification_runs_a_tenth_of_the_work_and_the_note_names_the_
     assert shared["steps"] == 60_000_000  # each cell got its own parameters: the sweep's dict is untouched
 
 
-def test_the_sizing_note_names_the_manifests_size_not_the_probes(tmp_path):
-    res = run_iorace([*SPIN, "--target-ms", "5"], tmp_path)
+def test_the_sizing_note_names_the_manifests_size_not_the_probes(sized_session):
+    res = sized_session
     assert res.returncode == 0, res.stderr
     assert "steps 60000000 -> " in res.stdout
 
@@ -57,6 +65,8 @@ def test_the_sizing_note_names_the_manifests_size_not_the_probes(tmp_path):
 def test_a_second_session_here_keeps_each_cells_size_from_the_first(tmp_path):
     """Sized anew, a cell's work per run follows the speed its probe happened to see (this VM runs in two
     speeds): the next session at the same target keeps the size this machine's latest one gave it."""
+    # its own first session, just before the second: a size is kept while a run at it still takes about the
+    # target, which a busy machine's load, changing between two sessions far apart, can move past
     first = run_iorace([*SPIN, "--target-ms", "5"], tmp_path)
     assert first.returncode == 0, first.stderr
     (cell,) = first.cells(variant="loop")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import os
 import shlex
@@ -10,6 +11,8 @@ import shutil
 import signal
 import subprocess
 import threading
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -201,13 +204,45 @@ def run_command(command: str, cwd: Path, env: dict[str, str]) -> tuple[str, int]
             proc.wait()
 
 
+@contextlib.contextmanager
+def _key_lock(final: Path) -> Iterator[bool]:
+    """Hold the key's lock (a file beside its folder, KEY.lock) while building it: another iorace process
+    that wants the same key (two sessions at once, or a test run in several workers) waits and then finds it
+    built, instead of building it too. Yields False if the session was interrupted while waiting. The kernel
+    drops the lock of a process that dies, so a killed build leaves nothing to wait for."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    with open(final.with_name(final.name + ".lock"), "a") as f:
+        while True:
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if _stopped.is_set():
+                    yield False
+                    return
+                time.sleep(0.1)
+        try:
+            yield True
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 def compile_key(cell: Cell) -> Outcome:
     """Build the key of a prepared cell into the cache (or find it there). Reads the cell, changes nothing
     (safe in a worker thread): the caller applies the outcome to every cell of the key. One key is built by
-    one thread at a time: its temp dir is named after the process."""
+    one thread at a time (its temp dir is named after the process), and by one process at a time (_key_lock)."""
     assert cell.build_key, f"{cell.label}: prepare() first"
     final = cache_dir() / "build" / cell.build_key
     if (final / ".built").exists():
+        return Outcome(final)
+    with _key_lock(final) as locked:
+        if not locked:
+            return Outcome(None, BUILD_FAILED, "build stopped: the session was interrupted")
+        return _compile_locked(cell, final)
+
+
+def _compile_locked(cell: Cell, final: Path) -> Outcome:
+    if (final / ".built").exists():  # built by another process while this one waited for the lock
         return Outcome(final)
     tmp = final.with_name(final.name + f".tmp{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
