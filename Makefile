@@ -69,10 +69,12 @@ site: setup
 
 # Everything; the shared store's tests start and stop their own PostgreSQL server (tests/pgserver.py). In
 # TEST_JOBS workers (pytest-xdist): a slow test file whole in one worker, the unit tests one by one wherever
-# a worker is free (conftest.py's pytest_xdist_make_scheduler); TEST_JOBS=0 runs them all in this process.
+# a worker is free (conftest.py's pytest_xdist_make_scheduler); TEST_JOBS=0 runs them all in this process. Then the
+# tests marked serial, alone: they need quiet sessions (or load every core), which a second worker would not leave.
 TEST_JOBS ?= 2
 test: setup
-	$(PYTEST) -q -n $(TEST_JOBS) --dist loadfile
+	$(PYTEST) -q -n $(TEST_JOBS) --dist loadfile -m "not serial"
+	$(PYTEST) -q -m serial
 
 # The quick loop: the harness's unit tests, no toolchain builds (seconds).
 test-quick: setup

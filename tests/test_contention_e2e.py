@@ -10,7 +10,12 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from conftest import TEST_SUITES, run_iorace
+
+# Alone, after the other tests (make test): its sessions must be quiet, or it loads every core itself.
+pytestmark = pytest.mark.serial
 
 # exactly 5 rounds (--precision none): the mark is what is tested, and a busy machine never reaches a precision
 SPIN = ["run", "spin", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--runs", "5", "--warmup", "1", "--no-aa", "--precision", "none"]

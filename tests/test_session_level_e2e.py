@@ -9,9 +9,13 @@ import math
 import uuid
 
 import numpy as np
+import pytest
 
 from conftest import TEST_SUITES, run_iorace
 from iorace.store.db import Store
+
+# Alone, after the other tests (make test): its sessions must be quiet, or it loads every core itself.
+pytestmark = pytest.mark.serial
 
 # both gcc profiles: six cells in the table, three disjoint pairs a session, enough changes to fit in five sessions
 SPIN = [

@@ -8,6 +8,9 @@ import pytest
 from conftest import TEST_SUITES, run_iorace
 from iorace.run.calibrate import MAX_FACTOR, sized
 
+# Alone, after the other tests (make test): its sessions must be quiet, or it loads every core itself.
+pytestmark = pytest.mark.serial
+
 SPIN = ["run", "spin", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--runs", "1", "--precision", "none", "--no-aa"]
 
 
