@@ -27,6 +27,10 @@ from test_html_browser import chromium_page
 from conftest import REPO, TEST_SUITES, run_iorace
 from iorace.store.db import Store
 
+# Alone, after the other tests (make test): its planted orders must be decided, which a busy second worker
+# can leave unresolved.
+pytestmark = pytest.mark.serial
+
 RUN = [
     *("run", "spin", "readbytes", "--suite-dir", str(TEST_SUITES), "--size", "tiny", "--variant", "c/*", "--toolchain", "gcc"),
     *("--runs", "3", "--precision", "none", "--no-aa", "--target-ms", "none", "--metric", "cpu"),
