@@ -69,6 +69,20 @@ def commands(tmp: Path, iterations: int) -> dict[str, str]:
     return {r["variant"]: r["command"] for r in doc["results"] + doc.get("iorace_unmeasured", [])}
 
 
+def median_interval(ratios: list[float]) -> str:
+    """The 95% interval of the median block ratio (distribution-free, from the order statistics: scipy's
+    binomial quantiles), so that a block-to-block spread larger than the difference sought shows as such."""
+    from scipy.stats import binom
+
+    n = len(ratios)
+    if n < 6:
+        return ""
+    lo = int(binom.ppf(0.025, n, 0.5))
+    hi = n - 1 - lo
+    r = sorted(ratios)
+    return f", 95% interval [{r[max(lo - 1, 0)]:.4f}, {r[min(hi + 1, n - 1)]:.4f}]"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--blocks", type=int, default=10, help="alternating iorace/hyperfine blocks per program")
@@ -76,6 +90,7 @@ def main() -> None:
     ap.add_argument("--runs-empty", type=int, default=200)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--target-ms", type=float, default=30.0)
+    ap.add_argument("--programs", default="work,empty", help="which programs, comma-separated (work, empty)")
     a = ap.parse_args()
     if not shutil.which("hyperfine"):
         sys.exit("bench-timer: hyperfine not found (scripts/setup installs it: apt-get install hyperfine)")
@@ -89,7 +104,8 @@ def main() -> None:
         print(f"work: {iterations} iterations (about {a.target_ms:g} ms); load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
         print(f"{'program':8} {'block':>5} {'iorace median':>14} {'hyperfine median':>17} {'iorace/hyperfine':>17}")
         summary = {}
-        for program, runs in (("work", a.runs_work), ("empty", a.runs_empty)):
+        wanted = a.programs.split(",")
+        for program, runs in [(p, r) for p, r in (("work", a.runs_work), ("empty", a.runs_empty)) if p in wanted]:
             ratios, pooled_mine, pooled_theirs = [], [], []
             for block in range(a.blocks):
                 steps = ["iorace", "hyperfine"] if block % 2 == 0 else ["hyperfine", "iorace"]
@@ -110,12 +126,14 @@ def main() -> None:
                 pooled_theirs += theirs
                 ratios.append(m / h)
                 print(f"{program:8} {block + 1:>5} {m * 1e3:>11.3f} ms {h * 1e3:>14.3f} ms {m / h:>17.4f}", flush=True)
-            summary[program] = (statistics.median(ratios), statistics.median(pooled_mine), statistics.median(pooled_theirs))
+            summary[program] = (ratios, statistics.median(pooled_mine), statistics.median(pooled_theirs))
         print()
-        for program, (ratio, m, h) in summary.items():
+        for program, (ratios, m, h) in summary.items():
+            ratio = statistics.median(ratios)
             print(
                 f"{program}: median of all runs: iorace {m * 1e3:.3f} ms, hyperfine {h * 1e3:.3f} ms "
                 f"(ratio {m / h:.4f}); median of the {a.blocks} blocks' ratios {ratio:.4f} ({(ratio - 1) * 100:+.1f}%)"
+                f"{median_interval(ratios)}"
             )
         command = shlex.join([".venv/bin/python", "tools/bench_timer.py", *sys.argv[1:]])
         print(f"load average at the end {os.getloadavg()[0]:.2f}; command: {command}")
