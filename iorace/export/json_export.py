@@ -102,6 +102,9 @@ def result(row: Row, scale_params: list[str] | None = None, level: Level = NO_LE
         "instructions": c.instructions,
         "instructions_ratio": row.instructions_ratio,
         "estimated_cycles": c.estimated_cycles,
+        # figures reported beside the answer: the program's own (its result line's "extra") and what the harness
+        # measured of its output (run/encoded.py: bytes, zlib, zstd of what it encodes)
+        "extra": dict(c.extra),
         # its code layouts (a run's entry in "layouts" indexes layout_names; null: the as-linked build) and how
         # much they alone move it (analyse/placement.py)
         "layout_names": list(c.layout_names),

@@ -351,6 +351,10 @@ class SuiteManifest(Strict):
     (readbytes: passes; serialize: ser_ops and deser_ops, whichever a cell's op uses): `iorace run --target-ms`
     (on by default, 100 ms) sizes them per cell, all by one factor, so that a run takes about that long. Without
     it every cell runs the manifest's size. Must be an integer parameter of [params] and one of scale_params."""
+    encoded_args: list[str] = Field(default_factory=list)
+    """Arguments (in place of a variant's args) that make a cell's program write the bytes it encodes to {output},
+    untimed: the harness runs each verified cell so once and reports the bytes' size, zlib and zstd size beside its
+    time (run/encoded.py; formats: `["--emit", "{input}", "{output}"]`)."""
     same_language_reference: SameLanguageReference | None = None
     """An "x in-memory" column: each cell against the reference variant of its own language, toolchain and profile
     (rdb)."""

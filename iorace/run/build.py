@@ -85,9 +85,16 @@ def build_command(cell: Cell, out: Path) -> str:
 
 def run_argv(cell: Cell, input_path: Path) -> list[str]:
     """The command line of one run: the toolchain's run template, then the variant's args (no shell)."""
+    return argv_with(cell, input_path, cell.variant.args)
+
+
+def argv_with(cell: Cell, input_path: Path, args: list[str], **more: str) -> list[str]:
+    """The toolchain's run template, then `args` (the variant's, or a suite's encoded_args), each {name} of the
+    cell's parameters, its build's variables, {input} and the `more` given filled in."""
     context = {**_variables(cell, cell.build_dir or Path(".")), **{k: str(v) for k, v in cell.params.items()}, "input": str(input_path)}
+    context.update(more)
     try:
-        return [part.format_map(context) for part in [*cell.toolchain.run, *cell.variant.args]]
+        return [part.format_map(context) for part in [*cell.toolchain.run, *args]]
     except (KeyError, IndexError, ValueError) as e:
         raise UsageError(f"{cell.suite.dir / 'suite.toml'}: variant {cell.variant.key}: args: unknown variable {e}") from None
 

@@ -29,6 +29,7 @@ from iorace.manifest.cells import OK, PLANNED, SKIPPED, Cell, dataset_refs, expa
 from iorace.manifest.suites import load_suites
 from iorace.run import build, counters, datasets, prior, reference
 from iorace.run.calibrate import calibrate, probe
+from iorace.run.encoded import size_encodings
 from iorace.run.hotspot import hotspot
 from iorace.run.layouts import balance, layouts_for
 from iorace.run.measure import Randomize, measure
@@ -167,6 +168,8 @@ def _execute(
             runnable = [c for c in cells if c.suite.name == suite_name and c.status == PLANNED]
             _prepare(runnable, progress, save, f"data {suite_name}")
             _verify(runnable, opts, recorder, progress, save, suite_name)
+            if runnable and runnable[0].suite.manifest.encoded_args:
+                _size_encodings(runnable, opts, progress, save, suite_name)
             if opts.instructions:
                 _count_instructions([c for c in runnable if c.status == OK], opts, progress, save)
             if opts.counters:
@@ -218,6 +221,20 @@ def _verify(
 
         calibrate(runnable, target_ms, opts.timeout, recorder, save, manifest_work, advance, build_jobs(opts), stored)
         progress.stop_task(sizing)
+
+
+def _size_encodings(runnable: list[Cell], opts: RunOptions, progress: Stages, save: Callable[[Cell], None], suite_name: str) -> None:
+    """The size of what each verified cell encodes (run/encoded.py), untimed, before anything is timed."""
+    cells = [c for c in runnable if c.status == OK]
+    task = progress.add_task(f"sizes {suite_name}", total=len(cells), what="")
+
+    def done(cell: Cell) -> None:
+        save(cell)
+        progress.update(task, what=cell.label)
+        progress.advance(task)
+
+    size_encodings(cells, opts.timeout, done)
+    progress.stop_task(task)
 
 
 def _build(cells: list[Cell], progress: Stages, save: Callable[[Cell], None], jobs: int, layouts: int = 1) -> None:
