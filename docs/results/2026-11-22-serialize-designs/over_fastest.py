@@ -22,53 +22,65 @@ REPO = HERE.parents[2]
 sys.path.insert(0, str(REPO))
 from iorace.analyse import stats  # noqa: E402
 
-DESIGNS = [("serializer", "ser-scopebuffer", ["ser-classes", "ser-array", "ser-appender"]),
-           ("deserializer", "deser-structs", ["deser-classes"])]
+# each table's fastest design and the designs over it
+DESIGNS = [("ser-scopebuffer", ["ser-classes", "ser-array", "ser-appender"]), ("deser-structs", ["deser-classes"])]
+
+
+PROFILES = ("seed-flags", "release")
+
+
+def ratio(rows: dict, a: tuple[str, str, str], b: tuple[str, str, str], digits: int) -> str:
+    """median_ratio of two cells' inner times (variant, toolchain, profile), as 'value [low-high]'."""
+    r = stats.median_ratio(rows[a]["inner_times"], rows[b]["inner_times"])
+    return f"{r.value:.{digits}f} [{r.low:.{digits}f}-{r.high:.{digits}f}]"
+
+
+def over_fastest(rows: dict) -> list[str]:
+    out = ["Each design over the fastest design of its compiler and profile (x fastest [95% interval]):", ""]
+    for profile in PROFILES:
+        for fastest, designs in DESIGNS:
+            for toolchain in ("gdc", "ldc2"):
+                for design in designs:
+                    line = ratio(rows, (design, toolchain, profile), (fastest, toolchain, profile), 1)
+                    out.append(f"  {profile:10} {toolchain:4} {design:14} over {fastest:15} {line}")
+    out += ["", "The class design over Appender (x [95% interval]):", ""]
+    for profile in PROFILES:
+        for toolchain in ("gdc", "ldc2"):
+            line = ratio(rows, ("ser-classes", toolchain, profile), ("ser-appender", toolchain, profile), 1)
+            out.append(f"  {profile:10} {toolchain:4} ser-classes    over ser-appender    {line}")
+    return out
+
+
+def gdc_over_ldc2(rows: dict) -> list[str]:
+    out = ["gdc over ldc2, each design (gdc's median inner time over ldc2's, x [95% interval]):", ""]
+    for profile in PROFILES:
+        for fastest, designs in DESIGNS:
+            for design in [*designs, fastest]:
+                line = ratio(rows, (design, "gdc", profile), (design, "ldc2", profile), 2)
+                out.append(f"  {profile:10} {design:15} {line}")
+    return out
+
+
+def seed_ratios() -> list[str]:
+    suite = tomllib.loads((REPO / "suites" / "serialize" / "suite.toml").read_text())
+    out = ["The seed's ratios, from its seconds (suite.toml's [[seed_tables]]), x (to one decimal):", ""]
+    for table in suite["seed_tables"]:
+        for toolchain, seconds in table["seed_figures_by_toolchain"].items():
+            pairs = [(cell, table["baseline"]) for cell in seconds if cell != table["baseline"]]
+            if "d/ser-appender" in seconds:
+                pairs.append(("d/ser-classes", "d/ser-appender"))
+            for cell, base in pairs:
+                r = seconds[cell] / seconds[base]
+                out.append(f"  {toolchain:4} {cell:16} over {base:17} {r:.2f} ({r:.1f})")
+    return out
 
 
 def main() -> None:
     export = json.loads(gzip.decompress((HERE / "designs.json.gz").read_bytes()))
     rows = {(r["variant"], r["toolchain"], r["profile"]): r for r in export["results"] if r["language"] == "d"}
-
-    def times(variant: str, toolchain: str, profile: str) -> list[float]:
-        return rows[(variant, toolchain, profile)]["inner_times"]
-
-    def ratio(a: tuple[str, str, str], b: tuple[str, str, str], digits: int) -> str:
-        r = stats.median_ratio(times(*a), times(*b))
-        return f"{r.value:.{digits}f} [{r.low:.{digits}f}-{r.high:.{digits}f}]"
-
-    out = [f"# written by {Path(__file__).name} from designs.json.gz (session {export['iorace']['session']})"
-           " and suites/serialize/suite.toml; do not edit", ""]
-    out += ["Each design over the fastest design of its compiler and profile (x fastest [95% interval]):", ""]
-    for profile in ("seed-flags", "release"):
-        for what, fastest, designs in DESIGNS:
-            for toolchain in ("gdc", "ldc2"):
-                for design in designs:
-                    line = ratio((design, toolchain, profile), (fastest, toolchain, profile), 1)
-                    out.append(f"  {profile:10} {toolchain:4} {design:14} over {fastest:15} {line}")
-    out += ["", "The class design over Appender (x [95% interval]):", ""]
-    for profile in ("seed-flags", "release"):
-        for toolchain in ("gdc", "ldc2"):
-            line = ratio(("ser-classes", toolchain, profile), ("ser-appender", toolchain, profile), 1)
-            out.append(f"  {profile:10} {toolchain:4} ser-classes    over ser-appender    {line}")
-    out += ["", "gdc over ldc2, each design (gdc's median inner time over ldc2's, x [95% interval]):", ""]
-    for profile in ("seed-flags", "release"):
-        for what, fastest, designs in DESIGNS:
-            for design in [*designs, fastest]:
-                line = ratio((design, "gdc", profile), (design, "ldc2", profile), 2)
-                out.append(f"  {profile:10} {design:15} {line}")
-
-    suite = tomllib.loads((REPO / "suites" / "serialize" / "suite.toml").read_text())
-    out += ["", "The seed's ratios, from its seconds (suite.toml's [[seed_tables]]), x (to one decimal):", ""]
-    for table in suite["seed_tables"]:
-        for toolchain, seconds in table["seed_figures_by_toolchain"].items():
-            base = seconds[table["baseline"]]
-            for cell, s in seconds.items():
-                if cell != table["baseline"]:
-                    out.append(f"  {toolchain:4} {cell:16} over {table['baseline']:17} {s / base:.2f} ({s / base:.1f})")
-            if "d/ser-appender" in seconds:
-                r = seconds["d/ser-classes"] / seconds["d/ser-appender"]
-                out.append(f"  {toolchain:4} {'d/ser-classes':16} over {'d/ser-appender':17} {r:.2f} ({r:.1f})")
+    head = f"# written by {Path(__file__).name} from designs.json.gz (session {export['iorace']['session']})"
+    out = [head + " and suites/serialize/suite.toml; do not edit", ""]
+    out += [*over_fastest(rows), "", *gdc_over_ldc2(rows), "", *seed_ratios()]
     (HERE / "over-fastest.txt").write_text("\n".join(out) + "\n")
 
 
