@@ -1,6 +1,6 @@
 """The designs' figures that suites/serialize/FINDINGS.md states and the exports hold only as times: each of
 Cerealed's designs over the fastest design of its compiler and profile (the exports' own ratios are over the
-table's fastest cell, Go's, or over ser-classes), the class design over Appender, ldc2 over gdc for each
+table's fastest cell, Go's, or over ser-classes), the class design over Appender, gdc over ldc2 for each
 design, and the seed's own ratios from its seconds (suites/serialize/suite.toml's [[seed_tables]]).
 
 Ratios are iorace.analyse.stats.median_ratio over the exported inner_times (the median over the median, a 95%
