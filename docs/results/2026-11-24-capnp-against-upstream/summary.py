@@ -45,7 +45,7 @@ def main() -> None:
     instr = {(r[0], r[1], r[2]): Decimal(r[-1]) for r in s["D"]}
     cpp_instr = [v for (row, _, _), v in instr.items() if row == "cpp/capnp"]
     rust_instr = [v for (row, _, _), v in instr.items() if row == "rust/capnp"]
-    ratio = lambda r: Decimal(r[5])  # noqa: E731  row, case, config, ours s, upst s, ratio, [lo, hi], verdict
+    ratio = lambda r: Decimal(r[5])
     first = {(r[1], r[2]): ratio(r) for r in timing["B"] if r[-1] == "NO"}
     again = {(r[1], r[2]): ratio(r) for r in timing["C"]}
     moved = [abs(again[k] / first[k] - 1) for k in first]

@@ -1,5 +1,5 @@
 """Rust over C++ instructions per message, per case, in the six in-memory configurations, from instructions.json.gz
-(each cell's instructions, exact; the same iterations for every row of a case, quick): rust/capnp and rust/capnp-reuse-string over cpp/capnp (g++). Writes ratios.txt.
+(each cell's instructions, exact, quick): rust/capnp and rust/capnp-reuse-string over cpp/capnp (g++). Writes ratios.txt.
 
 usage: python ratios.py   (reads instructions.json.gz beside it, writes ratios.txt beside it)"""
 
@@ -25,8 +25,10 @@ def main() -> None:
         if cell["toolchain"] in ("g++", "cargo") and cell["profile"] == "release":
             key = (f"{cell['language']}/{cell['variant']}", cell["parameters"]["case"], cell["parameters"]["config"])
             per_message[key] = Decimal(cell["instructions"]) / Decimal(cell["units_per_run"]["messages"])
-    lines = ["# written by ratios.py from instructions.json.gz; do not edit",
-             "# case: Rust / C++ instructions per message over the six in-memory configurations (min-max)"]
+    lines = [
+        "# written by ratios.py from instructions.json.gz; do not edit",
+        "# case: Rust / C++ instructions per message over the six in-memory configurations (min-max)",
+    ]
     for case in ("carsales", "catrank", "eval"):
         for rust in ("rust/capnp", "rust/capnp-reuse-string"):
             ratios = {c: per_message[(rust, case, c)] / per_message[("cpp/capnp", case, c)] for c in IN_MEMORY}
