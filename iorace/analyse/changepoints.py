@@ -2,7 +2,7 @@
 
 `iorace history` asks of each cell's series "when did it change?". A pairwise test of each session against
 the one before it answers a different question many times over, and on a noisy machine it raises a false
-alarm every few sessions (the issue's ten-session history: nine of its ten flags were noise). The field
+alarm every few sessions (a reported ten-session history: nine of its ten flags were noise). The field
 moved to change points over the whole series (MongoDB, DataStax Hunter / Apache Otava: E-divisive means and
 a Student's t-test; Chromium: at least 6 points a side; Perfherder: 12 a side and t > 7).
 

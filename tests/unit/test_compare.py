@@ -361,7 +361,7 @@ def describe_change(c):
 
 
 def two_cells(seed: int, spin: float = 1.0):
-    """The issue's table: an empty program (0.7 ms, +-30% a run) and a 30 ms spin loop (1% a run)."""
+    """The reported table: an empty program (0.7 ms, +-30% a run) and a 30 ms spin loop (1% a run)."""
     rng = np.random.default_rng(seed)
     empty = [0.0007 * float(np.exp(rng.normal(0, 0.3))) for _ in range(10)]
     loop = [0.030 * spin * float(np.exp(rng.normal(0, 0.01))) for _ in range(10)]
@@ -369,7 +369,7 @@ def two_cells(seed: int, spin: float = 1.0):
 
 
 def test_a_10_percent_slowdown_of_the_reference_of_two_cells_is_flagged():
-    """The issue's case: the spin loop 10% slower, the empty program's noise moving its median more, so the spin
+    """The reported case: the spin loop 10% slower, the empty program's noise moving its median more, so the spin
     loop is the table's reference (the typical mover of two: the smaller change); it is judged by its own times."""
     from iorace.compare.judge import compare, references
     from iorace.compare.sides import side_from_session

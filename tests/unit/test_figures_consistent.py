@@ -81,6 +81,20 @@ def _placement_sensitive() -> float:
     return float(match.group(1))
 
 
+def _race_constant(name: str) -> float:
+    text = (REPO / "iorace" / "run" / "race.py").read_text()
+    match = re.search(rf"^{name} = ([0-9.]+)", text, re.M)
+    assert match, f"iorace/run/race.py no longer defines {name}"
+    return float(match.group(1))
+
+
+def _precision_default() -> float:
+    text = (REPO / "iorace" / "core" / "options.py").read_text()
+    match = re.search(r"precision: float \| None = field\(\s*default=([0-9.]+),", text)
+    assert match, "iorace/core/options.py: RunOptions.precision has no numeric default"
+    return float(match.group(1))
+
+
 # The only figures the hand-written README and USAGE may state: constants of the code, not results.
 ALLOWED: dict[str, tuple[str, Callable[[], bool]]] = {
     "95%": ("the intervals' confidence level, stats.CONFIDENCE", lambda: _stats_constant("CONFIDENCE") == 0.95),
@@ -89,6 +103,10 @@ ALLOWED: dict[str, tuple[str, Callable[[], bool]]] = {
         "compare's --threshold default and layout.PLACEMENT_SENSITIVE",
         lambda: _compare_threshold_default() == 0.05 and _placement_sensitive() == 0.05,
     ),
+    "2%": ("run's --precision default, RunOptions.precision", lambda: _precision_default() == 0.02),
+    "2x": ("the race's F-race elimination, race.FAR_BEHIND", lambda: _race_constant("FAR_BEHIND") == 2.0),
+    "10x": ("far behind after the first round, race.FIRST_ROUND_FAR", lambda: _race_constant("FIRST_ROUND_FAR") == 10.0),
+    "3x": ("the bound a far cell leaves with, race.FAR_BOUND", lambda: _race_constant("FAR_BOUND") == 3.0),
 }
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 30: `make bench` twice back to back with a warm build cache, with the spin test suite beside the real
+# `make bench` twice back to back with a warm build cache, with the spin test suite beside the real
 # suites, the second with a 10% slowdown planted in one spin cell (IORACE_SPIN_SLOWER=loop2:10): how long each
 # takes, where the time goes (every log line carries the seconds since the command started), the precision at the
 # top of each table, whether the two sessions agree (tools/bench_repro.py) and what `iorace compare 1 2` flags.

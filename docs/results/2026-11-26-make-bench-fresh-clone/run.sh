@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 30: `make bench` on a fresh clone, builds included: a clone of the checkout's HEAD in a new folder, a
+# `make bench` on a fresh clone, builds included: a clone of the checkout's HEAD in a new folder, a
 # python3 with none of the project's packages first on PATH (scripts/setup makes the clone's own .venv), and an
 # empty iorace cache (IORACE_CACHE: every cell built again, every dataset generated again). What stays warm:
 # Debian's packages, and cargo's and Go's download caches (~/.cargo, ~/go: a first machine downloads them too).

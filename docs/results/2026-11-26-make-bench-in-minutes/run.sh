@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 30: does `make bench` fit in ten minutes with a warm build cache, with the median 95% half-width of the
+# Does `make bench` fit in ten minutes with a warm build cache, with the median 95% half-width of the
 # ratios of each table's three fastest cells at 5% or less, and do two back-to-back sessions agree?
 # Two `make bench` runs back to back, each with the spin test suite beside the real ones (three cells, ~1 s a
 # round), the second with a 10% slowdown planted in one of them (IORACE_SPIN_SLOWER=loop2:10): `compare 1 2`

@@ -1,4 +1,4 @@
-"""Issue 30: why do two back-to-back sessions disagree beyond their intervals? For each table's second and third
+"""Why do two back-to-back sessions disagree beyond their intervals? For each table's second and third
 fastest cell against its fastest, in two sessions of one store:
 - the spread between the sessions beyond what their intervals explain: tau, with E[d^2] = 2 tau^2 + se1^2 + se2^2
   for d the change of the log ratio (a session-level effect, Kalibera & Jones's upper level), per suite;

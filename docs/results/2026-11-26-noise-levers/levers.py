@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 30's levers, read from the JSON exports of run.sh (session-N-CFG.json; CFG is the configuration).
+"""The noise levers, read from the JSON exports of run.sh (session-N-CFG.json; CFG is the configuration).
 
 Per configuration, over its sessions: for each table's three fastest cells, the second and third against the
 first, the sd of the log ratio of the two runs of the same round (what a ratio's interval is made of), the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 30: which of the levers narrows the ratios at the top of a table on this VM? Two sessions of each
+# Which of the levers narrows the ratios at the top of a table on this VM? Two sessions of each
 # configuration, the configurations in the order A..D then D..A, all into one store; then levers.py.
 #   A  shuffle, no spinners, 50 ms (make bench's)     B  shuffle, spinners, 50 ms
 #   C  rivals,  spinners,    50 ms                    D  shuffle, spinners, 20 ms

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A first look at issue 30's new options on a quiet machine: the same readbytes cells (quick data, both modes, the
+# A first look at the new noise options on a quiet machine: the same readbytes cells (quick data, both modes, the
 # C and C++ cells of gcc, g++ and clang++, 10 rounds, no precision target) by default, with --target-ms 100, with
 # --metric cpu and with --order rivals, the four in turn and then again; then each session's precision (the median
 # 95% half-width of the ratios of each table's three fastest cells, and of every compared cell) and its length.

@@ -1,4 +1,4 @@
-"""Issue 30, pairing in time: read run.sh's store and its sessions.txt, and per configuration (S shuffle, R
+"""Pairing in time: read run.sh's store and its sessions.txt, and per configuration (S shuffle, R
 rivals) and suite print what decides a table's answer, as iorace computes it (stats.paired_ratio):
 - for each table's second and third fastest against its fastest: the sd of the per-round log ratio, the
   correlation of the two runs of a round (log times), and the ratio's 95% half-width;

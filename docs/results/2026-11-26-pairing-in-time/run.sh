@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 30, pairing in time: this VM runs in two states about 2x apart (a run takes 27 ms or 50 ms, whole
+# Pairing in time: this VM runs in two states about 2x apart (a run takes 27 ms or 50 ms, whole
 # stretches of rounds at a time, at a CPU share of 1.00: a busy neighbour on the host, which /proc/stat does not
 # see). In a shuffled round a cell and its table's fastest often run in different states; side by side
 # (--order rivals) they mostly share one. Two configurations, each session 20 rounds, no racing (every cell

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 30: two more `make bench` sessions back to back on a store that already holds this machine's earlier
+# Two more `make bench` sessions back to back on a store that already holds this machine's earlier
 # make bench sessions, so each new session fits its suites' session level on them (analyse/session_spread.py)
 # and carries it in its intervals; the second with a 10% slowdown planted in one spin cell
 # (IORACE_SPIN_SLOWER=loop2:10). Then tools/bench_repro.py on the two new sessions (z with and without the

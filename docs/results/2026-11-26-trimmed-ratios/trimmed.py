@@ -1,4 +1,4 @@
-"""Issue 30: are this machine's rounds heavy-tailed, and does a trimmed mean of the per-round log ratios give
+"""Are this machine's rounds heavy-tailed, and does a trimmed mean of the per-round log ratios give
 narrower intervals that still tell the truth? Reads two back-to-back sessions of one store.
 
 Per suite: each cell's standard deviation of log time beside its robust one (1.4826 x the median absolute

@@ -1,4 +1,4 @@
-"""Where the hot code lies, and what it costs, from the layout sessions (issue 32; frozen beside its result).
+"""Where the hot code lies, and what it costs, from the layout sessions (frozen beside its result).
 
 Reads each session's per-layout ratios (tools/pair_timer.py --per-layout) and where each binary's hot code
 lies (placement-*.tsv), and fits, by least squares over the layouts of a row,

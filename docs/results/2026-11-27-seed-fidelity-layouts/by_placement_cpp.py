@@ -1,4 +1,4 @@
-"""The C++ seed rows over link layouts, with where each side's hot loop lies (issue 32; frozen beside its result).
+"""The C++ seed rows over link layouts, with where each side's hot loop lies (frozen beside its result).
 
 Reads each session's per-layout ratios (tools/pair_timer.py --per-layout, cpp48-per-layout-N.tsv) and where each
 binary's per-byte loop starts (placement-cpp.tsv), and fits, by least squares over the layouts of a row,

@@ -1,4 +1,4 @@
-"""The Java seed rows by the programs' own times (issue 32; frozen beside its result).
+"""The Java seed rows by the programs' own times (frozen beside its result).
 
 readbytes compares its cells on "inner" time, the program's own timing of its passes, as the seed's Java
 programs print theirs ("Time for N bytes: MS"). A whole-process timer (tools/pair_timer.py) also counts the

@@ -1,4 +1,4 @@
-"""Issue 30: what the session level is made of, how to fit it, and which form of it carries from one suite to
+"""What the session level is made of, how to fit it, and which form of it carries from one suite to
 another. Over the sessions of one store:
 0. per consecutive pair of sessions, three fits of tau: the one make bench used until 3559071 (each cell's ratio
    to its table's fastest, the median of d^2 / (s^2 + 2 tau^2) against chi-square(1)'s), the same changes judged
