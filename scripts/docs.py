@@ -59,6 +59,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # iorace/core/host.py: the one definition of a host and its label
 from iorace.core.host import host_of  # noqa: E402
 
+sys.path.insert(0, str(REPO / "scripts"))
+import grid  # noqa: E402  (scripts/grid.py: the formats suite's grids)
+
 BEGIN = "<!-- results:begin -->"
 END = "<!-- results:end -->"
 DETAILS_ROWS = 12  # a seed table longer than this folds into <details>
@@ -130,6 +133,7 @@ class Study:
     summary: str
     files: tuple[File, ...]
     stores: tuple[Store, ...] = ()
+    grid: str = ""  # the suite whose answer grid its sessions hold (`grid = "formats"`: scripts/grid.py)
 
 
 def json_share(doc: dict) -> Share:
@@ -236,6 +240,7 @@ def load_study(folder: Path) -> Study:
         meta.get("summary", ""),
         tuple(files),
         tuple(Store(e["name"], e["commit"], e["what"]) for e in meta.get("stores", [])),
+        meta.get("grid", ""),
     )
 
 
@@ -504,15 +509,52 @@ def findings_pages(repo: Path, studies: list[Study]) -> dict[Path, str]:
     return pages
 
 
+GRID_BEGIN = "<!-- formats:begin -->"
+GRID_END = "<!-- formats:end -->"
+
+
+def render_grid_block(studies: list[Study], repo: Path, results: str) -> str:
+    """The formats suite's answer: the grids of the latest study that holds them (`grid = "formats"`), from each of
+    its JSON sessions; links through `results` as seed_section's."""
+    held = [s for s in studies if s.grid == "formats"]
+    out = [GRID_BEGIN, GENERATED.replace("docs/results/*/study.toml", "the latest formats study"), ""]
+    if not held:
+        out += ["No stored session of the formats suite yet: `iorace run formats --size quick`, alone, stores one.", "", GRID_END]
+        return "\n".join(out)
+    s = held[-1]
+    out += [f"{s.question} ([{s.slug}]({results}/{s.slug}/))", ""]
+    if s.summary:
+        out += [s.summary, ""]
+    for f in s.files:
+        if not f.session or _suffix(f.name) != ".json":
+            continue
+        doc = json.loads(gzfile.read_text(repo / "docs" / "results" / s.slug / f.name))
+        share = f.share.text() if f.share else ""
+        out += [f"##### [{f.name}]({results}/{s.slug}/{f.name}): {f.session}, host {f.host}, CPU share {share}", ""]
+        out += [*grid.grids(doc), ""]
+    out += [f"Repeat: `{s.command}`.", "", GRID_END]
+    return "\n".join(out)
+
+
+def grid_pages(repo: Path, studies: list[Study], readme_text: str) -> dict[Path, str]:
+    """README.md's and suites/formats/FINDINGS.md's formats block."""
+    page = repo / "suites" / "formats" / "FINDINGS.md"
+    out = {repo / "README.md": replace_block(readme_text, render_grid_block(studies, repo, "docs/results"), GRID_BEGIN, GRID_END)}
+    if page.exists():
+        block = render_grid_block(studies, repo, "../../docs/results")
+        out[page] = replace_block(page.read_text(), block, GRID_BEGIN, GRID_END, "suites/formats/FINDINGS.md")
+    return out
+
+
 def generate(repo: Path = REPO) -> dict[Path, str]:
     """What the generated files should hold: {path: text}."""
     studies = load_studies(repo / "docs" / "results")
     readme = repo / "README.md"
     return {
         repo / "docs" / "results" / "README.md": render_index(studies),
-        readme: replace_block(readme.read_text(), render_block(studies)),
         repo / "docs" / "MANIFEST.md": reference.markdown(),
         **findings_pages(repo, studies),
+        **grid_pages(repo, studies, replace_block(readme.read_text(), render_block(studies))),
     }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 import types
 from pathlib import Path
@@ -174,3 +175,11 @@ def test_a_gzipped_export_reads_as_its_plain_text(docs, tmp_path):
         ("session-2.json.gz", "4, ?", "0.99"),
         ("session-2.md", "", None),
     ]
+
+
+def test_the_readme_s_hand_written_part_is_a_product_page_of_at_most_250_lines():
+    text = (REPO / "README.md").read_text()
+    for begin, end in (("<!-- results:begin -->", "<!-- results:end -->"), ("<!-- formats:begin -->", "<!-- formats:end -->")):
+        text = re.sub(re.escape(begin) + r".*?" + re.escape(end), "", text, flags=re.S)
+    lines = len(text.splitlines())
+    assert lines <= 250, f"README.md's hand-written part is {lines} lines: move detail to docs/USAGE.md or ARCHITECTURE"

@@ -53,6 +53,7 @@ SOURCED = [
 GENERATED = [
     ("<!-- results:begin -->", "<!-- results:end -->"),
     ("<!-- seed:begin -->", "<!-- seed:end -->"),
+    ("<!-- formats:begin -->", "<!-- formats:end -->"),
 ]
 
 FIGURE = re.compile(
