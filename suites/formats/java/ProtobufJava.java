@@ -1,8 +1,9 @@
-// Strategy: protobuf-java 3.21.12 (generated classes and builders): the typed objects built into a new Catalog
+// Strategy: protobuf-java 3.25.9 (generated classes and builders): the typed objects built into a new Catalog
 // message (a builder per record) and toByteArray; Catalog.parseFrom into a new message, converted to new typed
 // objects (both on the clock). The generated class (iorace.formats.pb.CatalogueProto) is written at build time by
-// Debian's protoc 3.21.12 from ../proto/catalogue.proto (suite.toml's javac build): protobuf-java refuses generated
-// code newer than itself, and 3.21.12 is the jar of that very protoc release, so the pair cannot disagree.
+// Debian's protoc 3.21.12 from ../proto/catalogue.proto (suite.toml's javac build): protobuf refuses generated code
+// newer than its runtime and takes older code within one major version, so 3.25.9, the last 3.x, is the newest
+// runtime this protoc's code may run on (4.x would need protoc 4.x, from Maven as an x86-64 binary).
 import com.google.protobuf.InvalidProtocolBufferException;
 import iorace.formats.pb.CatalogueProto;
 import java.util.ArrayList;
