@@ -1,7 +1,10 @@
 module formats
 
-go 1.21
+go 1.23
 
-require github.com/vmihailenco/msgpack/v5 v5.4.1
+require (
+	github.com/vmihailenco/msgpack/v5 v5.4.1
+	google.golang.org/protobuf v1.36.12
+)
 
 require github.com/vmihailenco/tagparser/v2 v2.0.0 // indirect

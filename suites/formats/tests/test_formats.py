@@ -16,7 +16,7 @@ sys.path.insert(0, str(SUITE))
 import interop  # noqa: E402
 
 LANGUAGES = {"cpp", "go", "java", "python", "rust"}
-FORMATS = {"json", "msgpack"}
+FORMATS = {"json", "msgpack", "protobuf"}
 
 
 @pytest.fixture(scope="module")
@@ -50,14 +50,41 @@ def test_interop_matrix(checked: interop.Checked, tmp_path: Path) -> None:
     assert not failures, "\n".join(failures)
 
 
+def _protobuf_field_ends(raw: bytes) -> set[int]:
+    """The offsets where a top-level field of a protobuf message ends. Protobuf has no end marker: bytes cut at one
+    of these are a valid, shorter Catalog, which every decoder must accept, so a truncation case must cut elsewhere."""
+
+    def varint(i: int) -> tuple[int, int]:
+        value = shift = 0
+        while True:
+            byte = raw[i]
+            value |= (byte & 0x7F) << shift
+            i, shift = i + 1, shift + 7
+            if byte < 0x80:
+                return value, i
+
+    ends, i = {0}, 0
+    while i < len(raw):
+        key, i = varint(i)
+        assert key & 7 == 2, f"field {key >> 3} at {i}: every field of Catalog is length-delimited"
+        size, i = varint(i)
+        i += size
+        ends.add(i)
+    assert i == len(raw)
+    return ends
+
+
 def test_truncated_bytes_refused(checked: interop.Checked, tmp_path: Path) -> None:
     """A first taste of issue 46's mutant corpus: each decoder fed a truncated encoding refuses it cleanly (exit 1
-    and one error line), no crash and no digest."""
+    and one error line), no crash and no digest. (Protobuf: the cuts are checked to fall inside a top-level field;
+    a cut between two is a valid message, see _protobuf_field_ends.)"""
     programs = {(p.language, p.format): p for p in checked.programs}
     cases = []
     for fmt in sorted(FORMATS):
         whole = interop.emit(programs["python", fmt], checked.canonical, tmp_path / f"whole.{fmt}")
         for cut in (len(whole) // 2, len(whole) - 1):
+            if fmt == "protobuf":
+                assert cut not in _protobuf_field_ends(whole), f"protobuf cut at {cut} B is a field boundary: a valid message"
             path = tmp_path / f"cut{cut}.{fmt}"
             path.write_bytes(whole[:cut])
             cases += [(fmt, cut, reader, path) for reader in sorted(LANGUAGES)]
