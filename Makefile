@@ -5,8 +5,9 @@ PYTEST := .venv/bin/pytest
 # make bench's suites, in the order they are verified, measured and printed, each as soon as it is measured:
 # a small suite first (lines: its tables within about two minutes of a warm start), readbytes, the first
 # seed, last; quick data everywhere but rdb, which runs on its seed-like RDB 6 dump, the one the peers can read
-# (its quick dump is as large, and a fixed job a run: a second rdb dataset would cost as much again).
-SUITES ?= lines readexact rdb serialize capnp readbytes
+# (its quick dump is as large, and a fixed job a run: a second rdb dataset would cost as much again). formats:
+# the cross-language serialization grid's first tier (two tables: encode and decode), within the suite's floor budget.
+SUITES ?= lines readexact rdb serialize formats capnp readbytes
 SIZES ?= --size quick --size rdb=seed
 # Each cell's work per run is sized to about TARGET_MS (readbytes' passes, serialize's ops, capnp's iterations;
 # rdb, lines and readexact have one fixed job a run). Rounds: racing stops a cell many times behind its
