@@ -61,6 +61,7 @@ sys.path.remove(str(SUITE))
 DEFAULT_COUNT = 300
 DEFAULT_TIMEOUT = 20.0
 KINDS = ("refused", "accepted", "crash", "hang", "unclean")
+MARKS = {"refused": "r", "accepted": "a", "crash": "c", "hang": "h", "unclean": "u"}  # "A": the reference digest
 BAD = ("crash", "hang", "unclean")
 SANITIZE = "-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 # No leak checks (the programs leave their memory to the process's end); an allocation past 4 GB fails as
@@ -570,6 +571,7 @@ class Cell:
     same: int = 0  # accepted with the reference digest (the mutant decodes as the original did)
     reasons: Counter = field(default_factory=Counter)  # refusals' messages, numbers and paths blanked
     bad: list[dict] = field(default_factory=list)
+    marks: dict[int, str] = field(default_factory=dict)  # mutant -> one letter (MARKS): runs compare mutant by mutant
 
 
 def _reason(line: str, path: str) -> str:
@@ -619,8 +621,10 @@ def run(
             by_mutant.setdefault((fmt, i), {})[d.language] = o
             cell = cells[fmt][d.language]
             cell.counts[o.kind] += 1
+            cell.marks[i] = MARKS[o.kind]
             if o.kind == "accepted" and o.detail == expected:
                 cell.same += 1
+                cell.marks[i] = "A"
             if o.kind == "refused":
                 cell.reasons[_reason(o.detail, str(files[fmt, i][0]))] += 1
         for (fmt, i), outs in sorted(by_mutant.items()):
@@ -645,12 +649,18 @@ def _save(fmt: str, i: int, seed: int, data: bytes, how: str, outs: dict[str, Ou
 
 
 def bases_of(checked: interop.Checked, formats: list[str], workdir: Path) -> dict[str, list[bytes]]:
-    """Each format's distinct encodings of the dataset, as its programs write them (in language order)."""
+    """Each format's distinct encodings of the dataset, as its programs write them (in language order). A program
+    that writes other bytes each time (Go's MessagePack: vmihailenco's SetSortMapKeys sorts map[string]string
+    only, and a map of records comes out in Go's random map order) is no base: mutant i would not be the same
+    bytes from one run to the next."""
     out: dict[str, list[bytes]] = {}
     for p in sorted(checked.programs, key=lambda p: (p.format, p.language)):
         if p.format not in formats:
             continue
         data = interop.emit(p, checked.canonical, workdir / f"{p.language}.{p.format}")
+        if interop.emit(p, checked.canonical, workdir / f"{p.language}.again.{p.format}") != data:
+            log(f"{p.language}/{p.format} writes other bytes each time: not a base")
+            continue
         if data not in out.setdefault(p.format, []):
             out[p.format].append(data)
     return out
@@ -669,10 +679,11 @@ def table(cells: dict[str, dict[str, Cell]]) -> str:
     return "\n".join(lines)
 
 
-def as_json(cells: dict[str, dict[str, Cell]], seed: int, count: int) -> dict:
+def as_json(cells: dict[str, dict[str, Cell]], seed: int, count: int, bases: dict[str, list[str]]) -> dict:
     return {
         "seed": seed,
         "count": count,
+        "bases": bases,
         "cells": {
             fmt: {
                 lang: {
@@ -680,6 +691,7 @@ def as_json(cells: dict[str, dict[str, Cell]], seed: int, count: int) -> dict:
                     **{k: c.counts[k] for k in KINDS},
                     "accepted_same": c.same,
                     "refusals": dict(c.reasons.most_common(8)),
+                    "by_mutant": "".join(c.marks[i] for i in sorted(c.marks)),
                     "findings": c.bad,
                 }
                 for lang, c in sorted(by_lang.items())
@@ -710,6 +722,8 @@ def main(argv: list[str]) -> int:
         formats = sorted({d.format for d in decs})
         bases = bases_of(checked, formats, Path(tmp))
         log(f"{a.count} mutants per format, seed {a.seed}: " + ", ".join(d.label for d in decs))
+        for fmt, bs in sorted(bases.items()):
+            log(f"{fmt}: {len(bs)} bases (" + ", ".join(f"{len(b)} B" for b in bs) + ")")
         cells = run(decs, bases, checked.expected, a.count, a.seed, a.jobs, a.timeout, progress=True)
     print(table(cells))
     bad = [(fmt, lang, b) for fmt, by in cells.items() for lang, c in by.items() for b in c.bad]
@@ -718,7 +732,8 @@ def main(argv: list[str]) -> int:
     if len(bad) > 20:
         print(f"... and {len(bad) - 20} more (--json OUT for all)")
     if a.json:
-        a.json.write_text(json.dumps(as_json(cells, a.seed, a.count), indent=1) + "\n")
+        named = {f: [f"{len(b)} B, sha1 {hashlib.sha1(b).hexdigest()[:12]}" for b in bs] for f, bs in bases.items()}
+        a.json.write_text(json.dumps(as_json(cells, a.seed, a.count, named), indent=1) + "\n")
     print(f"mutants: {'FAILED: ' + str(len(bad)) + ' crash, hang or unclean outcomes' if bad else 'no crash, hang or unclean outcome'}")
     return 1 if bad else 0
 
