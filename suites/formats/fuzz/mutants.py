@@ -654,15 +654,21 @@ def bases_of(checked: interop.Checked, formats: list[str], workdir: Path) -> dic
     only, and a map of records comes out in Go's random map order) is no base: mutant i would not be the same
     bytes from one run to the next."""
     out: dict[str, list[bytes]] = {}
+    unstable: dict[str, bytes] = {}
     for p in sorted(checked.programs, key=lambda p: (p.format, p.language)):
         if p.format not in formats:
             continue
         data = interop.emit(p, checked.canonical, workdir / f"{p.language}.{p.format}")
         if interop.emit(p, checked.canonical, workdir / f"{p.language}.again.{p.format}") != data:
             log(f"{p.language}/{p.format} writes other bytes each time: not a base")
+            unstable.setdefault(p.format, data)
             continue
         if data not in out.setdefault(p.format, []):
             out[p.format].append(data)
+    for fmt, data in unstable.items():
+        if not out[fmt]:  # better mutants that differ from run to run than none
+            log(f"{fmt}: no program writes the same bytes twice: the mutants are not the same from run to run")
+            out[fmt].append(data)
     return out
 
 
