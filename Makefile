@@ -35,7 +35,10 @@ BENCH_ARGS ?=
 
 # make fuzz: each fuzzer of the rdb parsers (cargo fuzz, libFuzzer, go test -fuzz) for FUZZ_SECONDS, then the
 # differential driver (every parser on each mutant) as long; installs cargo-fuzz and nightly Rust if missing.
+# Then make fuzz-formats: FORMAT_MUTANTS seeded mutants of each format's encoding fed to every language's decoder
+# (C++ under ASan+UBSan), a table of refusals, digests, crashes and hangs (suites/formats/README.md, "Mutants").
 FUZZ_SECONDS ?= 60
+FORMAT_MUTANTS ?= 300
 
 # make seeds: each seed's question at its own configuration (its data size, parameters, compilers and build
 # profiles: each suite's [seed] block), its published table beside today's first; SEEDS=readexact for one.
@@ -45,7 +48,7 @@ SEEDS ?=
 STUDY ?=
 STUDY_NEXT = $(STUDY)/session-$(shell expr 1 + 0$$(ls $(STUDY) 2>/dev/null | sed -n 's/^session-\([0-9]*\)\.json\(\.gz\)\{0,1\}$$/\1/p' | sort -n | tail -1))
 
-.PHONY: setup bench seeds site test test-quick lint docs doctor fuzz lock
+.PHONY: setup bench seeds site test test-quick lint docs doctor fuzz fuzz-formats lock
 
 setup:
 	scripts/setup
@@ -95,7 +98,11 @@ doctor: setup
 	$(IORACE) doctor
 
 fuzz: setup
-	.venv/bin/python suites/rdb/fuzz/rdbfuzz.py all $(FUZZ_SECONDS)
+	rc=0; .venv/bin/python suites/rdb/fuzz/rdbfuzz.py all $(FUZZ_SECONDS) || rc=1; \
+		.venv/bin/python suites/formats/fuzz/mutants.py --count $(FORMAT_MUTANTS) || rc=1; exit $$rc
+
+fuzz-formats: setup
+	.venv/bin/python suites/formats/fuzz/mutants.py --count $(FORMAT_MUTANTS)
 
 # Resolve pyproject.toml's dependencies and extras again into requirements.lock (every platform and Python
 # that pyproject allows, with hashes), with uv, which setup does not need; commit the result on purpose.

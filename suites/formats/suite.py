@@ -1,4 +1,4 @@
-"""formats (issue 46): one citm-shaped catalogue, encoded and decoded by each language's usual JSON and
+"""formats: one citm-shaped catalogue, encoded and decoded by each language's usual JSON and
 MessagePack libraries. generate() writes the canonical file every program reads (canonical JSON: fields in
 schema order, map keys sorted, nulls written); expected() is the SHA-256 of its canon stream, computed here
 independently of the variants (the spec: README.md, "The canon stream")."""

@@ -1,7 +1,7 @@
 """Hand-written files name no entry of an external issue tracker ("issue N", "issues N", "issue #N"): a reader
 of this repository has no tracker to look it up in, so a file says what the rule or change is instead.
 
-Checked: every tracked file (`git ls-files`) but suites/formats/ (kept by its own work) and the stored records
+Checked: every tracked file (`git ls-files`) but the stored records
 of docs/results/, which are history and stay as they were written: the JSON and TSV exports (plain or gzipped),
 the session exports (session-N.md / .txt), iorace's Markdown exports (first line `# iorace session`), and the
 tools' raw outputs in a study's .txt files, of which only the hand-written comment lines (`#`) are checked.
@@ -22,7 +22,7 @@ RECORD = re.compile(r"^docs/results/.*(\.json|\.json\.gz|\.tsv|\.tsv\.gz|\.gz|/s
 
 def checked_text(path: str, text: str) -> str:
     """The hand-written part of a tracked file's text ('' for a stored record)."""
-    if path.startswith("suites/formats/") or RECORD.match(path):
+    if RECORD.match(path):
         return ""
     if path.startswith("docs/results/"):
         if path.endswith(".md") and text.startswith("# iorace"):
@@ -71,6 +71,6 @@ def test_a_planted_reference_is_found_and_records_are_left_alone() -> None:
     assert not references("docs/results/2026-11-26-seed-lines/session-1.md", planted)
     assert not references("docs/results/2026-11-24-serialize-java/quick.json", planted)
     assert not references("docs/results/2026-11-24-capnp-languages/instructions.md", f"# iorace session 1\n{planted}")
-    assert not references("suites/formats/FINDINGS.md", planted)
+    assert references("suites/formats/FINDINGS.md", planted)
     # other projects' trackers and numbered programs are not it
     assert not references("docs/FINDINGS.md", "criterion #334, capnproto#2730, the seed's D #6, issued 3 times")

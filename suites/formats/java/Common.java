@@ -163,7 +163,9 @@ final class Common {
   }
 
   static void fail(int code, String message) {
-    System.err.println("error: " + message.replace('\n', ' '));  // one line, as the protocol asks
+    // one line, as the protocol asks: any line break (\R: \n, \r, \u2028, ...) in a message, say one that
+    // quotes a field name read from bad bytes, becomes a space
+    System.err.println("error: " + message.replaceAll("\\R", " "));
     System.exit(code);
   }
 

@@ -16,17 +16,21 @@ Codec = Callable[[Any], Any]
 
 
 class Canon:
-    """The canon stream of a decoded catalogue (plain dicts and lists), in the master schema's field order."""
+    """The canon stream of a decoded catalogue (plain dicts and lists), in the master schema's field order. The
+    plain objects are whatever the bytes held: each value's type is checked here (untimed), where the typed
+    languages' decoders check it, so that bytes of another shape are refused with a ValueError."""
 
     def __init__(self) -> None:
         self.out = bytearray()
 
     def i64(self, v: Any) -> None:
-        if type(v) is not int:
-            raise ValueError(f"not an integer: {v!r}")
+        if type(v) is not int or not -(1 << 63) <= v < 1 << 63:
+            raise ValueError(f"not a 64-bit integer: {_short(v)}")
         self.out += struct.pack("<q", v)
 
     def str(self, v: Any) -> None:
+        if type(v) is not str:
+            raise ValueError(f"not a string: {_short(v)}")
         b = v.encode("utf-8")
         self.out += struct.pack("<I", len(b))
         self.out += b
@@ -41,21 +45,25 @@ class Canon:
     def count(self, n: int) -> None:
         self.out += struct.pack("<I", n)
 
-    def ints(self, v: list) -> None:
-        self.count(len(v))
+    def ints(self, v: Any) -> None:
+        self.count(len(_list(v)))
         for x in v:
             self.i64(x)
 
-    def keys(self, m: dict) -> list:
-        self.count(len(m))
+    def keys(self, m: Any) -> list:
+        self.count(len(_dict(m)))
+        for k in m:
+            if type(k) is not str:
+                raise ValueError(f"not a string key: {_short(k)}")
         return sorted(m, key=lambda k: k.encode("utf-8"))
 
-    def catalog(self, c: dict) -> bytes:
+    def catalog(self, c: Any) -> bytes:
+        _dict(c)
         for k in self.keys(c["areaNames"]):
             self.str(k)
             self.str(c["areaNames"][k])
         for k in self.keys(c["events"]):
-            e = c["events"][k]
+            e = _dict(c["events"][k])
             self.str(k)
             self.i64(e["id"])
             self.str(e["name"])
@@ -63,24 +71,27 @@ class Canon:
             self.opt(e.get("logo"))
             self.ints(e["subTopicIds"])
             self.ints(e["topicIds"])
-        self.count(len(c["performances"]))
+        self.count(len(_list(c["performances"])))
         for p in c["performances"]:
+            _dict(p)
             self.i64(p["id"])
             self.i64(p["eventId"])
             self.opt(p.get("name"))
             self.opt(p.get("logo"))
             self.i64(p["start"])
             self.str(p["venueCode"])
-            self.count(len(p["prices"]))
+            self.count(len(_list(p["prices"])))
             for pr in p["prices"]:
+                _dict(pr)
                 self.i64(pr["amount"])
                 self.i64(pr["audienceSubCategoryId"])
                 self.i64(pr["seatCategoryId"])
-            self.count(len(p["seatCategories"]))
+            self.count(len(_list(p["seatCategories"])))
             for sc in p["seatCategories"]:
-                self.i64(sc["seatCategoryId"])
-                self.count(len(sc["areas"]))
+                self.i64(_dict(sc)["seatCategoryId"])
+                self.count(len(_list(sc["areas"])))
                 for a in sc["areas"]:
+                    _dict(a)
                     self.i64(a["areaId"])
                     self.ints(a["blockIds"])
         for k in self.keys(c["topicSubTopics"]):
@@ -92,7 +103,24 @@ class Canon:
         return bytes(self.out)
 
 
-def digest(catalog: dict) -> str:
+def _short(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _dict(v: Any) -> dict:
+    if type(v) is not dict:
+        raise ValueError(f"not a map: {_short(v)}")
+    return v
+
+
+def _list(v: Any) -> list:
+    if type(v) is not list:
+        raise ValueError(f"not a list: {_short(v)}")
+    return v
+
+
+def digest(catalog: Any) -> str:
     return hashlib.sha256(Canon().catalog(catalog)).hexdigest()
 
 
@@ -135,7 +163,7 @@ def main(encode: Codec, decode: Codec) -> None:
                 decoded = decode(encoded)
             inner = time.perf_counter_ns() - start
             answer = digest(decoded)  # untimed: what the last pass decoded
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:  # RecursionError: nested too deep
         fail(1, f"{type(e).__name__}: {e}")
     result = {"answer": answer, "inner_ns": inner, "extra": {"encoded_bytes": size}}
     print("iorace-result " + json.dumps(result), file=sys.stderr)

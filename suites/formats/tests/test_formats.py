@@ -75,7 +75,7 @@ def _protobuf_field_ends(raw: bytes) -> set[int]:
 
 
 def test_truncated_bytes_refused(checked: interop.Checked, tmp_path: Path) -> None:
-    """A first taste of issue 46's mutant corpus: each decoder fed a truncated encoding refuses it cleanly (exit 1
+    """A first taste of the mutant corpus: each decoder fed a truncated encoding refuses it cleanly (exit 1
     and one error line), no crash and no digest. (Protobuf: the cuts are checked to fall inside a top-level field;
     a cut between two is a valid message, see _protobuf_field_ends.)"""
     programs = {(p.language, p.format): p for p in checked.programs}

@@ -1,0 +1,97 @@
+"""formats, the mutant corpus in small: the driver (suites/formats/fuzz/mutants.py, `make fuzz-formats`
+runs 300 a format) on 10 mutants of each format, every language's decoder (C++ under ASan+UBSan), with no
+crash, hang or unclean refusal; and the inputs the first full run found crashes with, made again by hand, fed
+to every decoder of their format: each refused cleanly or decoded."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+SUITE = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(SUITE / "fuzz"))
+import mutants  # noqa: E402
+
+sys.path.insert(0, str(SUITE))
+import interop  # noqa: E402
+
+TIMEOUT = 120.0  # a loaded machine's JVM start; a hang is a minute and more
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[interop.Checked, list[mutants.Decoder], dict[str, list[bytes]]]:
+    work = tmp_path_factory.mktemp("formats-mutants")
+    checked = interop.check_only("tiny", work, ["--build-jobs", "2"])
+    decs = mutants.decoders(checked, asan=True, jobs=2)
+    formats = sorted({d.format for d in decs})
+    return checked, decs, mutants.bases_of(checked, formats, work)
+
+
+def test_ten_mutants_a_format_no_crash_or_hang(built) -> None:  # type: ignore[no-untyped-def]
+    checked, decs, bases = built
+    languages = {p.language for p in checked.programs}
+    assert {"cpp", "go", "java", "python", "rust"} <= languages
+    assert all("ASan+UBSan" in d.label for d in decs if d.language == "cpp"), [d.label for d in decs]
+    cells = mutants.run(decs, bases, checked.expected, count=10, seed=46, jobs=2, timeout=TIMEOUT, save=False)
+    assert set(cells) == {p.format for p in checked.programs}
+    for fmt, by_lang in cells.items():
+        assert set(by_lang) == {p.language for p in checked.programs if p.format == fmt}, fmt
+        for lang, cell in by_lang.items():
+            assert sum(cell.counts.values()) == 10, (fmt, lang, cell.counts)
+    bad = [f"{fmt} {lang}: {b}" for fmt, by in cells.items() for lang, c in by.items() for b in c.bad]
+    assert not bad, mutants.table(cells) + "\n" + "\n".join(bad)
+
+
+def _msgpack_huge_array(whole: bytes) -> bytes:
+    """The performances list's header (array 16, 0xdc 0x00 0x10) claiming 2^32-1 items (0xdd ff ff ff ff): Go's
+    library allocated them all before reading one (a fatal out-of-memory)."""
+    at = whole.index(b"\xacperformances") + 13
+    assert whole[at : at + 3] == b"\xdc\x00\x10", whole[at : at + 3]
+    return whole[:at] + b"\xdd\xff\xff\xff\xff" + whole[at + 3 :]
+
+
+def _msgpack_key_with_line_break(whole: bytes) -> bytes:
+    """A field name with a carriage return (fixstr "venue\\rCode"): Jackson quotes it in its error, which was
+    two lines."""
+    return whole.replace(b"\xa9venueCode", b"\xaavenue\rCode", 1)
+
+
+def _msgpack_int_for_string(whole: bytes) -> bytes:
+    """The first venueCode's string (a fixstr) replaced by the integer 5: Python's canon raised AttributeError."""
+    at = whole.index(b"\xa9venueCode") + 10
+    n = whole[at] - 0xA0
+    assert 0 <= n < 32
+    return whole[:at] + b"\x05" + whole[at + 1 + n :]
+
+
+CRAFTED = {
+    # JSON nested 100,000 deep: Python's json raised RecursionError (a traceback)
+    "json-deep-arrays": ("json", lambda whole: b"[" * 100_000 + b"]" * 100_000),
+    "json-deep-objects": ("json", lambda whole: whole.replace(b'"areaNames":', b'"areaNames":' + b'{"a":' * 50_000, 1)),
+    # an id past the 64-bit range, a map where a string is, a number where a string is: Python's canon raised
+    # struct.error and AttributeError
+    "json-id-past-i64": ("json", lambda whole: whole.replace(b'"id":', b'"id":18446744073709551616,"x":', 1)),
+    "json-map-for-string": ("json", lambda whole: whole.replace(b'"venueCode":"', b'"venueCode":{},"y":"', 1)),
+    "json-number-for-string": ("json", lambda whole: whole.replace(b'"venueCode":"', b'"venueCode":5,"y":"', 1)),
+    "msgpack-huge-array": ("msgpack", _msgpack_huge_array),
+    "msgpack-key-with-line-break": ("msgpack", _msgpack_key_with_line_break),
+    "msgpack-int-for-string": ("msgpack", _msgpack_int_for_string),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CRAFTED))
+def test_what_the_full_run_found_is_refused_cleanly(built, tmp_path: Path, name: str) -> None:  # type: ignore[no-untyped-def]
+    checked, decs, _ = built
+    fmt, make = CRAFTED[name]
+    python = next(p for p in checked.programs if p.format == fmt and p.language == "python")
+    whole = interop.emit(python, checked.canonical, tmp_path / f"whole.{fmt}")
+    data = make(whole)
+    assert data != whole
+    path = tmp_path / f"{name}.{fmt}"
+    path.write_bytes(data)
+    outcomes = {d.label: d.run(path, TIMEOUT) for d in decs if d.format == fmt}
+    assert len(outcomes) >= 5
+    bad = {label: o for label, o in outcomes.items() if o.kind not in ("refused", "accepted")}
+    assert not bad, bad

@@ -1,0 +1,119 @@
+"""The formats mutant driver's own parts, without the suite's programs: the classifier goes red on planted
+crashes (a segfault, a traceback, a sanitizer report, a panic, a hang) and green on clean refusals and digests,
+a run over a planted crashing decoder fails, and the mutants are seeded (the same bytes every time)."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+SUITE = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(SUITE / "fuzz"))
+import mutants  # noqa: E402
+
+DIGEST = "d47d3e1bbbf071280ead9f0a6b87246f5cf6ef341c7ad4400501bd5db1b11f6d"
+
+PLANTED = {
+    "segfault": ("import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)", "crash"),
+    "abort": ("import os\nos.abort()", "crash"),
+    "traceback": ("raise RuntimeError('boom')", "crash"),
+    "hang": ("import time\ntime.sleep(60)", "hang"),
+    "refuses": ("import sys\nprint('error: FILE: not MessagePack', file=sys.stderr)\nsys.exit(1)", "refused"),
+    "accepts": (f"print('{DIGEST}')", "accepted"),
+    "two_error_lines": ("import sys\nprint('error: one\\nerror: two', file=sys.stderr)\nsys.exit(1)", "unclean"),
+    "exit0_no_digest": ("print('hello')", "unclean"),
+    "digest_and_refusal": (f"import sys\nprint('{DIGEST}')\nprint('error: x', file=sys.stderr)\nsys.exit(1)", "unclean"),
+}
+
+
+def planted(tmp_path: Path, name: str) -> mutants.Decoder:
+    script = tmp_path / f"{name}.py"
+    script.write_text(PLANTED[name][0] + "\n")
+    return mutants.Decoder("planted", "fmt", [sys.executable, str(script)], f"planted/{name}")
+
+
+@pytest.mark.parametrize("name", sorted(PLANTED))
+def test_planted_programs_are_classified(tmp_path: Path, name: str) -> None:
+    data = tmp_path / "in.bin"
+    data.write_bytes(b"\x00")
+    got = planted(tmp_path, name).run(data, timeout=2.0)
+    assert got.kind == PLANTED[name][1], got
+
+
+@pytest.mark.parametrize(
+    "stderr",
+    [
+        "=================================================================\n==1==ERROR: AddressSanitizer: heap-buffer-overflow on address",
+        "common.hpp:12:3: runtime error: signed integer overflow: 9223372036854775807 + 1",
+        "thread 'main' panicked at src/lib.rs:10:5:\nindex out of bounds\nnote: run with `RUST_BACKTRACE=1`",
+        "panic: runtime error: index out of range [5] with length 3\n\ngoroutine 1 [running]:\nmain.main()",
+        "fatal error: runtime: out of memory\n\nruntime stack:\nruntime.throw()\n\ngoroutine 1 [running]:",
+        'Exception in thread "main" java.lang.StackOverflowError\n\tat Foo.bar(Foo.java:1)',
+        "Traceback (most recent call last):\n  File \"x.py\", line 1\nAttributeError: 'int' object has no attribute 'encode'",
+    ],
+)
+def test_crash_reports_are_crashes_whatever_the_exit_code(stderr: str) -> None:
+    for code in (1, 2, 101):
+        assert mutants.classify(code, "", stderr).kind == "crash", (code, stderr)
+
+
+def test_clean_outcomes() -> None:
+    assert mutants.classify(1, "", "error: x.bin: EOF while parsing a value\n") == mutants.Outcome(
+        "refused", "error: x.bin: EOF while parsing a value"
+    )
+    assert mutants.classify(0, DIGEST + "\n", "").kind == "accepted"
+    assert mutants.classify(-11, "", "").kind == "crash"
+    assert mutants.classify(134, "", "error: x").kind == "crash"
+    assert mutants.classify(None, "", "").kind == "hang"
+    # ASan's note of an allocation it let fail (allocator_may_return_null), then the program's own refusal
+    asan = "==42==WARNING: AddressSanitizer failed to allocate 0x2000000008 bytes\nerror: std::bad_alloc\n"
+    assert mutants.classify(1, "", asan) == mutants.Outcome("refused", "error: std::bad_alloc")
+
+
+def test_a_run_over_a_crashing_decoder_fails(tmp_path: Path) -> None:
+    decs = [planted(tmp_path, "refuses"), planted(tmp_path, "traceback")]
+    decs[1].language = "other"
+    cells = mutants.run(decs, {"fmt": [b"\x81\xa1a\x01" * 8]}, DIGEST, count=4, jobs=2, timeout=10, save=False)
+    assert cells["fmt"]["planted"].counts == {"refused": 4}
+    assert cells["fmt"]["other"].counts == {"crash": 4}
+    assert len(cells["fmt"]["other"].bad) == 4 and not cells["fmt"]["planted"].bad
+    assert "crash" in mutants.table(cells)
+
+
+def test_mutants_are_seeded_and_each_its_own() -> None:
+    bases = [bytes(range(256)) * 4, b'{"a":[1,2,{"b":"c"}],"d":null}' * 10]
+    for fmt in ("json", "msgpack", "protobuf", "cbor"):
+        first = [mutants.mutant(bases, fmt, 1, i) for i in range(50)]
+        assert first == [mutants.mutant(bases, fmt, 1, i) for i in range(50)]  # the same bytes every time
+        assert mutants.mutant(bases, fmt, 1, 7) == first[7]  # mutant 7 alone, as in a run of 50
+        assert len({m for m, _ in first}) > 40  # and different from one another
+        assert sum(m not in bases for m, _ in first) >= 45  # nearly all changed
+    assert mutants.mutant(bases, "json", 2, 0) != mutants.mutant(bases, "json", 1, 0)
+
+
+def test_format_aware_edits_find_their_fields() -> None:
+    # {"ab": [1, 2, 3], "s": "xyz"} in MessagePack: a fixmap, a fixstr key, a fixarray, a fixstr
+    mp = b"\x82\xa2ab\x93\x01\x02\x03\xa1s\xa3xyz"
+    assert mutants.msgpack_headers(mp) == [("map", 0, 0, 2), ("str", 1, 0, 2), ("array", 4, 0, 3), ("str", 8, 0, 1), ("str", 10, 0, 3)]
+    assert mutants.msgpack_headers(b"\xdd\x00\x00\x00\x02\x01\x02") == [("array", 0, 4, 2)]
+    # protobuf: field 1 varint 150; field 2 a message holding field 1 = two bytes
+    pb = b"\x08\x96\x01" + b"\x12\x04" + b"\x0a\x02\xff\xff"  # (two bytes that are no message)
+    assert mutants.protobuf_fields(pb) == [(0, -1, 3, 0), (3, 4, 5, 4), (5, 6, 7, 2)]
+    assert mutants.aware_for("json-simd") is mutants.AWARE["json"] and mutants.aware_for("cbor") is None
+    made = {mutants.mutant([mp * 20], "msgpack", 3, i)[1] for i in range(200)}
+    assert any("msgpack-" in how for how in made)
+    made = {mutants.mutant([pb * 20], "protobuf", 3, i)[1] for i in range(200)}
+    assert any("protobuf-length" in how for how in made) and any("protobuf-wire" in how for how in made)
+    made = {mutants.mutant([b'{"a":[1,"x",null]}' * 20], "json", 3, i)[1] for i in range(200)}
+    assert {"json-number", "json-escape", "json-mark", "json-value", "json-deep"} <= {
+        h.split("@")[0].split(": ")[-1] for how in made for h in how.split(", ")
+    }
+
+
+def test_the_driver_reads_the_module_docstring() -> None:
+    """The README points at the docstring for the verdicts: it names each one."""
+    for kind in mutants.KINDS:
+        assert textwrap.dedent(mutants.__doc__ or "").count(f"\n  {kind} ") == 1, kind
