@@ -8,6 +8,11 @@
 
 namespace pb = iorace::formats;
 
+// libprotobuf logs why it refused bytes (invalid UTF-8 in a string field, ...) on stderr, a second line beside
+// the program's one-line error: kept here instead and said in that line.
+static std::string last_log;
+static void keep_log(google::protobuf::LogLevel, const char *, int, const std::string &message) { last_log = message; }
+
 static void put_ints(google::protobuf::RepeatedField<int64_t> *to, const std::vector<int64_t> &from) {
   to->Reserve(static_cast<int>(from.size()));
   to->Add(from.begin(), from.end());
@@ -70,7 +75,10 @@ static std::vector<int64_t> get_ints(const google::protobuf::RepeatedField<int64
 
 static Catalog decode(const std::string &b) {
   pb::Catalog m;
-  if (!m.ParseFromString(b)) throw std::runtime_error("protobuf: ParseFromString refused the bytes (truncated or not a Catalog)");
+  if (!m.ParseFromString(b)) {
+    std::string why = last_log.empty() ? "truncated or not a Catalog" : last_log;
+    throw std::runtime_error("protobuf: ParseFromString refused the bytes (" + why + ")");
+  }
   Catalog c;
   for (const auto &kv : m.area_names()) c.areaNames.emplace(kv.first, kv.second);
   for (const auto &kv : m.events()) {
@@ -110,4 +118,7 @@ static Catalog decode(const std::string &b) {
   return c;
 }
 
-int main(int argc, char **argv) { return run_main(argc, argv, encode, decode); }
+int main(int argc, char **argv) {
+  google::protobuf::SetLogHandler(keep_log);
+  return run_main(argc, argv, encode, decode);
+}

@@ -185,11 +185,12 @@ def _asan_build(variant, toolchain, label: str) -> tuple[list[str] | None, str]:
         return [str(prog)], ""
     tmp = out.with_name(out.name + ".tmp")
     tmp.mkdir(parents=True, exist_ok=True)
-    words = {
+    words = {  # the harness's build variables (run/build.py): absolute paths, run in the build folder
         "cflags": SANITIZE,
         "flags": variant.flags,
         "out": str(tmp),
-        "sources": " ".join(shlex.quote(s) for s in variant.sources),
+        "src": str(SUITE),
+        "sources": " ".join(shlex.quote(str(SUITE / s)) for s in variant.sources),
         "link": variant.link,
         "dir": str(SUITE / (variant.dir or variant.language)),
     }
@@ -197,7 +198,7 @@ def _asan_build(variant, toolchain, label: str) -> tuple[list[str] | None, str]:
         command = template.format(**words)
     except (KeyError, IndexError) as e:
         return None, f"its build template has a word this driver does not fill ({e})"
-    proc = subprocess.run(command, shell=True, cwd=SUITE, capture_output=True, text=True, check=False, timeout=1800)
+    proc = subprocess.run(command, shell=True, cwd=tmp, capture_output=True, text=True, check=False, timeout=1800)
     if proc.returncode != 0 or not (tmp / "prog").exists():
         return None, f"the sanitizer build failed: {proc.stderr.strip()[-500:]}"
     tmp.rename(out)
