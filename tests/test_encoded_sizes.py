@@ -13,7 +13,7 @@ from pathlib import Path
 
 import zstandard
 
-PROGRAM = '''
+PROGRAM = """
 import sys
 PAYLOAD = bytes(range(256)) * 40 + b"tail"
 if sys.argv[1] == "--emit":
@@ -22,7 +22,7 @@ if sys.argv[1] == "--emit":
     open(sys.argv[3], "wb").write(PAYLOAD)
     sys.exit(0)
 print('iorace-result {"answer": 7, "inner_ns": 1000}', file=sys.stderr)
-'''
+"""
 
 MANIFEST = """
 name = "enc"

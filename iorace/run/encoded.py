@@ -41,7 +41,7 @@ def size_encodings(cells: list[Cell], timeout: float, done: Callable[[Cell], Non
     with tempfile.TemporaryDirectory(prefix="iorace-encoded-") as tmp:
         for cell in cells:
             args = cell.suite.manifest.encoded_args
-            if cell.status != OK or not args:
+            if cell.status != OK or not args or cell.dataset.path is None:
                 continue
             output = Path(tmp) / "encoded"
             argv = argv_with(cell, cell.dataset.path, args, output=str(output))
