@@ -202,7 +202,19 @@ def test_ctrl_c_or_kill_keeps_what_was_measured(tmp_path, signum):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # a shell's background job starts with SIGINT ignored, and Python then keeps it ignored: the user's Ctrl-C
+        # reaches iorace from a terminal, so the test gives it the terminal's default
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
+    try:
+        _interrupt_when_measuring(proc, db, signum)
+    finally:
+        if proc.poll() is None:  # never left running, to slow the tests after it
+            proc.kill()
+            proc.wait()
+
+
+def _interrupt_when_measuring(proc: subprocess.Popen, db, signum: int) -> None:
     deadline = time.time() + 120
     measured = 0
     while time.time() < deadline and measured < 20:  # wait until timed runs are being committed
