@@ -20,6 +20,8 @@ def _ratio(cell: dict) -> str:
     text = f"{ratio:.2f}x"
     if ci and ci[0] is not None and ci[1] is not None and ci != [ratio, ratio]:
         text += f" [{ci[0]:.2f}-{ci[1]:.2f}]"
+    elif ratio != 1.0:
+        text += " (no interval: raced out early)"  # the race stopped timing it far behind (run/race.py)
     return f"**{text}**" if ratio == 1.0 else text
 
 
