@@ -88,15 +88,16 @@ def run_argv(cell: Cell, input_path: Path) -> list[str]:
     return argv_with(cell, input_path, cell.variant.args)
 
 
-def argv_with(cell: Cell, input_path: Path, args: list[str], **more: str) -> list[str]:
+def argv_with(cell: Cell, input_path: Path, args: list[str], field: str = "args", **more: str) -> list[str]:
     """The toolchain's run template, then `args` (the variant's, or a suite's encoded_args), each {name} of the
-    cell's parameters, its build's variables, {input} and the `more` given filled in."""
+    cell's parameters, its build's variables, {input} and the `more` given filled in; `field` names the manifest
+    field the args come from, for the error that points at it."""
     context = {**_variables(cell, cell.build_dir or Path(".")), **{k: str(v) for k, v in cell.params.items()}, "input": str(input_path)}
     context.update(more)
     try:
         return [part.format_map(context) for part in [*cell.toolchain.run, *args]]
     except (KeyError, IndexError, ValueError) as e:
-        raise UsageError(f"{cell.suite.dir / 'suite.toml'}: variant {cell.variant.key}: args: unknown variable {e}") from None
+        raise UsageError(f"{cell.suite.dir / 'suite.toml'}: variant {cell.variant.key}: {field}: unknown variable {e}") from None
 
 
 def build_key(cell: Cell) -> str:

@@ -44,7 +44,7 @@ def size_encodings(cells: list[Cell], timeout: float, done: Callable[[Cell], Non
             if cell.status != OK or not args or cell.dataset.path is None:
                 continue
             output = Path(tmp) / "encoded"
-            argv = argv_with(cell, cell.dataset.path, args, output=str(output))
+            argv = argv_with(cell, cell.dataset.path, args, field="encoded_args", output=str(output))
             key = (cell.build_key, str(cell.dataset.path), *argv)
             if key not in seen:
                 seen[key] = _encode(cell, argv, output, timeout)
