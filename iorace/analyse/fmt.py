@@ -104,7 +104,7 @@ def notes(row: Row) -> str:
 
 
 def _cell_notes(cell: CellData) -> list[str]:
-    out = [note for note in (cell.sizing_note, cell.timing_note) if note]
+    out = [note for note in (cell.sizing_note, cell.timing_note, cell.cpus_note) if note]
     if cell.layout_note.startswith("one layout"):  # the session measured over code layouts, this cell over one
         out.append("one layout" if cell.language in ("java", "python") else cell.layout_note)
     if displaced := sum(r.phase == "displaced" for r in cell.runs):

@@ -197,6 +197,16 @@ class RunOptions:
             "Java and Python rows have one.",
         ),
     )
+    one_cpu: bool = field(
+        default=True,
+        metadata=flag(
+            "--one-cpu/--no-one-cpu",
+            show_default=True,
+            help="Run the cells a suite confines to one CPU (its [one_cpu]: capnp's pipe configs, a client and a server "
+            "process whose wake-ups across vCPUs cost this VM's hypervisor more than the work) on one CPU; "
+            "--no-one-cpu lets the kernel place them, as the seed's machine did.",
+        ),
+    )
     warmup: int = field(
         default=0,
         metadata=flag(

@@ -110,6 +110,9 @@ def result(row: Row, scale_params: list[str] | None = None, level: Level = NO_LE
         "layout_names": list(c.layout_names),
         "layout_note": c.layout_note,
         "placement": _placement(row.placement),
+        # the CPUs its runs were confined to (its suite's [one_cpu]; []: any) and why
+        "cpus": list(c.cpus),
+        "cpus_note": c.cpus_note,
         "page_faults": [r.minflt + r.majflt for r in runs],
         "context_switches": [r.nvcsw + r.nivcsw for r in runs],
         # every other Run field declared with json="NAME" (runner.Run; none of today's): its value per run

@@ -87,6 +87,8 @@ class Cell:
     verify_ns: int | None = None  # its verification run's time on its metric (what --target-ms sizes its work from)
     sizing_note: str = ""  # how --target-ms sized its work per run (run.calibrate)
     db_id: int | None = None
+    cpus: tuple[int, ...] = ()  # the CPUs its runs are confined to (the suite's [one_cpu]); (): wherever the kernel puts them
+    cpus_note: str = ""  # which CPU and why, or that --no-one-cpu left a cell of [one_cpu] free
     metric: str = ""  # what it is compared on: the suite's metric, or `run --metric` (Run.metric_ns)
 
     def __post_init__(self) -> None:
@@ -100,6 +102,14 @@ class Cell:
     def table(self) -> TableId:
         """The table it is ranked in (the race decides rounds per table, the report draws them)."""
         return TableId.of(self.suite.name, self.dataset.name, self.params, self.suite.manifest.scale_params)
+
+    @property
+    def one_cpu_why(self) -> str:
+        """Why its suite runs it on one CPU ([one_cpu] matches its parameters), else ''."""
+        rule = self.suite.manifest.one_cpu
+        if rule is None or any(self.params.get(k) not in values for k, values in rule.params.items()):
+            return ""
+        return rule.why
 
     @property
     def known_wrong(self) -> bool:

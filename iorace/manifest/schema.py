@@ -179,6 +179,18 @@ class SameLanguageReference(Strict):
     """The reference variants, as language/name, at most one per language."""
 
 
+class OneCpu(Strict):
+    """Cells whose every run (verification and timed) is confined to one CPU, and why: the launcher sets the
+    affinity before it starts the program, and the program's own children (a pipe config's server) inherit it.
+    For work whose speed is a wake-up across CPUs, which a virtual machine's idle vCPUs make a hypervisor's
+    latency, not the code's (capnp's pipe configs). `iorace run --no-one-cpu` lets the scheduler place them."""
+
+    params: dict[str, list[ParamValue]] = Field(default_factory=dict)
+    """The cells it applies to: each named parameter has one of its values (none named: every cell)."""
+    why: str
+    """Why, in one line: shown in the cell's notes."""
+
+
 class Grid(Strict):
     """The seed's own view of a suite whose cells vary by two parameters (capnp: case x configuration):
     one table per value of `split`, a row per value of `rows`, a column per cell named in `columns`
@@ -355,6 +367,8 @@ class SuiteManifest(Strict):
     """Arguments (in place of a variant's args) that make a cell's program write the bytes it encodes to {output},
     untimed: the harness runs each verified cell so once and reports the bytes' size, zlib and zstd size beside its
     time (run/encoded.py; formats: `["--emit", "{input}", "{output}"]`)."""
+    one_cpu: OneCpu | None = None
+    """[one_cpu]: cells run on one CPU (their runs' affinity), and why (capnp: the pipe configs)."""
     same_language_reference: SameLanguageReference | None = None
     """An "x in-memory" column: each cell against the reference variant of its own language, toolchain and profile
     (rdb)."""
@@ -440,8 +454,20 @@ class SuiteManifest(Strict):
             for key in t.rows:
                 if key not in seen:
                     raise ValueError(f"seed_tables {t.title!r}: {key} is not a declared variant")
+        self._check_one_cpu()
         self._check_seed(seen)
         return self
+
+    def _check_one_cpu(self) -> None:
+        """[one_cpu] names parameters of [params] and values they take: a misspelt value would confine nothing."""
+        if self.one_cpu is None:
+            return
+        for name, values in self.one_cpu.params.items():
+            if name not in self.params:
+                raise ValueError(f"one_cpu: {name!r} is not a parameter of [params] (has: {', '.join(self.params) or 'none'})")
+            declared = self.params[name] if isinstance(self.params[name], list) else [self.params[name]]
+            if bad := [v for v in values if v not in declared]:
+                raise ValueError(f"one_cpu: {name} = {bad[0]!r} is not one of its values in [params]")
 
     def _check_seed(self, variants: set[str]) -> None:
         """The [seed] block names a dataset, declared variants, and rows it has, each row once."""

@@ -85,7 +85,7 @@ def count(cell: Cell, timeout: float) -> tuple[int | None, str]:
             "--quiet",
             *cell.argv,
         ]
-        run = run_once(argv, timeout=timeout, sink=SINK_NULL, env=env_for(cell), cwd=str(cell.build_dir))
+        run = run_once(argv, timeout=timeout, sink=SINK_NULL, env=env_for(cell), cwd=str(cell.build_dir), cpus=cell.cpus)
         if run.timed_out:
             return None, f"under valgrind: {timeout_text(timeout)}"
         if run.exit_code != 0:
@@ -172,7 +172,7 @@ def perf_count(cell: Cell, timeout: float) -> None:
     os.close(fd)
     try:
         argv = [shutil.which("perf") or "perf", "stat", "-x,", "-o", out, "-e", ",".join(events), "--", *cell.argv]
-        run = run_once(argv, timeout=timeout, sink=SINK_NULL, env=env_for(cell), cwd=str(cell.build_dir))
+        run = run_once(argv, timeout=timeout, sink=SINK_NULL, env=env_for(cell), cwd=str(cell.build_dir), cpus=cell.cpus)
         why = (
             f"under perf stat: {timeout_text(timeout)}"
             if run.timed_out

@@ -68,7 +68,7 @@ def _profile(cell: Cell, program: str, timeout: float) -> Hotspot:
         data = os.path.join(tmp, "perf.data")
         # --no-bpf-event: perf's side-band thread for BPF events otherwise keeps every record open a second longer
         argv = [perf, "record", "-q", "--no-bpf-event", "-e", "cpu-clock", "-F", str(SAMPLE_HZ), "-o", data, "--", *cell.argv]
-        run = run_once(argv, timeout=timeout, sink=SINK_NULL, env=env_for(cell), cwd=str(cell.build_dir))
+        run = run_once(argv, timeout=timeout, sink=SINK_NULL, env=env_for(cell), cwd=str(cell.build_dir), cpus=cell.cpus)
         if run.timed_out or run.exit_code != 0 or not os.path.exists(data):
             return Hotspot(why_not=f"the run under perf record failed: {run.failure() or 'no profile written'}")
         report = [perf, "report", "-i", data, "--stdio", "-q", "--no-children", "--no-demangle", "--sort", "dso,sym"]

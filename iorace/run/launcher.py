@@ -51,6 +51,7 @@ class Job:
     sink: str = SINK_NULL  # SINK_NULL, SINK_PIPE or SINK_DIGEST (the launcher's own stdout, which the harness hashes)
     env: dict | None = None
     cwd: str | None = None
+    cpus: tuple[int, ...] = ()  # the CPUs it runs on (the launcher's affinity while it starts it); (): any
 
 
 class Runner(Protocol):
@@ -128,7 +129,7 @@ def _resolve(argv0: str, env: Mapping[str, str]) -> str:
 
 
 def _plan(jobs: list[Job], schedule: list[int], errdir: str) -> bytes:
-    fields = ["iorace-plan-1", errdir, str(len(jobs))]
+    fields = ["iorace-plan-2", errdir, str(len(jobs))]
     for job in jobs:
         env = os.environ if job.env is None else job.env
         sink = {SINK_DIGEST: "inherit"}.get(job.sink, job.sink)
@@ -136,6 +137,7 @@ def _plan(jobs: list[Job], schedule: list[int], errdir: str) -> bytes:
             job.cwd or "",
             sink,
             str(max(1, round(job.timeout * 1000))),
+            ",".join(map(str, job.cpus)),
             str(len(job.argv)),
             _resolve(job.argv[0], env),
             *job.argv[1:],
@@ -290,12 +292,19 @@ def _kill_group(pgid: int) -> None:
 
 
 def run_once(
-    argv: list[str], *, timeout: float, sink: str = SINK_NULL, env: dict | None = None, cwd: str | None = None, runner: Runner = run_batch
+    argv: list[str],
+    *,
+    timeout: float,
+    sink: str = SINK_NULL,
+    env: dict | None = None,
+    cwd: str | None = None,
+    cpus: tuple[int, ...] = (),
+    runner: Runner = run_batch,
 ) -> Run:
     """Start argv through iorace-spawn (or the runner given), wait for it, and return what it cost and what it said."""
     drained: dict = {}
     on_stdout = (lambda stream: _digest(stream, drained)) if sink == SINK_DIGEST else None
-    records, interrupted = runner([Job(argv, timeout, sink, env, cwd)], [0], on_stdout=on_stdout)
+    records, interrupted = runner([Job(argv, timeout, sink, env, cwd, cpus)], [0], on_stdout=on_stdout)
     if interrupted:
         raise KeyboardInterrupt
     run = records[0]

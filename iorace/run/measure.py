@@ -85,7 +85,7 @@ def _jobs(cells: list[Cell], timeout: float, sink: str, randomize: Randomize, rn
                 if randomize.env:
                     env["IORACE_PAD"] = "x" * pad
                 mine.setdefault(layout, []).append(len(out.jobs))
-                out.jobs.append(Job(argv, timeout, sink or SINK_NULL, env, str(c.build_dir)))
+                out.jobs.append(Job(argv, timeout, sink or SINK_NULL, env, str(c.build_dir), c.cpus))
                 out.pads.append(pad)
                 out.layouts.append(layout)
         out.per_cell.append(mine)

@@ -45,6 +45,8 @@ def cell_record(cell: Cell) -> CellData:
         sizing_note=cell.sizing_note,
         layout_names=list(cell.layouts.names),
         layout_note=cell.layouts.note,
+        cpus=list(cell.cpus),
+        cpus_note=cell.cpus_note,
         counters=cell.counters,
         counter_notes=cell.counter_notes,
     )

@@ -144,6 +144,20 @@ SuiteDone = Callable[[Store, int, str], None]
 when nothing of it is timed): its tables can be shown while the next suite runs."""
 
 
+def confine(cells: list[Cell], one_cpu: bool) -> None:
+    """Give each cell of its suite's [one_cpu] its CPU: the last one this process may use (the harness sleeps in
+    wait4 while a run goes on, wherever it is), so a pipe config's client and server share it. With
+    --no-one-cpu (or one CPU only) they stay free, and the note says so."""
+    allowed = sorted(os.sched_getaffinity(0))
+    for c in cells:
+        if not (why := c.one_cpu_why):
+            continue
+        if one_cpu and len(allowed) > 1:
+            c.cpus, c.cpus_note = (allowed[-1],), f"on one CPU ({why})"
+        else:
+            c.cpus, c.cpus_note = (), "any CPU (--no-one-cpu)" if not one_cpu else "any CPU (this machine gives one)"
+
+
 def build_jobs(opts: RunOptions) -> int:
     """How many builds run at once: --build-jobs, else one per CPU."""
     return opts.build_jobs or os.cpu_count() or 1
@@ -161,6 +175,7 @@ def _execute(
         recorder.save(cell)
         recorder.commit()
 
+    confine(cells, opts.one_cpu)
     before: dict | None = None  # the machine before the first suite is measured
     with stages_for(console) as progress:
         _build(cells, progress, save, build_jobs(opts), 1 if opts.check_only else opts.layouts)  # checked: as linked

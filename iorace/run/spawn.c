@@ -20,8 +20,9 @@
  *
  * usage: iorace-spawn PLAN REPORT
  * PLAN is a file of NUL-terminated fields:
- *   "iorace-plan-1" ERRDIR NJOBS
- *   then per job: CWD STDOUT(null|pipe|inherit) TIMEOUT_MS NARGV ARGV... NENV ENV...
+ *   "iorace-plan-2" ERRDIR NJOBS
+ *   then per job: CWD STDOUT(null|pipe|inherit) TIMEOUT_MS CPUS NARGV ARGV... NENV ENV...
+ *   (CPUS: the CPUs a run is confined to, "0,3", or "" for wherever the kernel puts it: see struct job)
  *   then NSCHED and NSCHED job numbers: the order in which runs happen.
  * Run number i (0-based, in schedule order) writes its stderr to ERRDIR/i.
  * REPORT starts with a header line naming its fields, then gets one line per run, written as each ends:
@@ -37,6 +38,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -68,6 +70,11 @@ struct job {
   const char *cwd;
   int out;
   long timeout_ms;
+  /* The CPUs its runs are confined to (a suite's [one_cpu]): the launcher takes that affinity just before it
+   * starts the program, which inherits it (and so do the program's own children: a pipe config's server), and
+   * takes its own back once the run is reaped; both outside the timed window. */
+  int confined;
+  cpu_set_t cpus;
   char **argv;
   char **env;
   int failed;
@@ -256,6 +263,21 @@ static void *drain(void *arg) {
   }
 }
 
+/* "0,3" -> the job's CPU set; "" -> not confined. */
+static void parse_cpus(const char *list, struct job *job) {
+  CPU_ZERO(&job->cpus);
+  job->confined = 0;
+  for (const char *p = list; *p;) {
+    char *end;
+    errno = 0;
+    long cpu = strtol(p, &end, 10);
+    if (end == p || errno || cpu < 0 || cpu >= CPU_SETSIZE || (*end && *end != ',')) die("bad CPU list in plan", list);
+    CPU_SET((int)cpu, &job->cpus);
+    job->confined = 1;
+    p = *end ? end + 1 : end;
+  }
+}
+
 static void set_timer(long ms) {
   struct itimerval it = {{0, 0}, {ms / 1000, (ms % 1000) * 1000}};
   setitimer(ITIMER_REAL, &it, NULL);
@@ -279,7 +301,7 @@ int main(int argc, char **argv) {
   sigaction(SIGHUP, &sa, NULL);
 
   read_plan(argv[1]);
-  if (strcmp(field(), "iorace-plan-1") != 0) die("not an iorace plan", argv[1]);
+  if (strcmp(field(), "iorace-plan-2") != 0) die("not an iorace plan (iorace-plan-2)", argv[1]);
   const char *errdir = field();
   long njobs = number();
   struct job *jobs = calloc((size_t)njobs + 1, sizeof *jobs);
@@ -290,6 +312,7 @@ int main(int argc, char **argv) {
     jobs[j].out = !strcmp(out, "null") ? OUT_NULL : !strcmp(out, "pipe") ? OUT_PIPE : !strcmp(out, "inherit")
                   ? OUT_INHERIT : (die("bad stdout in plan", out), 0);
     jobs[j].timeout_ms = number();
+    parse_cpus(field(), &jobs[j]);
     jobs[j].argv = strings();
     jobs[j].env = strings();
     if (!jobs[j].argv[0]) die("a job without a command", NULL);
@@ -315,6 +338,8 @@ int main(int argc, char **argv) {
   if (devnull < 0) die("cannot open /dev/null", strerror(errno));
   sigset_t empty;
   sigemptyset(&empty);
+  cpu_set_t own_cpus;
+  if (sched_getaffinity(0, sizeof own_cpus, &own_cpus) < 0) die("cannot read its CPU affinity", strerror(errno));
 
   for (long i = 0; i < nsched && !stop_signal; i++) {
     struct job *job = &jobs[sched[i]];
@@ -349,6 +374,8 @@ int main(int argc, char **argv) {
     sigaddset(&dfl, SIGPIPE);
     posix_spawnattr_setsigdefault(&at, &dfl);
     timed_out = 0;
+    if (job->confined && sched_setaffinity(0, sizeof job->cpus, &job->cpus) < 0)
+      die("cannot confine a run to its CPUs", strerror(errno));
 
     /* The timeout is armed before the clock starts, so no system call but the spawn and the wait is timed
      * (as in hyperfine -N); an alarm that fires before the child's group is known is acted on just after. */
@@ -381,6 +408,8 @@ int main(int argc, char **argv) {
       status = 127 << 8;  /* as a shell says "command not found" */
       if (pipefd[1] >= 0) close(pipefd[1]);
     }
+    if (job->confined && sched_setaffinity(0, sizeof own_cpus, &own_cpus) < 0)
+      die("cannot take back its CPU affinity", strerror(errno));
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);
     close(errfd);

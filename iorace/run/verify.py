@@ -117,7 +117,7 @@ def verify_all(
 def _run(cell: Cell, timeout: float, runner: Runner) -> Run | OSError:
     sink = SINK_DIGEST if cell.suite.manifest.answer == "stdout" else SINK_NULL
     try:
-        return run_once(cell.argv, timeout=timeout, sink=sink, env=env_for(cell), cwd=str(cell.build_dir), runner=runner)
+        return run_once(cell.argv, timeout=timeout, sink=sink, env=env_for(cell), cwd=str(cell.build_dir), cpus=cell.cpus, runner=runner)
     except OSError as e:
         return e
 

@@ -70,6 +70,9 @@ class CellData:
     # its code layouts' names (run/layouts.py; a run's `layout` indexes them) and how they were made, or why one
     layout_names: list = json_column("TEXT NOT NULL DEFAULT '[]'", default_factory=list)
     layout_note: str = column("TEXT NOT NULL DEFAULT ''", default="")
+    # the CPUs its runs were confined to (a suite's [one_cpu]; []: wherever the kernel put them) and why
+    cpus: list = json_column("TEXT NOT NULL DEFAULT '[]'", default_factory=list)
+    cpus_note: str = column("TEXT NOT NULL DEFAULT ''", default="")
     # cachegrind's cache simulation of the same run (run --instructions): L1 hits + 5 x LL hits + 35 x RAM hits
     # (iai-callgrind's estimate), exact like the instruction count
     estimated_cycles: int | None = column("INTEGER", default=None)

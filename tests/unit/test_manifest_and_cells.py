@@ -129,12 +129,28 @@ def test_bad_selections_are_usage_errors(tmp_path, args, needle):
             lambda t: t + '[[seed_tables]]\ntitle = "t"\nrows = ["c/fast", "c/gone"]\nbaseline = "c/fast"\n',
             "c/gone is not a declared variant",
         ),
+        (lambda t: t + '[one_cpu]\nparams = { colour = ["red"] }\nwhy = "w"\n', "one_cpu: 'colour' is not a parameter"),
+        (lambda t: t + '[one_cpu]\nparams = { mode = ["cuont"] }\nwhy = "w"\n', "one_cpu: mode = 'cuont' is not one of its values"),
     ],
 )
 def test_manifest_errors_name_the_file_and_field(tmp_path, edit, needle):
     with pytest.raises(UsageError) as e:
         load_suite(make_suite(tmp_path, edit(MANIFEST)))
     assert needle in str(e.value) and "suite.toml" in str(e.value)
+
+
+def test_one_cpu_confines_the_cells_it_names_to_the_last_cpu_unless_turned_off(tmp_path, monkeypatch):
+    from iorace.run.session import confine
+
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1, 2})
+    text = MANIFEST + '[one_cpu]\nparams = { mode = ["sum"] }\nwhy = "two processes"\n'
+    made = cells(tmp_path, variants=["fast"], text=text)
+    confine(made, True)
+    by_mode = {c.params["mode"]: c for c in made}
+    assert by_mode["sum"].cpus == (2,) and by_mode["sum"].cpus_note == "on one CPU (two processes)"
+    assert by_mode["count"].cpus == () and by_mode["count"].cpus_note == ""
+    confine(made, False)
+    assert by_mode["sum"].cpus == () and "--no-one-cpu" in by_mode["sum"].cpus_note
 
 
 def test_suite_module_may_use_dataclasses_with_postponed_annotations(tmp_path):

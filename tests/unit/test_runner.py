@@ -119,6 +119,19 @@ def test_each_job_has_its_own_environment_and_folder(tmp_path):
     assert run.stderr_tail.strip() == f"hello {tmp_path}"
 
 
+def test_a_confined_job_and_its_children_run_on_its_cpus_and_the_next_job_is_free_again():
+    """[one_cpu]: the launcher's affinity is the job's while it starts it (a pipe config's server, forked by the
+    program, inherits it too), and its own again for the next job."""
+    allowed = sorted(os.sched_getaffinity(0))
+    last = allowed[-1]
+    show = 'grep Cpus_allowed_list /proc/self/status >&2; sh -c "grep Cpus_allowed_list /proc/self/status >&2"'
+    confined = Job([SH, "-c", show], 10, cpus=(last,))
+    free = Job([SH, "-c", show], 10)
+    (one, other), _ = run_batch([confined, free], [0, 1])
+    assert one.stderr_tail.split() == ["Cpus_allowed_list:", str(last)] * 2
+    assert other.stderr_tail.split()[1] != str(last) or len(allowed) == 1
+
+
 def test_stdout_sinks():
     text = "x" * 100_000
     digest = run_once([sys.executable, "-c", f"print('{text}', end='')"], timeout=30, sink=SINK_DIGEST)
