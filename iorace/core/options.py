@@ -295,7 +295,13 @@ class RunOptions:
         ),
     )
     params: list[str] = field(
-        default_factory=list, metadata=flag("--param", multiple=True, metavar="KEY=VALUE", help="Fix a parameter (e.g. mode=sum).")
+        default_factory=list,
+        metadata=flag(
+            "--param",
+            multiple=True,
+            metavar="KEY=VALUE",
+            help="Fix a parameter (e.g. mode=sum); a key given twice takes each value (config=pipe --param config=pipe-reuse).",
+        ),
     )
     instructions: bool = field(
         default=False,

@@ -144,13 +144,23 @@ def dataset_refs(suite: Suite, sizes: list[str], inputs: list[Path]) -> list[Dat
     return refs
 
 
-def _parse_param_overrides(items: list[str]) -> dict[str, str]:
-    out = {}
+def _parse_param_overrides(items: list[str]) -> dict[str, list[str]]:
+    """KEY=VALUE items; a key given twice takes each of its values (--param config=pipe --param config=pipe-reuse)."""
+    out: dict[str, list[str]] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise UsageError(f"--param {item!r}: expected KEY=VALUE")
-        out[key] = value
+        out.setdefault(key, []).append(value)
+    return out
+
+
+def _fixed(suite: Suite, overrides: dict[str, list[str]]) -> dict[str, ParamValue | list[ParamValue]]:
+    """--param's values typed as the manifest's: one value fixes a parameter, several sweep it."""
+    out: dict[str, ParamValue | list[ParamValue]] = {}
+    for k, values in overrides.items():
+        typed = [_coerce(v, suite.manifest.params[k]) for v in dict.fromkeys(values)]
+        out[k] = typed if len(typed) > 1 else typed[0]
     return out
 
 
@@ -196,8 +206,7 @@ def expand(
                 continue
             profiles = _profiles(suite, variant, tc, profile_names)
             for ds in datasets:
-                base = {**suite.manifest.params, **ds.param_overrides, **variant.params}
-                base.update({k: _coerce(v, suite.manifest.params[k]) for k, v in overrides.items()})
+                base = {**suite.manifest.params, **ds.param_overrides, **variant.params, **_fixed(suite, overrides)}
                 skip = variant.skip.get(ds.name) or variant.skip.get(ds.suite_dataset or "")
                 for params in _sweep(base):
                     for profile in profiles:

@@ -82,6 +82,8 @@ def test_filters(tmp_path):
     assert {c.profile for c in cells(tmp_path, profiles=["debug"])} == {"debug"}
     assert {c.params["mode"] for c in cells(tmp_path, params=["mode=sum"])} == {"sum"}
     assert {c.params["passes"] for c in cells(tmp_path, variants=["fast"], params=["passes=3"])} == {3}
+    twice = cells(tmp_path, variants=["fast"], params=["passes=3", "passes=4", "mode=sum"])
+    assert sorted((c.params["passes"], c.params["mode"]) for c in twice) == [(3, "sum"), (3, "sum"), (4, "sum"), (4, "sum")]  # gcc, clang
 
 
 def test_dataset_overrides_and_skips(tmp_path):
