@@ -102,10 +102,13 @@ def level_lines(cmp: Comparison) -> list[str]:
         out.append("ratios judged with each side's own session level (fitted on its machine's earlier sessions)")
     elif cmp.fitted:
         shown = ", ".join(f"{suite} {level.text()}" for suite, level in sorted(cmp.fitted.items()))
+        own = sorted((cmp.a.suites & cmp.b.suites) - cmp.fitted.keys())
         out.append(
-            "neither side carried a session level (no earlier sessions to fit it on): each suite's was fitted on this "
-            f"comparison's own cells, disjoint pairs of them, at the median p of their changes 1/2 ({shown}); every "
-            "ratio's interval and test include it"
+            "neither side carried a session level (no earlier sessions to fit it on) for "
+            + ("these suites" if own else "any suite")
+            + ": each one's was fitted on this comparison's own cells, disjoint pairs of them, at the median p of their "
+            f"changes 1/2 ({shown}); every ratio's interval and test include it"
+            + (f" ({', '.join(own)}: each side's own)" if own else "")
         )
     unpaired = sum(c.unpaired for c in cmp.changes)
     if unpaired:

@@ -186,9 +186,9 @@ def compare(a: Side, b: Side, threshold: float = 0.05, between: float = 0.0, rul
 
 
 def fitted_levels(a: Side, b: Side, refs: dict[TableId, list[tuple[CellSample, CellSample]]]) -> dict[str, Level] | None:
-    """Each suite's session level, fitted on this comparison's own cells when neither side carries one (the
-    first sessions of a store, a JSON export from one, which had no earlier sessions to fit it on): None when
-    a side does (its own, fitted on its machine's earlier sessions, rests on more sessions than two).
+    """The session level of each suite neither side carries one for (the first sessions of a store, a JSON
+    export of one: no earlier sessions to fit it on), fitted on this comparison's own cells; None when every
+    suite has one on a side (its own, fitted on its machine's earlier sessions, rests on more than two).
 
     A and B are two sessions: within each table, the cells of both taken two by two (disjoint pairs, in
     identity order, MIN_ROUNDS rounds at least, as session_spread.changes takes two stored sessions) give each
@@ -202,7 +202,9 @@ def fitted_levels(a: Side, b: Side, refs: dict[TableId, list[tuple[CellSample, C
     their cells by more than their rounds allow: in make bench's serialize tables (two sessions of one commit,
     docs/results/2026-11-28-make-bench-with-formats) a D decoder's ratio to the C++ one moved -14.5%, its
     interval +-4.5% from 60 rounds a side."""
-    if any(c.level for c in a.cells) or any(c.level for c in b.cells):
+    carried = {c.suite for c in a.cells + b.cells if c.level}
+    bare = sorted((a.suites & b.suites) - carried)
+    if not bare:
         return None
     steps: dict[str, list[RatioStep]] = {}
     for table, pairs in refs.items():
@@ -215,7 +217,7 @@ def fitted_levels(a: Side, b: Side, refs: dict[TableId, list[tuple[CellSample, C
     every = [step for found in steps.values() for step in found]
     relative = Level(per_round=fit(every, relative=True)) if len(every) >= MIN_CHANGES else None
     out = {}
-    for suite in sorted(a.suites & b.suites):
+    for suite in bare:
         found = steps.get(suite, [])
         level = Level(sd=fit(found)) if len(found) >= MIN_CHANGES else relative
         if level is not None:
@@ -224,7 +226,7 @@ def fitted_levels(a: Side, b: Side, refs: dict[TableId, list[tuple[CellSample, C
 
 
 def _with_levels(side: Side, levels: dict[str, Level]) -> Side:
-    cells = [dataclasses.replace(c, level=levels.get(c.suite, NO_LEVEL)) for c in side.cells]
+    cells = [dataclasses.replace(c, level=levels[c.suite]) if c.suite in levels else c for c in side.cells]
     return dataclasses.replace(side, cells=cells)
 
 
