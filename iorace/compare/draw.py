@@ -107,8 +107,7 @@ def level_lines(cmp: Comparison) -> list[str]:
             "neither side carried a session level (no earlier sessions to fit it on) for "
             + ("these suites" if own else "any suite")
             + ": each one's was fitted on this comparison's own cells, disjoint pairs of them, at the median p of their "
-            f"changes 1/2 ({shown}); every ratio's interval and test include it"
-            + (f" ({', '.join(own)}: each side's own)" if own else "")
+            f"changes 1/2 ({shown}); every ratio's interval and test include it" + (f" ({', '.join(own)}: each side's own)" if own else "")
         )
     unpaired = sum(c.unpaired for c in cmp.changes)
     if unpaired:

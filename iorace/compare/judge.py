@@ -1,16 +1,17 @@
 """`iorace compare A B`: did anything get slower between two sessions? The judging (its sides are read in
 sides.py, its table and lines drawn in draw.py).
 
-Per cell present on both sides: the change of its ratio to its table's
-reference (A's fastest cell that B measured too), each side's ratio paired round by round
-(stats.paired_ratio), tested by t = (ln r_B - ln r_A) / sqrt(se_A^2 + se_B^2 + tau_A^2 + tau_B^2) with Welch's
-degrees of freedom from both sides' rounds, tau each side's session level (ratio_change): what moved the
-whole machine between two sessions does not move a ratio, and the test is that of a repeat (Cumming &
-Maillardet), not "is B inside A's interval". The reference itself, and a cell with no reference, is
-compared by its times (ratio of medians with a bootstrap interval, Mann-Whitney U, as asv and benchstat
-do). A cell regressed when the test is significant, the interval excludes 1 and the change is beyond the
-threshold; instruction counts, where both sides have them, are exact and compared without a test. Cells
-that changed status, appeared or disappeared are listed.
+Per cell present on both sides: the change of its ratio to its reference (the typical mover of the cells of
+its table it shared rounds with: pairable), each side's ratio paired round by round (stats.paired_ratio),
+tested by t = (ln r_B - ln r_A) / sqrt(se_A^2 + se_B^2 + tau_A^2 + tau_B^2) with Welch's degrees of freedom
+from both sides' rounds, tau each side's session level (ratio_change; for a suite neither side carries one
+for, fitted on the two sides themselves: fitted_levels): what moved the whole machine between two sessions
+does not move a ratio, and the test is that of a repeat (Cumming & Maillardet), not "is B inside A's
+interval". The reference of a table of two, and a cell with no reference, is compared by its times (ratio
+of medians with a bootstrap interval, Mann-Whitney U, as asv and benchstat do); a cell of a larger table
+that no other cell shared rounds with is shown by them, not judged. A cell regressed when the test is
+significant, the interval excludes 1 and the change is beyond the threshold; instruction counts, where both
+sides have them, are exact and compared without a test. Cells that changed status, appeared or disappeared are listed.
 """
 
 from __future__ import annotations
@@ -395,9 +396,7 @@ def _shared(x: CellSample, y: CellSample) -> int:
     return len(x.rounds.keys() & y.rounds.keys())
 
 
-def pairable(
-    ca: CellSample, cb: CellSample, movers: list[tuple[CellSample, CellSample]]
-) -> tuple[CellSample, CellSample] | None:
+def pairable(ca: CellSample, cb: CellSample, movers: list[tuple[CellSample, CellSample]]) -> tuple[CellSample, CellSample] | None:
     """The cell's reference: the typical mover (as references() ranks them) among the cells of `movers` that
     shared MIN_ROUNDS rounds with it on each side (a ratio's standard error from fewer is too rough to judge
     with), else MIN_PAIRED; None when none did. Where every cell ran every round, that is the table's reference.
