@@ -668,3 +668,37 @@ def test_with_no_session_level_on_either_side_the_comparison_fits_one_and_says_s
     a.cells = [dataclasses.replace(c, level=Level(sd=0.02)) for c in a.cells]
     cmp = compare(a, side_from_session(levelled_tables(101, 2)))
     assert cmp.fitted is None and "each side's own session level" in draw.level_lines(cmp)[0]
+
+
+def spin_beside_a_noisy_suite(seed: int, sid: int, planted: float = 1.0):
+    """make bench with the spin test suite beside it (docs/results/2026-11-28-layouts-in-turn), in a fresh store:
+    a noisy suite (8 tables of 6 cells, 15% a run, each cell moved 3% by each session, 10 rounds) and spin's
+    three quiet loops (2% a run, 20 rounds), loop2 `planted` times slower."""
+    rng = np.random.default_rng(seed)
+    cells = []
+    for t in range(8):
+        for k in range(6):
+            factor = float(np.exp(rng.normal(0, 0.03)))
+            times = [0.01 * (1 + k) * factor * float(np.exp(rng.normal(0, 0.15))) for _ in range(10)]
+            cells.append(cell(f"n{k}", times, suite="noisy", params={"passes": 1, "table": t}))
+    drift = np.exp(rng.normal(0, 0.02, 20))
+    for k, name in enumerate(("loop", "loop2", "loop3")):
+        factor = planted if name == "loop2" else 1.0
+        cells.append(cell(name, [0.003 * (1 + k) * factor * d * float(np.exp(rng.normal(0, 0.02))) for d in drift], suite="spin"))
+    return session(cells, sid=sid)
+
+
+def test_a_planted_10_percent_in_spin_is_flagged_with_the_level_fitted_on_the_comparison():
+    """Neither side carries a session level: the noisy suite's is its own fit, spin's (one pair of its three
+    cells) the relative one of every pair, a multiple of each pair's per-round sd, so the noisy suite's level is
+    not given to spin's quiet loops (session_spread's rule) and the planted 10% stays flagged, alone."""
+    from iorace.compare.judge import compare
+    from iorace.compare.sides import side_from_session
+
+    for seed in range(5):
+        cmp = compare(
+            side_from_session(spin_beside_a_noisy_suite(seed, 1)), side_from_session(spin_beside_a_noisy_suite(100 + seed, 2, 1.10))
+        )
+        assert cmp.fitted is not None and set(cmp.fitted) == {"noisy", "spin"} and not cmp.fitted["spin"].sd
+        flagged = [(c.a.suite, c.a.key, c.verdict) for c in cmp.changes if c.verdict != "~"]
+        assert flagged == [("spin", "c/loop2", "regressed")], [describe_change(c) for c in cmp.changes if c.verdict != "~"]
