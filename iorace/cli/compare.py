@@ -61,7 +61,7 @@ def compare_cmd(a: str, b: str, db: Path | str | None, threshold: str, rule: str
         console.print(escape(draw.summary(cmp)), highlight=False)
         if power := draw.power_line(cmp):
             console.print(escape(power), highlight=False)
-        for line in draw.move_lines(cmp) + draw.what_else_changed(cmp) + draw.other_lines(cmp):
+        for line in draw.level_lines(cmp) + draw.move_lines(cmp) + draw.what_else_changed(cmp) + draw.other_lines(cmp):
             console.print(f"[yellow]•[/] {escape(line)}", highlight=False, soft_wrap=True)
     for line in cmp.regressions:
         err_console.print(f"regressed: {escape(line)}", highlight=False, soft_wrap=True)

@@ -8,7 +8,7 @@ import json
 
 import numpy as np
 
-from iorace.compare.judge import Comparison, change_text, smallest_flagged
+from iorace.compare.judge import MIN_PAIRED, Comparison, change_text, smallest_flagged
 from iorace.core import machine
 from iorace.core.verdict import Verdict
 from iorace.report.markdown import draw_table as draw_markdown
@@ -64,8 +64,8 @@ def summary(cmp: Comparison) -> str:
         f"{n} cells compared: {counts[Verdict.REGRESSED]} regressed, {counts[Verdict.IMPROVED]} improved"
         f" ({cmp.rule.describe(cmp.threshold, len(cmp.persisted) + 1)}"
         + (f": B and {', '.join(cmp.persisted)}" if cmp.persisted else "")
-        + "; a change is that of the cell's ratio to its table's reference, the typical mover, and the reference's"
-        " to the next typical mover; every cell's own times are judged too)"
+        + "; a change is that of the cell's ratio to its reference, the typical mover of the cells of its table it"
+        " shared rounds with, and the reference's to the next typical mover; every cell's own times are judged too)"
     )
     if gm is not None:
         text += f"; geometric mean of B/A {gm:.3f}"
@@ -92,6 +92,31 @@ def power_line(cmp: Comparison) -> str | None:
         f"the smallest slowdown it could flag in a cell, were it the only change: {med:+.1%} for the median of the "
         f"{len(seen)} cells that could show one under 2x (quartiles {q1:+.1%} to {q3:+.1%}; Holm over {tested}){rest}"
     )
+
+
+def level_lines(cmp: Comparison) -> list[str]:
+    """Which session level the ratios were judged with (each side's own, or fitted on this comparison: say
+    which), and the cells left unjudged for want of a cell that shared their rounds."""
+    out = []
+    if cmp.fitted is None:
+        out.append("ratios judged with each side's own session level (fitted on its machine's earlier sessions)")
+    elif cmp.fitted:
+        shown = ", ".join(f"{suite} {level.text()}" for suite, level in sorted(cmp.fitted.items()))
+        own = sorted((cmp.a.suites & cmp.b.suites) - cmp.fitted.keys())
+        out.append(
+            "neither side carried a session level (no earlier sessions to fit it on) for "
+            + ("these suites" if own else "any suite")
+            + ": each one's was fitted on this comparison's own cells, disjoint pairs of them, at the median p of their "
+            f"changes 1/2 ({shown}); every ratio's interval and test include it" + (f" ({', '.join(own)}: each side's own)" if own else "")
+        )
+    unpaired = sum(c.unpaired for c in cmp.changes)
+    if unpaired:
+        out.append(
+            f"{unpaired} cells shared fewer than {MIN_PAIRED} rounds with every other cell of their table on a side (raced "
+            "out): their change is their own times', shown and not judged, since own times carry the machine's move "
+            "between the sessions and only a ratio to a cell of the same rounds takes it out"
+        )
+    return out
 
 
 def move_lines(cmp: Comparison) -> list[str]:
@@ -160,5 +185,5 @@ def markdown(cmp: Comparison) -> str:
     lines += [escape(power[0].upper() + power[1:]) + ".", ""] if power else []
     if cmp.changes:
         lines += [draw_markdown(table(cmp)), ""]
-    lines += [f"- {escape(line)}" for line in move_lines(cmp) + what_else_changed(cmp) + other_lines(cmp)]
+    lines += [f"- {escape(line)}" for line in level_lines(cmp) + move_lines(cmp) + what_else_changed(cmp) + other_lines(cmp)]
     return "\n".join(lines).rstrip() + "\n"

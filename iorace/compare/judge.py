@@ -1,16 +1,17 @@
 """`iorace compare A B`: did anything get slower between two sessions? The judging (its sides are read in
 sides.py, its table and lines drawn in draw.py).
 
-Per cell present on both sides: the change of its ratio to its table's
-reference (A's fastest cell that B measured too), each side's ratio paired round by round
-(stats.paired_ratio), tested by t = (ln r_B - ln r_A) / sqrt(se_A^2 + se_B^2 + tau_A^2 + tau_B^2) with Welch's
-degrees of freedom from both sides' rounds, tau each side's session level (ratio_change): what moved the
-whole machine between two sessions does not move a ratio, and the test is that of a repeat (Cumming &
-Maillardet), not "is B inside A's interval". The reference itself, and a cell with no reference, is
-compared by its times (ratio of medians with a bootstrap interval, Mann-Whitney U, as asv and benchstat
-do). A cell regressed when the test is significant, the interval excludes 1 and the change is beyond the
-threshold; instruction counts, where both sides have them, are exact and compared without a test. Cells
-that changed status, appeared or disappeared are listed.
+Per cell present on both sides: the change of its ratio to its reference (the typical mover of the cells of
+its table it shared rounds with: pairable), each side's ratio paired round by round (stats.paired_ratio),
+tested by t = (ln r_B - ln r_A) / sqrt(se_A^2 + se_B^2 + tau_A^2 + tau_B^2) with Welch's degrees of freedom
+from both sides' rounds, tau each side's session level (ratio_change; for a suite neither side carries one
+for, fitted on the two sides themselves: fitted_levels): what moved the whole machine between two sessions
+does not move a ratio, and the test is that of a repeat (Cumming & Maillardet), not "is B inside A's
+interval". The reference of a table of two, and a cell with no reference, is compared by its times (ratio
+of medians with a bootstrap interval, Mann-Whitney U, as asv and benchstat do); a cell of a larger table
+that no other cell shared rounds with is shown by them, not judged. A cell regressed when the test is
+significant, the interval excludes 1 and the change is beyond the threshold; instruction counts, where both
+sides have them, are exact and compared without a test. Cells that changed status, appeared or disappeared are listed.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from scipy import stats as sps
 
 from iorace.analyse.analysis import AA_SUFFIX
 from iorace.analyse.rules import ALPHA, DEFAULT_RULE, Rule, direction
-from iorace.analyse.stats import NO_LEVEL, Ratio, median_ratio, paired_ratio
+from iorace.analyse.session_spread import MIN_CHANGES, MIN_ROUNDS, RatioStep, fit
+from iorace.analyse.stats import NO_LEVEL, Level, Ratio, median_ratio, paired_ratio
 from iorace.compare.sides import CellSample, Side
 from iorace.core import machine
 from iorace.core.errors import UsageError
@@ -50,6 +52,7 @@ class Change:
     by_own: bool = False  # judged by its own times: in a table of two, the other cell held while it moved
     estimated_cycles_change: float | None = None  # B / A - 1 of cachegrind's estimated cycles, exact
     df: float | None = None  # Welch's degrees of freedom of its ratio's test (None: the normal, or its own times)
+    unpaired: bool = False  # in a table of three or more, no other cell shared MIN_PAIRED rounds with it: not judged
 
     @property
     def significant(self) -> bool:
@@ -99,6 +102,9 @@ class Comparison:
     moves: list[TableMove] = field(default_factory=list)
     persisted: list[str] = field(default_factory=list)  # rule persist: the later sessions B was judged with
     drift: Drift | None = None  # how the tables' own times moved between A and B (None: too few tables to say)
+    # the session level each suite's ratios were judged with when neither side carried one (fitted_levels: on
+    # this comparison's own pairs of cells); None: each side's own, fitted on its machine's earlier sessions
+    fitted: dict[str, Level] | None = None
 
     @property
     def regressions(self) -> list[str]:
@@ -134,9 +140,14 @@ def compare(a: Side, b: Side, threshold: float = 0.05, between: float = 0.0, rul
             f" vs {', '.join(sorted(b.suites)) or 'none'}): nothing to compare"
         )
     result = Comparison(a, b, threshold, rule=rule)
+    refs = references(a, b)
+    result.fitted = fitted_levels(a, b, refs)
+    if result.fitted is not None:
+        # judged with the fitted levels; result.a and .b stay the sides given (rule persist compares them again)
+        a, b = (_with_levels(side, result.fitted) for side in (a, b))
+        refs = references(a, b)
     bs = {c.ident: c for c in b.cells}
     as_ = {c.ident: c for c in a.cells}
-    refs = references(a, b)
     for i, ca in enumerate(a.cells):
         cb = bs.get(ca.ident)
         if cb is None:
@@ -148,7 +159,9 @@ def compare(a: Side, b: Side, threshold: float = 0.05, between: float = 0.0, rul
             movers = refs.get(ca.table, [])
             # the reference's own reference is the next typical mover, with three cells or more: of two, each
             # one's ratio to the other is the other's inverse, and the reference is judged by its own times
-            ref = next((m for m in movers if m[0].ident != ca.ident), None) if len(movers) > 2 or movers[:1] != [(ca, cb)] else None
+            others = [m for m in movers if m[0].ident != ca.ident] if len(movers) > 2 or movers[:1] != [(ca, cb)] else []
+            ref = pairable(ca, cb, others)
+            unpaired = ref is None and len(movers) > 2  # a table of three or more, and no cell shares its rounds
             twin_of = _original(ca, as_, bs)
             if twin_of is not None:
                 # an A/A twin is its original again: what it shows across sessions is whether the two still
@@ -157,12 +170,65 @@ def compare(a: Side, b: Side, threshold: float = 0.05, between: float = 0.0, rul
                 # the same program, was not: docs/results/2026-11-27-session-level-fit)
                 ref = twin_of
             ch = _change(ca, cb, threshold, seed=i, refs=ref, between=between, rule=rule, aa=twin_of is not None)
-            ch.by_own = ref is None and bool(movers)
+            if unpaired and twin_of is None and ch.own is not None:
+                # its own times carry the machine's move between the sessions, which only a ratio to a cell of
+                # the same rounds takes out (make bench's serialize table: the four ser-fixed cells, 64 rounds
+                # each, ran 27-31% faster by their own times, the table's typical cell 19%, raced out after one
+                # round, and were called improved; their ratios to go/ser-fixed, 13 rounds in common, moved
+                # -1% and +11%): shown, not judged
+                ch.ratio, ch.p_value, ch.unpaired = Ratio(ch.own.value, None, None), None, True
+                ch.verdict = Verdict.SAME
+            ch.by_own = ref is None and bool(movers) and not ch.unpaired
             result.changes.append(ch)
     result.appeared = [c for c in b.cells if c.ident not in as_]
     _holm(result.changes, threshold, rule)
     _tables(result, refs)
     return result
+
+
+def fitted_levels(a: Side, b: Side, refs: dict[TableId, list[tuple[CellSample, CellSample]]]) -> dict[str, Level] | None:
+    """The session level of each suite neither side carries one for (the first sessions of a store, a JSON
+    export of one: no earlier sessions to fit it on), fitted on this comparison's own cells; None when every
+    suite has one on a side (its own, fitted on its machine's earlier sessions, rests on more than two).
+
+    A and B are two sessions: within each table, the cells of both taken two by two (disjoint pairs, in
+    identity order, MIN_ROUNDS rounds at least, as session_spread.changes takes two stored sessions) give each
+    pair's change of log ratio between them and its rounds' share of it, and session_spread.fit finds the level
+    at which the median of those changes' Student-t p is 1/2: the same estimator, on the same two sessions the
+    test is then made on. The median makes it robust to a few cells whose code changed (they are what the
+    comparison is after); a comparison where most cells changed fits a level that hides some. A suite with
+    MIN_CHANGES such pairs gets its own sd; one with fewer the level of every suite's pairs, relative to each
+    pair's per-round sd (session_spread's rule: spin's quiet loops move less than capnp's), or none when the
+    whole comparison has too few. Without it two sessions of unchanged binaries differ in the ratio of two of
+    their cells by more than their rounds allow: in make bench's serialize tables (two sessions of one commit,
+    docs/results/2026-11-28-make-bench-with-formats) a D decoder's ratio to the C++ one moved -14.5%, its
+    interval +-4.5% from 60 rounds a side."""
+    carried = {c.suite for c in a.cells + b.cells if c.level}
+    bare = sorted((a.suites & b.suites) - carried)
+    if not bare:
+        return None
+    steps: dict[str, list[RatioStep]] = {}
+    for table, pairs in refs.items():
+        ordered = sorted(pairs, key=lambda p: p[0].ident)
+        for (xa, xb), (ya, yb) in zip(ordered[::2], ordered[1::2], strict=False):
+            ra, rb = paired_ratio(ya.rounds, xa.rounds), paired_ratio(yb.rounds, xb.rounds)
+            if ra is None or rb is None or ra.se_log is None or rb.se_log is None or min(ra.n, rb.n) < MIN_ROUNDS:
+                continue
+            steps.setdefault(table.suite, []).append(RatioStep(math.log(rb.value / ra.value), ra.se_log, ra.n, rb.se_log, rb.n))
+    every = [step for found in steps.values() for step in found]
+    relative = Level(per_round=fit(every, relative=True)) if len(every) >= MIN_CHANGES else None
+    out = {}
+    for suite in bare:
+        found = steps.get(suite, [])
+        level = Level(sd=fit(found)) if len(found) >= MIN_CHANGES else relative
+        if level is not None:
+            out[suite] = level
+    return out
+
+
+def _with_levels(side: Side, levels: dict[str, Level]) -> Side:
+    cells = [dataclasses.replace(c, level=levels[c.suite]) if c.suite in levels else c for c in side.cells]
+    return dataclasses.replace(side, cells=cells)
 
 
 def _original(twin: CellSample, a: dict[CellId, CellSample], b: dict[CellId, CellSample]) -> tuple[CellSample, CellSample] | None:
@@ -323,6 +389,39 @@ def _machine_changes(cmp: Comparison) -> list[str]:
     return out
 
 
+MIN_PAIRED = 2  # rounds two cells must share on each side for their ratio to have a standard error
+
+
+def _shared(x: CellSample, y: CellSample) -> int:
+    return len(x.rounds.keys() & y.rounds.keys())
+
+
+def pairable(ca: CellSample, cb: CellSample, movers: list[tuple[CellSample, CellSample]]) -> tuple[CellSample, CellSample] | None:
+    """The cell's reference: the typical mover (as references() ranks them) among the cells of `movers` that
+    shared MIN_ROUNDS rounds with it on each side (a ratio's standard error from fewer is too rough to judge
+    with), else MIN_PAIRED; None when none did. Where every cell ran every round, that is the table's reference.
+
+    With racing, the table's typical mover is often a cell raced out after a round or two, and the cells that
+    ran on (the fastest, the contenders) share no rounds with it: no ratio to it can be formed. Their ratio to
+    the typical mover of the cells they did run beside is the comparison the reference stands for (what moved
+    the machine between the sessions cancels in it); judging them by their own times instead put the machine's
+    move into their verdicts (docs/results/2026-11-28-make-bench-with-formats: four cells "improved" 27-31%).
+    The typical one of those cells, the cell itself counted, not the first of them in the table's order: a
+    contender that changed is then never the others' reference (of four contenders, one 10% slower, the
+    nearest to the table's typical move would be the slower one, and the three unchanged "improved")."""
+    for least in (MIN_ROUNDS, MIN_PAIRED):
+        group = [m for m in movers if _shared(ca, m[0]) >= least and _shared(cb, m[1]) >= least]
+        if group:
+            typical = float(np.median([_move(ca, cb), *(_move(ma, mb) for ma, mb in group)]))
+            return min(group, key=lambda m: (round(abs(_move(*m) - typical), 9), abs(_move(*m))))
+    return None
+
+
+def _move(ca: CellSample, cb: CellSample) -> float:
+    """A cell's log change of median between the sides (its own times: the machine's move included)."""
+    return math.log(float(np.median(cb.values)) / float(np.median(ca.values)))
+
+
 def references(a: Side, b: Side) -> dict[TableId, list[tuple[CellSample, CellSample]]]:
     """Each table's compared cells ok on both sides (two at least), the typical mover first: the one whose
     change of median is nearest the median of all cells' log changes (of two, the smaller change); the
@@ -345,7 +444,7 @@ def references(a: Side, b: Side) -> dict[TableId, list[tuple[CellSample, CellSam
     for table, pairs in tables.items():
         if len(pairs) < 2:
             continue
-        moves = [math.log(float(np.median(cb.values)) / float(np.median(ca.values))) for ca, cb in pairs]
+        moves = [_move(ca, cb) for ca, cb in pairs]
         typical = float(np.median(moves))
         ranked = sorted(zip(moves, pairs, strict=True), key=lambda mp: (round(abs(mp[0] - typical), 9), abs(mp[0])))
         out[table] = [pair for _, pair in ranked]
