@@ -5,10 +5,10 @@ And the Cap'n Proto programs' op read answers suite.py's visit checksum."""
 
 from __future__ import annotations
 
-import os
-import sys
 import json
+import os
 import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -114,7 +114,7 @@ def _visit_answer(program: interop.Program, canonical: Path) -> dict:
 def test_capnp_read_answers_the_visit_checksum(checked: interop.Checked) -> None:
     """Op read (bytes -> a visit of every field through the reader, no plain objects) answers {"visit": "<decimal>"},
     suite.py's visit_checksum of the canonical data, in each Cap'n Proto program."""
-    import suite  # noqa: PLC0415 (the suite folder is on sys.path above)
+    import suite  # the suite folder is on sys.path (above)
 
     want = str(suite.visit_checksum(json.loads(checked.canonical.read_bytes())))
     readers = [p for p in checked.programs if p.format == "capnp"]

@@ -91,11 +91,16 @@ def test_datasets_digests(tmp_path: Path) -> None:
 
 def test_visit_checksum_by_hand() -> None:
     """README.md, "The read op": the visit checksum of SMALL, summed by hand, and of a tree with every JSON type."""
-    catalog = 5 + len("areaNames" "events" "performances" "topicSubTopics" "venueNames")  # 56: its keys
+
+    def keys(*names: str) -> int:  # a record: its number of keys and their lengths (all ASCII)
+        return len(names) + sum(map(len, names))
+
+    catalog = keys("areaNames", "events", "performances", "topicSubTopics", "venueNames")
+    assert catalog == 56
     area_names = 2 + (len("é".encode()) + 1) + (1 + 0)  # 2 entries; "é" is 2 bytes, "x" 1; "b", ""
-    area = 2 + len("areaId" "blockIds") + 3 + (1 + (1 << 53))
-    seat_category = 2 + len("seatCategoryId" "areas") + 2 + (1 + area)
-    performance = 8 + len("id" "eventId" "name" "logo" "start" "venueCode" "prices" "seatCategories")
+    area = keys("areaId", "blockIds") + 3 + (1 + (1 << 53))
+    seat_category = keys("seatCategoryId", "areas") + 2 + (1 + area)
+    performance = keys("id", "eventId", "name", "logo", "start", "venueCode", "prices", "seatCategories")
     performance += ((1 << 64) - 1) + ((1 << 63) - 1) + 0 + 1 + 0 + 1 + 0 + (1 + seat_category)  # -1 wraps
     topics = 1 + (1 + 0)
     want = (catalog + area_names + 0 + (1 + performance) + topics + 0) % (1 << 64)
@@ -104,7 +109,8 @@ def test_visit_checksum_by_hand() -> None:
     # 1.5's IEEE-754 bits; true 1, false 0, null 0; "é" 2 bytes; {"ab": -2}: 1 entry, key 2, -2 wrapped
     tree = [1.5, True, False, None, "é", {"ab": -2}]
     assert suite.visit_checksum(tree) == (6 + 0x3FF8000000000000 + 1 + 0 + 0 + 2 + (1 + 2 + (1 << 64) - 2)) % (1 << 64)
-    assert suite.visit_checksum((1 << 64) - 1) == (1 << 64) - 1 and suite.visit_checksum([(1 << 64) - 1] * 2) == 0  # 2 + 2 (2^64 - 1) wraps to 0
+    assert suite.visit_checksum((1 << 64) - 1) == (1 << 64) - 1
+    assert suite.visit_checksum([(1 << 64) - 1] * 2) == 0  # 2 + 2 (2^64 - 1) wraps to 0
 
 
 def test_tiny_visit_checksum(tmp_path: Path) -> None:

@@ -16,7 +16,10 @@ use catalogue_capnp::{catalog, event, performance, text_entry};
 
 type Res<T> = Result<T, capnp::Error>;
 
-fn put_strings(mut to: capnp::struct_list::Builder<text_entry::Owned>, from: &BTreeMap<String, String>) {
+fn put_strings(
+    mut to: capnp::struct_list::Builder<text_entry::Owned>,
+    from: &BTreeMap<String, String>,
+) {
     for (i, (k, v)) in from.iter().enumerate() {
         let mut e = to.reborrow().get(i as u32); // BTreeMap: in key order, the schema's map order
         e.set_key(k.as_str());
@@ -33,7 +36,10 @@ fn put_ints(mut to: capnp::primitive_list::Builder<i64>, from: &[i64]) {
 fn encode(c: &Catalog) -> Vec<u8> {
     let mut message = Builder::new_default();
     let mut m = message.init_root::<catalog::Builder>();
-    put_strings(m.reborrow().init_area_names(c.area_names.len() as u32), &c.area_names);
+    put_strings(
+        m.reborrow().init_area_names(c.area_names.len() as u32),
+        &c.area_names,
+    );
     let mut events = m.reborrow().init_events(c.events.len() as u32);
     for (i, (k, e)) in c.events.iter().enumerate() {
         let mut entry = events.reborrow().get(i as u32);
@@ -47,7 +53,11 @@ fn encode(c: &Catalog) -> Vec<u8> {
         if let Some(l) = &e.logo {
             x.reborrow().get_logo().set_present(l.as_str());
         }
-        put_ints(x.reborrow().init_sub_topic_ids(e.sub_topic_ids.len() as u32), &e.sub_topic_ids);
+        put_ints(
+            x.reborrow()
+                .init_sub_topic_ids(e.sub_topic_ids.len() as u32),
+            &e.sub_topic_ids,
+        );
         put_ints(x.init_topic_ids(e.topic_ids.len() as u32), &e.topic_ids);
     }
     let mut performances = m.reborrow().init_performances(c.performances.len() as u32);
@@ -78,17 +88,25 @@ fn encode(c: &Catalog) -> Vec<u8> {
             for (a, area) in sc.areas.iter().enumerate() {
                 let mut z = areas.reborrow().get(a as u32);
                 z.set_area_id(area.area_id);
-                put_ints(z.init_block_ids(area.block_ids.len() as u32), &area.block_ids);
+                put_ints(
+                    z.init_block_ids(area.block_ids.len() as u32),
+                    &area.block_ids,
+                );
             }
         }
     }
-    let mut topics = m.reborrow().init_topic_sub_topics(c.topic_sub_topics.len() as u32);
+    let mut topics = m
+        .reborrow()
+        .init_topic_sub_topics(c.topic_sub_topics.len() as u32);
     for (i, (k, ids)) in c.topic_sub_topics.iter().enumerate() {
         let mut entry = topics.reborrow().get(i as u32);
         entry.set_key(k.as_str());
         put_ints(entry.init_value(ids.len() as u32), ids);
     }
-    put_strings(m.init_venue_names(c.venue_names.len() as u32), &c.venue_names);
+    put_strings(
+        m.init_venue_names(c.venue_names.len() as u32),
+        &c.venue_names,
+    );
     serialize::write_message_to_words(&message)
 }
 
@@ -96,9 +114,13 @@ fn encode(c: &Catalog) -> Vec<u8> {
 /// or more from the system allocator is); bytes past the message's end are refused (a flat array is one message).
 fn reader(b: &[u8]) -> Result<capnp::message::Reader<serialize::BufferSegments<&[u8]>>, String> {
     let mut rest = b;
-    let message = serialize::read_message_from_flat_slice(&mut rest, ReaderOptions::new()).map_err(err)?;
+    let message =
+        serialize::read_message_from_flat_slice(&mut rest, ReaderOptions::new()).map_err(err)?;
     if !rest.is_empty() {
-        return Err(format!("capnp: {} bytes past the end of the message", rest.len()));
+        return Err(format!(
+            "capnp: {} bytes past the end of the message",
+            rest.len()
+        ));
     }
     Ok(message)
 }
@@ -117,9 +139,16 @@ fn ints(l: capnp::primitive_list::Reader<i64>) -> Vec<i64> {
 
 /// Map entries in strictly increasing key order (the encoders write them so), or the bytes are refused: a map
 /// decoded is the map written, alike in every language.
-fn put_after<V>(m: &mut BTreeMap<String, V>, last: &mut Option<String>, k: String, v: V) -> Res<()> {
+fn put_after<V>(
+    m: &mut BTreeMap<String, V>,
+    last: &mut Option<String>,
+    k: String,
+    v: V,
+) -> Res<()> {
     if last.as_ref().is_some_and(|l| *l >= k) {
-        return Err(capnp::Error::failed("map keys out of order or repeated".into()));
+        return Err(capnp::Error::failed(
+            "map keys out of order or repeated".into(),
+        ));
     }
     *last = Some(k.clone());
     m.insert(k, v);
@@ -129,7 +158,12 @@ fn put_after<V>(m: &mut BTreeMap<String, V>, last: &mut Option<String>, k: Strin
 fn strings(l: capnp::struct_list::Reader<text_entry::Owned>) -> Res<BTreeMap<String, String>> {
     let (mut m, mut last) = (BTreeMap::new(), None);
     for e in l.iter() {
-        put_after(&mut m, &mut last, string(e.get_key()?)?, string(e.get_value()?)?)?;
+        put_after(
+            &mut m,
+            &mut last,
+            string(e.get_key()?)?,
+            string(e.get_value()?)?,
+        )?;
     }
     Ok(m)
 }
@@ -215,7 +249,12 @@ fn decode_from(m: catalog::Reader) -> Res<Catalog> {
     }
     let (mut topic_sub_topics, mut last) = (BTreeMap::new(), None);
     for entry in m.get_topic_sub_topics()?.iter() {
-        put_after(&mut topic_sub_topics, &mut last, string(entry.get_key()?)?, ints(entry.get_value()?))?;
+        put_after(
+            &mut topic_sub_topics,
+            &mut last,
+            string(entry.get_key()?)?,
+            ints(entry.get_value()?),
+        )?;
     }
     Ok(Catalog {
         area_names,
@@ -243,15 +282,38 @@ const fn keys(names: &[&str]) -> u64 {
     }
     n
 }
-const CATALOG: u64 = keys(&["areaNames", "events", "performances", "topicSubTopics", "venueNames"]);
-const EVENT: u64 = keys(&["id", "name", "description", "logo", "subTopicIds", "topicIds"]);
-const PERFORMANCE: u64 = keys(&["id", "eventId", "name", "logo", "start", "venueCode", "prices", "seatCategories"]);
+const CATALOG: u64 = keys(&[
+    "areaNames",
+    "events",
+    "performances",
+    "topicSubTopics",
+    "venueNames",
+]);
+const EVENT: u64 = keys(&[
+    "id",
+    "name",
+    "description",
+    "logo",
+    "subTopicIds",
+    "topicIds",
+]);
+const PERFORMANCE: u64 = keys(&[
+    "id",
+    "eventId",
+    "name",
+    "logo",
+    "start",
+    "venueCode",
+    "prices",
+    "seatCategories",
+]);
 const PRICE: u64 = keys(&["amount", "audienceSubCategoryId", "seatCategoryId"]);
 const SEAT_CATEGORY: u64 = keys(&["seatCategoryId", "areas"]);
 const AREA: u64 = keys(&["areaId", "blockIds"]);
 
 fn visit_ints(l: capnp::primitive_list::Reader<i64>) -> u64 {
-    l.iter().fold(l.len() as u64, |s, x| s.wrapping_add(x as u64))
+    l.iter()
+        .fold(l.len() as u64, |s, x| s.wrapping_add(x as u64))
 }
 
 fn tlen(t: capnp::text::Reader) -> u64 {
