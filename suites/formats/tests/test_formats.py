@@ -123,3 +123,34 @@ def test_capnp_read_answers_the_visit_checksum(checked: interop.Checked) -> None
         result = _visit_answer(p, checked.canonical)
         assert result["answer"] == {"visit": want}, p.language
         assert result["inner_ns"] > 0 and result["extra"]["encoded_bytes"] > 0
+
+
+EDGES = {  # what the tiny dataset lacks: a present empty string, keys whose UTF-8 order is not their first letter's
+    "areaNames": {"b": "", "é": "x", "Z": "ü"},
+    "events": {
+        "9": {"id": -1, "name": "", "description": "", "logo": None, "subTopicIds": [], "topicIds": [(1 << 63) - 1]},
+        "10": {"id": 1 << 62, "name": "n", "description": None, "logo": "", "subTopicIds": [-(1 << 63)], "topicIds": []},
+    },
+    "performances": [{"id": 0, "eventId": 9, "name": "", "logo": None, "start": -5, "venueCode": "", "prices": [], "seatCategories": []}],
+    "topicSubTopics": {"": [], "t": [1, 2]},
+    "venueNames": {},
+}
+
+
+def test_capnp_edges_across_languages(checked: interop.Checked, tmp_path: Path) -> None:
+    """A present empty string is not an absent one, keys are ordered by their UTF-8 bytes, the i64 extremes: each
+    Cap'n Proto program's bytes decode in every other to suite.py's digest, and read answers its visit checksum."""
+    import suite  # the suite folder is on sys.path (above)
+
+    canonical = tmp_path / "edges.json"
+    canonical.write_text(json.dumps(EDGES, ensure_ascii=False), encoding="utf-8")
+    want, visit = suite.digest(EDGES), str(suite.visit_checksum(EDGES))
+    programs = [p for p in checked.programs if p.format == "capnp"]
+    bad = []
+    for writer in programs:
+        path = tmp_path / f"{writer.language}.capnp"
+        interop.emit(writer, canonical, path)
+        bad += [f"{writer.language} -> {r.language}: {interop.decode(r, path)}" for r in programs if interop.decode(r, path)[0] != want]
+        if _visit_answer(writer, canonical)["answer"] != {"visit": visit}:
+            bad.append(f"{writer.language} read: {_visit_answer(writer, canonical)['answer']} != {visit}")
+    assert not bad, "\n".join(bad)
