@@ -12,8 +12,9 @@ of the 300 and any one mutant is made again alone: a truncation at a random poin
 flips, special or random bytes, inserted, deleted or repeated runs, an interesting integer over 1-8 bytes) with
 format-aware ones among them (MessagePack: a length or count changed, widened, or its type swapped; JSON: a
 number, escape, bracket or scalar replaced, nesting thousands deep; protobuf: a length varint changed, a wire
-type changed). Each decoder reads each mutant through its `--decode FILE` mode (the interop check's), with a
-timeout, and each outcome is one of:
+type changed; Cap'n Proto: a segment table's count or size, a pointer's offset, count, sizes or kind changed).
+Each decoder reads each mutant through its `--decode FILE` mode (the interop check's), with a timeout, and each
+outcome is one of:
 
   refused   non-zero exit, no signal, nothing on stdout and exactly one stderr line starting with "error"
   accepted  exit 0 and one digest on stdout (what it decoded: fine; counted, and whether it is the reference's)
@@ -525,7 +526,55 @@ def _protobuf_aware(rng: random.Random, m: bytearray) -> str | None:
     return None
 
 
+def capnp_pointers(data: bytes) -> list[int]:
+    """The word offsets (in bytes) of the first segment's nonzero words that look like struct or list pointers
+    (kind 0 or 1, the low two bits), after the segment table; the segment table's own size fields too are edits'
+    targets (capnp_table). A heuristic: a data word may look like a pointer, which is only a blind edit then."""
+    if len(data) < 16:
+        return []
+    count = int.from_bytes(data[:4], "little") + 1
+    start = 8 * ((count + 2) // 2)
+    if count > 64 or start >= len(data):
+        return []
+    out = []
+    for at in range(start, len(data) - 7, 8):
+        word = int.from_bytes(data[at : at + 8], "little")
+        if word and word & 3 in (0, 1):
+            out.append(at)
+    return out
+
+
+def _capnp_aware(rng: random.Random, m: bytearray) -> str | None:
+    """A segment table's count or size changed, or a pointer's offset, list element count, element size or data
+    and pointer section sizes (struct) set to a boundary value: what a reader must bounds-check."""
+    if len(m) < 8:
+        return None
+    if rng.random() < 0.25:  # the segment table: its count (word 0, low half) or the first segment's size
+        at = rng.choice((0, 4))
+        v = rng.choice([0, 1, 2, 0x1FF, 0x200, 0xFFFF, 0x7FFFFFFF, 0xFFFFFFFF, int.from_bytes(m[at : at + 4], "little") + 1])
+        m[at : at + 4] = v.to_bytes(4, "little")
+        return f"capnp-table@{at}={v:#x}"
+    pointers = capnp_pointers(bytes(m))
+    if not pointers:
+        return None
+    at = rng.choice(pointers)
+    word = int.from_bytes(m[at : at + 8], "little")
+    kind = word & 3
+    what = rng.choice(("offset", "upper", "kind"))
+    if what == "offset":  # bits 2-31: a signed word offset
+        off = rng.choice([-1, -(1 << 29), (1 << 29) - 1, 1 << 20, rng.randrange(-64, 64)]) & 0x3FFFFFFF
+        word = (word & ~(0x3FFFFFFF << 2)) | (off << 2)
+    elif what == "upper":  # struct: data words and pointer count; list: element size (3 bits) and count (29 bits)
+        v = rng.choice([0, 1, 7, 0xFFFF, 0x1FFFFFFF, 0xFFFFFFFF, rng.randrange(1 << 32)])
+        word = (word & 0xFFFFFFFF) | (v << 32)
+    else:  # another pointer kind: far (2) or other (3, a capability), or struct for list and back
+        word = (word & ~3) | rng.choice([k for k in range(4) if k != kind])
+    m[at : at + 8] = word.to_bytes(8, "little")
+    return f"capnp-pointer@{at}:{what}"
+
+
 AWARE: dict[str, Callable[[random.Random, bytearray], str | None]] = {
+    "capnp": _capnp_aware,
     "json": _json_aware,
     "msgpack": _msgpack_aware,
     "protobuf": _protobuf_aware,

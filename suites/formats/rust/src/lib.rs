@@ -158,7 +158,8 @@ fn read(path: &str) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| fail(1, format!("{path}: {e}")))
 }
 
-fn load(path: &str) -> Catalog {
+/// The canonical file to plain objects (untimed); public for a program with an op of its own (capnp's read).
+pub fn load(path: &str) -> Catalog {
     serde_json::from_slice(&read(path)).unwrap_or_else(|e| fail(1, format!("{path}: {e}")))
 }
 

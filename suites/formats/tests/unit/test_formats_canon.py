@@ -87,3 +87,34 @@ def test_datasets_digests(tmp_path: Path) -> None:
     suite.generate("tiny", path)
     assert suite.expected(path, {}) == "d47d3e1bbbf071280ead9f0a6b87246f5cf6ef341c7ad4400501bd5db1b11f6d"
     assert common.digest(json.loads(path.read_bytes())) == suite.expected(path, {})
+
+
+def test_visit_checksum_by_hand() -> None:
+    """README.md, "The read op": the visit checksum of SMALL, summed by hand, and of a tree with every JSON type."""
+
+    def keys(*names: str) -> int:  # a record: its number of keys and their lengths (all ASCII)
+        return len(names) + sum(map(len, names))
+
+    catalog = keys("areaNames", "events", "performances", "topicSubTopics", "venueNames")
+    assert catalog == 56
+    area_names = 2 + (len("é".encode()) + 1) + (1 + 0)  # 2 entries; "é" is 2 bytes, "x" 1; "b", ""
+    area = keys("areaId", "blockIds") + 3 + (1 + (1 << 53))
+    seat_category = keys("seatCategoryId", "areas") + 2 + (1 + area)
+    performance = keys("id", "eventId", "name", "logo", "start", "venueCode", "prices", "seatCategories")
+    performance += ((1 << 64) - 1) + ((1 << 63) - 1) + 0 + 1 + 0 + 1 + 0 + (1 + seat_category)  # -1 wraps
+    topics = 1 + (1 + 0)
+    want = (catalog + area_names + 0 + (1 + performance) + topics + 0) % (1 << 64)
+    assert want == 169 + (1 << 63) + (1 << 53)
+    assert suite.visit_checksum(SMALL) == want
+    # 1.5's IEEE-754 bits; true 1, false 0, null 0; "é" 2 bytes; {"ab": -2}: 1 entry, key 2, -2 wrapped
+    tree = [1.5, True, False, None, "é", {"ab": -2}]
+    assert suite.visit_checksum(tree) == (6 + 0x3FF8000000000000 + 1 + 0 + 0 + 2 + (1 + 2 + (1 << 64) - 2)) % (1 << 64)
+    assert suite.visit_checksum((1 << 64) - 1) == (1 << 64) - 1
+    assert suite.visit_checksum([(1 << 64) - 1] * 2) == 0  # 2 + 2 (2^64 - 1) wraps to 0
+
+
+def test_tiny_visit_checksum(tmp_path: Path) -> None:
+    """The tiny dataset's visit checksum: a change to the generator changes every read cell's answer."""
+    path = tmp_path / "tiny.json"
+    suite.generate("tiny", path)
+    assert suite.visit_checksum(json.loads(path.read_bytes())) == 9223411449973952903

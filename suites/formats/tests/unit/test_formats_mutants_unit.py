@@ -113,6 +113,22 @@ def test_format_aware_edits_find_their_fields() -> None:
     }
 
 
+def test_capnp_aware_edits_find_the_table_and_pointers() -> None:
+    # one segment of 3 words: the root struct pointer (offset 0, 1 data word, 1 pointer), its data word, then a
+    # list pointer (offset 0, 8-byte elements, count 0) that is the struct's pointer field
+    table = (0).to_bytes(4, "little") + (3).to_bytes(4, "little")
+    root = (0 << 2 | 0) | (1 << 32) | (1 << 48)
+    data = (5 << 2 | 0) | 0xFFFF << 48  # a data word that looks like a struct pointer: found too (a heuristic)
+    lst = 1 | (5 << 32)
+    words = b"".join(w.to_bytes(8, "little") for w in (root, data, lst))
+    assert mutants.capnp_pointers(table + words) == [8, 16, 24]
+    assert mutants.capnp_pointers(table + b"\x00" * 8 + (2).to_bytes(8, "little")) == []  # zero; kind 2 (far)
+    assert mutants.aware_for("capnp") is mutants.AWARE["capnp"]
+    made = {mutants.mutant([table + words * 20], "capnp", 3, i)[1] for i in range(200)}
+    kinds = {h.split("@")[0].split(": ")[-1] for how in made for h in how.split(", ")}
+    assert {"capnp-table", "capnp-pointer"} <= kinds, kinds
+
+
 def test_the_driver_reads_the_module_docstring() -> None:
     """The README points at the docstring for the verdicts: it names each one."""
     for kind in mutants.KINDS:
