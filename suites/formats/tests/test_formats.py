@@ -16,7 +16,7 @@ sys.path.insert(0, str(SUITE))
 import interop  # noqa: E402
 
 LANGUAGES = {"cpp", "go", "java", "python", "rust"}
-FORMATS = {"json", "msgpack", "protobuf"}
+FORMATS = {"cbor", "json", "msgpack", "protobuf"}
 
 
 @pytest.fixture(scope="module")
