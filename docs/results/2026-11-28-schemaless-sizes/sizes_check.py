@@ -80,7 +80,20 @@ def build() -> tuple[Path, Path]:
     manifest = SUITE / "rust" / "Cargo.toml"
     target = WORK / "target"
     subprocess.run(
-        ["cargo", "build", "--quiet", "--release", "-j", "2", "--manifest-path", str(manifest), "--bin", "schemaless_sizes", "--target-dir", str(target)],
+        [
+            "cargo",
+            "build",
+            "--quiet",
+            "--release",
+            "-j",
+            "2",
+            "--manifest-path",
+            str(manifest),
+            "--bin",
+            "schemaless_sizes",
+            "--target-dir",
+            str(target),
+        ],
         check=True,
     )
     return cpp, target / "release" / "schemaless_sizes"
