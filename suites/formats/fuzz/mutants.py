@@ -551,25 +551,27 @@ def cbor_heads(data: bytes) -> list[tuple[str, int, int, int]]:
             return major, 0, -1, i + 1
         raise ValueError(f"no CBOR head {b:#x}")
 
-    def walk(i: int) -> int:
+    def walk(i: int, depth: int) -> int:
+        if depth > 200:  # a mutant nested thousands deep (an earlier edit): the heads above it are enough
+            raise ValueError("nested too deep to walk")
         major, n, w, j = head(i)
         out.append((_CBOR_KINDS[major], i, w, n))
         if w == -1:  # indefinite: items (chunks of a string) until the break
             while data[j] != 0xFF:
-                j = walk(j)
+                j = walk(j, depth + 1)
             return j + 1
         if major in (2, 3):
             return j + n
         if major in (4, 5):
             for _ in range(n * (2 if major == 5 else 1)):
-                j = walk(j)
+                j = walk(j, depth + 1)
             return j
         if major == 6:
-            return walk(j)
+            return walk(j, depth + 1)
         return j
 
     with contextlib.suppress(IndexError, ValueError):
-        walk(0)
+        walk(0, 0)
     return out
 
 
