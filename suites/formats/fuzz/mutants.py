@@ -12,9 +12,10 @@ of the 300 and any one mutant is made again alone: a truncation at a random poin
 flips, special or random bytes, inserted, deleted or repeated runs, an interesting integer over 1-8 bytes) with
 format-aware ones among them (MessagePack: a length or count changed, widened, or its type swapped; JSON: a
 number, escape, bracket or scalar replaced, nesting thousands deep; protobuf: a length varint changed, a wire
-type changed; Cap'n Proto: a segment table's count or size, a pointer's offset, count, sizes or kind changed).
-Each decoder reads each mutant through its `--decode FILE` mode (the interop check's), with a timeout, and each
-outcome is one of:
+type changed; Cap'n Proto: a segment table's count or size, a pointer's offset, count, sizes or kind changed;
+CBOR: an item's argument changed or widened to 4 or 8 bytes, its major type swapped, a tag put before it or its
+length made indefinite, nesting thousands deep). Each decoder reads each mutant through its `--decode FILE` mode
+(the interop check's), with a timeout, and each outcome is one of:
 
   refused   non-zero exit, no signal, nothing on stdout and exactly one stderr line starting with "error"
   accepted  exit 0 and one digest on stdout (what it decoded: fine; counted, and whether it is the reference's)
@@ -573,8 +574,94 @@ def _capnp_aware(rng: random.Random, m: bytearray) -> str | None:
     return f"capnp-pointer@{at}:{what}"
 
 
+# CBOR (RFC 8949): every item is a head, a major type (3 bits) and an argument (5 bits: the value itself below 24,
+# else 1, 2, 4 or 8 bytes of it after the head; 31 an indefinite length, ended by a 0xff break).
+_CBOR_KINDS = ("uint", "nint", "bytes", "text", "array", "map", "tag", "simple")
+_CBOR_TAGS = (0, 1, 2, 3, 4, 24, 55799, 258)  # a date, a bignum, a decimal, embedded CBOR, self-describe, a set
+
+
+def cbor_heads(data: bytes) -> list[tuple[str, int, int, int]]:
+    """(kind, offset, bytes of the argument after the head (0: in the head, -1: indefinite), the argument) of
+    every item the walk reaches; it stops at the first byte it cannot read."""
+    out: list[tuple[str, int, int, int]] = []
+
+    def head(i: int) -> tuple[int, int, int, int]:  # major, argument, its width, the offset after the head
+        b = data[i]
+        major, info = b >> 5, b & 0x1F
+        if info < 24:
+            return major, info, 0, i + 1
+        if info <= 27:
+            w = 1 << (info - 24)
+            if i + 1 + w > len(data):
+                raise IndexError
+            return major, int.from_bytes(data[i + 1 : i + 1 + w], "big"), w, i + 1 + w
+        if info == 31 and 2 <= major <= 5:
+            return major, 0, -1, i + 1
+        raise ValueError(f"no CBOR head {b:#x}")
+
+    def walk(i: int, depth: int) -> int:
+        if depth > 200:  # a mutant nested thousands deep (an earlier edit): the heads above it are enough
+            raise ValueError("nested too deep to walk")
+        major, n, w, j = head(i)
+        out.append((_CBOR_KINDS[major], i, w, n))
+        if w == -1:  # indefinite: items (chunks of a string) until the break
+            while data[j] != 0xFF:
+                j = walk(j, depth + 1)
+            return j + 1
+        if major in (2, 3):
+            return j + n
+        if major in (4, 5):
+            for _ in range(n * (2 if major == 5 else 1)):
+                j = walk(j, depth + 1)
+            return j
+        if major == 6:
+            return walk(j, depth + 1)
+        return j
+
+    with contextlib.suppress(IndexError, ValueError):
+        walk(0, 0)
+    return out
+
+
+def _cbor_aware(rng: random.Random, m: bytearray) -> str | None:
+    heads = cbor_heads(bytes(m))
+    if not heads:
+        return None
+    kind, i, w, n = rng.choice(heads)
+    major = _CBOR_KINDS.index(kind)
+    op = rng.randrange(5)
+    if op == 0 and w > 0:  # the argument, another value of its width
+        v = rng.choice([0, n - 1 if n else 0, n + 1, 2 * n + 1, *INTERESTING]) & ((1 << (8 * w)) - 1)
+        m[i + 1 : i + 1 + w] = v.to_bytes(w, "big")
+        return f"cbor-{kind}-argument@{i}:{n}->{v}"
+    if op <= 1 and w >= 0:  # widened: the same major type with a 4- or 8-byte argument of any value
+        width = rng.choice((4, 8))
+        v = rng.choice([n, n + 1, n - 1 if n else 0, 0x7FFFFFFF, 0xFFFFFFFF, 1 << 20, (1 << 63) - 1, (1 << 64) - 1])
+        v &= (1 << (8 * width)) - 1
+        m[i : i + 1 + w] = bytes([major << 5 | (26 if width == 4 else 27)]) + v.to_bytes(width, "big")
+        return f"cbor-{kind}-wide@{i}:{n}->{v}"
+    if op == 2:  # another major type over the same argument
+        t = rng.choice([k for k in range(8) if k != major])
+        m[i] = t << 5 | (m[i] & 0x1F)
+        return f"cbor-{kind}-as@{i}={_CBOR_KINDS[t]}"
+    if op == 3:  # a tag before the item, or a definite length made indefinite (its break missing)
+        if kind in ("bytes", "text", "array", "map") and w >= 0 and rng.random() < 0.5:
+            m[i : i + 1 + w] = bytes([major << 5 | 31])
+            return f"cbor-{kind}-indefinite@{i}"
+        t = rng.choice(_CBOR_TAGS)
+        tag = bytes([0xC0 | t]) if t < 24 else bytes([0xD9]) + t.to_bytes(2, "big")
+        m[i:i] = tag
+        return f"cbor-tag@{i}={t}"
+    # nesting thousands deep where an item starts: one-item arrays (0x81) or indefinite ones (0x9f), unclosed
+    depth = rng.choice((1000, 10_000, 100_000))
+    t = rng.choice((b"\x81", b"\x9f", b"\xa1\x60"))
+    m[i:i] = t * depth
+    return f"cbor-deep@{i}={t!r}x{depth}"
+
+
 AWARE: dict[str, Callable[[random.Random, bytearray], str | None]] = {
     "capnp": _capnp_aware,
+    "cbor": _cbor_aware,
     "json": _json_aware,
     "msgpack": _msgpack_aware,
     "protobuf": _protobuf_aware,

@@ -20,7 +20,7 @@ import interop  # noqa: E402
 
 ALL = {"cpp", "go", "java", "python", "rust"}
 # each format's languages: Cap'n Proto has no Go or Java row (suite.toml's capnpc-go and capnpc-java say why)
-FORMATS = {"json": ALL, "msgpack": ALL, "protobuf": ALL, "capnp": {"cpp", "python", "rust"}}
+FORMATS = {"cbor": ALL, "json": ALL, "msgpack": ALL, "protobuf": ALL, "capnp": {"cpp", "python", "rust"}}
 
 
 @pytest.fixture(scope="module")

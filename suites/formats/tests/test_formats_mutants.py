@@ -75,6 +75,11 @@ def _capnp_first_key_last(whole: bytes) -> bytes:
 
 
 CRAFTED = {
+    # CBOR nested 100,000 deep (one-item arrays, indefinite arrays, one-entry maps): nlohmann's from_cbor recursed
+    # once a level into a stack overflow (ASan); the others have limits of their own (Go 32, ciborium 256, cbor2 400)
+    "cbor-deep-arrays": ("cbor", lambda whole: b"\x81" * 100_000 + whole),
+    "cbor-deep-indefinite": ("cbor", lambda whole: b"\x9f" * 100_000 + whole),
+    "cbor-deep-maps": ("cbor", lambda whole: b"\xa1\x60" * 100_000 + whole),
     # JSON nested 100,000 deep: Python's json raised RecursionError (a traceback)
     "json-deep-arrays": ("json", lambda whole: b"[" * 100_000 + b"]" * 100_000),
     "json-deep-objects": ("json", lambda whole: whole.replace(b'"areaNames":', b'"areaNames":' + b'{"a":' * 50_000, 1)),

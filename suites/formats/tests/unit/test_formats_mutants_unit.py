@@ -102,7 +102,18 @@ def test_format_aware_edits_find_their_fields() -> None:
     # protobuf: field 1 varint 150; field 2 a message holding field 1 = two bytes
     pb = b"\x08\x96\x01" + b"\x12\x04" + b"\x0a\x02\xff\xff"  # (two bytes that are no message)
     assert mutants.protobuf_fields(pb) == [(0, -1, 3, 0), (3, 4, 5, 4), (5, 6, 7, 2)]
-    assert mutants.aware_for("json-simd") is mutants.AWARE["json"] and mutants.aware_for("cbor") is None
+    assert mutants.aware_for("json-simd") is mutants.AWARE["json"] and mutants.aware_for("avro") is None
+    # the same map in CBOR (a map, a text key, an array of three uints, two texts), and an indefinite map
+    cb = b"\xa2\x62ab\x83\x01\x02\x03\x61s\x63xyz"
+    assert mutants.cbor_heads(cb) == [
+        ("map", 0, 0, 2), ("text", 1, 0, 2), ("array", 4, 0, 3), ("uint", 5, 0, 1), ("uint", 6, 0, 2), ("uint", 7, 0, 3),
+        ("text", 8, 0, 1), ("text", 10, 0, 3),
+    ]  # fmt: skip
+    assert mutants.cbor_heads(b"\xbf\x61a\x19\x01\x00\xff") == [("map", 0, -1, 0), ("text", 1, 0, 1), ("uint", 3, 2, 256)]
+    made = {mutants.mutant([cb * 20], "cbor", 3, i)[1] for i in range(300)}
+    assert {"cbor-map-wide", "cbor-text-as", "cbor-tag", "cbor-deep"} <= {
+        h.split("@")[0].split(": ")[-1] for how in made for h in how.split(", ")
+    }
     made = {mutants.mutant([mp * 20], "msgpack", 3, i)[1] for i in range(200)}
     assert any("msgpack-" in how for how in made)
     made = {mutants.mutant([pb * 20], "protobuf", 3, i)[1] for i in range(200)}
