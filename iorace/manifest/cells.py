@@ -190,12 +190,36 @@ def expand(
                 base.update({k: _coerce(v, suite.manifest.params[k]) for k, v in overrides.items()})
                 skip = variant.skip.get(ds.name) or variant.skip.get(ds.suite_dataset or "")
                 for params in _sweep(base):
+                    left_out = _skipped_param(suite, variant, params)
                     for profile in profiles:
                         cell = Cell(suite, ds, params, variant, tc, profile)
                         if skip:
                             cell.status, cell.detail = SKIPPED, f"not run on {ds.name}: {skip} (suite.toml)"
+                        elif left_out:
+                            cell.status, cell.detail = SKIPPED, left_out
                         cells.append(cell)
     return cells
+
+
+def _skipped_param(suite: Suite, variant: Variant, params: dict[str, ParamValue]) -> str:
+    """Why the variant's skip_params leaves out a cell with these parameters ("" if it does not). A name that is
+    no parameter of the suite, or a value its [params] never takes, is a manifest error: a typo would else run
+    the cells it meant to leave out."""
+    for name, values in variant.skip_params.items():
+        if name not in suite.manifest.params:
+            raise UsageError(f"{suite.dir / 'suite.toml'}: variant {variant.key}: skip_params: the suite has no parameter {name!r}")
+        known = suite.manifest.params[name]
+        known_values = {str(x) for x in (known if isinstance(known, list) else [known])}
+        for value, why in values.items():
+            if value not in known_values:
+                raise UsageError(
+                    f"{suite.dir / 'suite.toml'}: variant {variant.key}: skip_params: {name} never is {value!r} "
+                    f"(its values: {', '.join(sorted(known_values))})"
+                )
+        why = values.get(str(params.get(name)))
+        if why:
+            return f"not run with {name}={params[name]}: {why} (suite.toml)"
+    return ""
 
 
 def _toolchains(suite: Suite, variant: Variant) -> list[Toolchain]:
