@@ -3,6 +3,7 @@ module formats
 go 1.23
 
 require (
+	github.com/google/flatbuffers v25.12.19+incompatible
 	github.com/vmihailenco/msgpack/v5 v5.4.1
 	google.golang.org/protobuf v1.36.12
 )
