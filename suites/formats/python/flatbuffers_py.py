@@ -3,8 +3,10 @@
 # the buffer through the generated accessors into new plain dicts and lists; read visits every field through the
 # same accessors (no plain objects) and answers the visit checksum. Python's runtime has no verifier: each vector's
 # count is checked against the buffer's size before a loop over it (a mutant's 2^32 items would else be a hang),
-# and an offset out of the buffer (struct.error, IndexError) or bad UTF-8 is refused as one line, none of it a
-# verify pass of its own (what is checked is checked as it is read, on the clock).
+# a string past the buffer's end is refused (_Bounded: Python slices shorten silently), and an offset out of the
+# buffer (struct.error, IndexError) or bad UTF-8 is refused as one line, none of it a verify pass of its own (what
+# is checked is checked as it is read, on the clock). Not checked: a vtable offset that points before the buffer's
+# start reads from its end (struct.unpack_from takes a negative offset so): wrong values, never a crash.
 # fbcatalogue/ is committed (Python cells have no build step), written by flatc 25.12.19: ../flatbuffers/regen.sh.
 from __future__ import annotations
 
@@ -128,6 +130,19 @@ def encode(data: dict) -> bytes:
 # --- reading: every count checked against the buffer, every required string present ---------------------------
 
 
+class _Bounded(bytes):
+    """The buffer as the runtime reads it: its scalars go through struct.unpack_from, which refuses a read past the
+    end (struct.error), but a string is a slice, which Python shortens silently at the end: here a slice past
+    the end (or before the start) is an IndexError instead. Making one copies the bytes once per pass (a memcpy,
+    small beside the Python walk)."""
+
+    def __getitem__(self, k):  # type: ignore[no-untyped-def]
+        if isinstance(k, slice) and ((k.start or 0) < 0 or (k.stop is not None and k.stop > len(self))):
+            raise IndexError(f"a string at [{k.start}:{k.stop}] past the buffer's {len(self)} B")
+        return bytes.__getitem__(self, k)
+
+
+
 class _Reader:
     def __init__(self, raw: bytes) -> None:
         if len(raw) < 8:
@@ -171,7 +186,7 @@ def _read_errors(f):  # type: ignore[no-untyped-def]
 @_read_errors
 def decode(raw: bytes) -> dict:
     r = _Reader(raw)
-    c = Catalog.Catalog.GetRootAs(raw, 0)
+    c = Catalog.Catalog.GetRootAs(_Bounded(raw), 0)
     area_names = {}
     for i in range(r.n(c.AreaNamesLength(), 4)):
         x = c.AreaNames(i)
@@ -246,7 +261,7 @@ def _len(v: bytes | None) -> int:
 @_read_errors
 def read(raw: bytes) -> int:
     r = _Reader(raw)
-    c = Catalog.Catalog.GetRootAs(raw, 0)
+    c = Catalog.Catalog.GetRootAs(_Bounded(raw), 0)
     s = CATALOG
     n = r.n(c.AreaNamesLength(), 4)
     s += n
