@@ -19,6 +19,14 @@ static Offset<flatbuffers::Vector<Offset<fb::StringEntry>>> string_map(FlatBuffe
   return b.CreateVector(entries);  // std::map iterates in key-byte order: already the (key) order
 }
 
+// A vector of 8-byte items (i64, Price) left empty is left out instead (the schema reads an absent list as empty):
+// this builder aligns an empty vector's (absent) items to nothing (PreAlign returns early for 0 bytes), and the
+// Rust crate's verifier refuses a vector of i64 whose items' position is not 8-aligned, even with no item (found
+// by the interop test: C++'s bytes refused by Rust). Offsets and strings (4-aligned) are written empty as they are.
+static Offset<flatbuffers::Vector<int64_t>> longs(FlatBufferBuilder &b, const std::vector<int64_t> &v) {
+  return v.empty() ? 0 : b.CreateVector(v);
+}
+
 static std::string encode(const Catalog &c) {
   FlatBufferBuilder b(1 << 16);
   auto area_names = string_map(b, c.areaNames);
@@ -28,7 +36,7 @@ static std::string encode(const Catalog &c) {
     auto key = b.CreateString(k);
     auto name = b.CreateString(e.name);
     Offset<flatbuffers::String> desc = e.description ? b.CreateString(*e.description) : 0, logo = e.logo ? b.CreateString(*e.logo) : 0;
-    auto subs = b.CreateVector(e.subTopicIds), topics = b.CreateVector(e.topicIds);
+    auto subs = longs(b, e.subTopicIds), topics = longs(b, e.topicIds);
     events.push_back(fb::CreateEventEntry(b, key, fb::CreateEvent(b, e.id, name, desc, logo, subs, topics)));
   }
   auto events_vec = b.CreateVector(events);
@@ -42,11 +50,11 @@ static std::string encode(const Catalog &c) {
     auto venue = b.CreateString(p.venueCode);
     prices.clear();
     for (const Price &pr : p.prices) prices.emplace_back(pr.amount, pr.audienceSubCategoryId, pr.seatCategoryId);
-    auto prices_vec = b.CreateVectorOfStructs(prices);
+    auto prices_vec = prices.empty() ? 0 : b.CreateVectorOfStructs(prices);
     cats.clear();
     for (const SeatCategory &sc : p.seatCategories) {
       areas.clear();
-      for (const Area &a : sc.areas) areas.push_back(fb::CreateArea(b, a.areaId, b.CreateVector(a.blockIds)));
+      for (const Area &a : sc.areas) areas.push_back(fb::CreateArea(b, a.areaId, longs(b, a.blockIds)));
       cats.push_back(fb::CreateSeatCategory(b, sc.seatCategoryId, b.CreateVector(areas)));
     }
     auto cats_vec = b.CreateVector(cats);
@@ -55,7 +63,7 @@ static std::string encode(const Catalog &c) {
   auto perfs_vec = b.CreateVector(perfs);
   std::vector<Offset<fb::Int64ListEntry>> topics;
   topics.reserve(c.topicSubTopics.size());
-  for (const auto &[k, ids] : c.topicSubTopics) topics.push_back(fb::CreateInt64ListEntry(b, b.CreateString(k), b.CreateVector(ids)));
+  for (const auto &[k, ids] : c.topicSubTopics) topics.push_back(fb::CreateInt64ListEntry(b, b.CreateString(k), longs(b, ids)));
   auto topics_vec = b.CreateVector(topics);
   auto venue_names = string_map(b, c.venueNames);
   b.Finish(fb::CreateCatalog(b, area_names, events_vec, perfs_vec, topics_vec, venue_names));
