@@ -3,7 +3,8 @@
 // sorted by key, Go's maps sorted first) and copied out; decode walks the buffer through the generated accessors
 // into new typed structs; read visits every field through them (no plain objects) and answers the visit checksum.
 // Go's runtime has no verifier: each vector's count is checked against the buffer's size before a loop over it
-// (a mutant's 2^32 items would else be a hang), a required string's absence is refused, and an offset out of the
+// (a mutant's 2^32 items would else be a hang), a required string's absence is refused, the buffer's capacity is cut
+// to its length (a string past the end would else be read from beyond it), and an offset out of the
 // buffer (the runtime's index-out-of-range panic) is recovered into a one-line refusal: all of it as it reads,
 // on the clock, no verify pass of its own. ../fbcatalogue/ is committed (Go's convention): ../../flatbuffers/regen.sh.
 package main
@@ -198,6 +199,10 @@ func root(raw []byte) (reader, *fb.Catalog) {
 	if len(raw) < 8 {
 		panic(refusal{"shorter than a root offset and a vtable"})
 	}
+	// cap = len: the runtime slices a string as Bytes[start:start+length], which Go allows up to the slice's
+	// capacity, not its length (os.ReadFile's buffer has room past the file's end): a string cut short by the
+	// end of the bytes would read what lies past them (the truncation test found it)
+	raw = raw[:len(raw):len(raw)]
 	return reader{len(raw)}, fb.GetRootAsCatalog(raw, 0)
 }
 
