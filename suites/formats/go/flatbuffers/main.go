@@ -11,7 +11,9 @@ package main
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
+	"strings"
 
 	"formats/common"
 	fb "formats/fbcatalogue"
@@ -168,10 +170,13 @@ type refusal struct{ msg string }
 func checked[T any](f func() T) (out T, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			if ref, ok := r.(refusal); ok {
-				err = fmt.Errorf("flatbuffers: %s", ref.msg)
-			} else {
-				err = fmt.Errorf("flatbuffers: %v", r)
+			switch e := r.(type) {
+			case refusal:
+				err = fmt.Errorf("flatbuffers: %s", e.msg)
+			case runtime.Error: // an index or slice out of the buffer, said without Go's "runtime error" prefix
+				err = fmt.Errorf("flatbuffers: an offset out of the buffer (%s)", strings.TrimPrefix(e.Error(), "runtime error: "))
+			default:
+				panic(r)
 			}
 		}
 	}()
@@ -218,14 +223,14 @@ func decodeAll(raw []byte) *common.Catalog {
 	r, m := root(raw)
 	c := &common.Catalog{}
 	var se fb.StringEntry
-	c.AreaNames = make(map[string]string, m.AreaNamesLength())
+	c.AreaNames = make(map[string]string, r.n(m.AreaNamesLength(), 4)) // a count checked before it sizes a map
 	for i := range r.n(m.AreaNamesLength(), 4) {
 		m.AreaNames(&se, i)
 		c.AreaNames[string(req(se.Key(), "key"))] = string(req(se.Value(), "value"))
 	}
 	var ee fb.EventEntry
 	var e fb.Event
-	c.Events = make(map[string]common.Event, m.EventsLength())
+	c.Events = make(map[string]common.Event, r.n(m.EventsLength(), 4))
 	for i := range r.n(m.EventsLength(), 4) {
 		m.Events(&ee, i)
 		if ee.Value(&e) == nil {
@@ -275,7 +280,7 @@ func decodeAll(raw []byte) *common.Catalog {
 		}
 	}
 	var te fb.Int64ListEntry
-	c.TopicSubTopics = make(map[string][]int64, m.TopicSubTopicsLength())
+	c.TopicSubTopics = make(map[string][]int64, r.n(m.TopicSubTopicsLength(), 4))
 	for i := range r.n(m.TopicSubTopicsLength(), 4) {
 		m.TopicSubTopics(&te, i)
 		values := make([]int64, r.n(te.ValuesLength(), 8))
@@ -284,7 +289,7 @@ func decodeAll(raw []byte) *common.Catalog {
 		}
 		c.TopicSubTopics[string(req(te.Key(), "key"))] = values
 	}
-	c.VenueNames = make(map[string]string, m.VenueNamesLength())
+	c.VenueNames = make(map[string]string, r.n(m.VenueNamesLength(), 4))
 	for i := range r.n(m.VenueNamesLength(), 4) {
 		m.VenueNames(&se, i)
 		c.VenueNames[string(req(se.Key(), "key"))] = string(req(se.Value(), "value"))
