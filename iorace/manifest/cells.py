@@ -188,17 +188,23 @@ def expand(
             for ds in datasets:
                 base = {**suite.manifest.params, **ds.param_overrides, **variant.params}
                 base.update({k: _coerce(v, suite.manifest.params[k]) for k, v in overrides.items()})
-                skip = variant.skip.get(ds.name) or variant.skip.get(ds.suite_dataset or "")
                 for params in _sweep(base):
-                    left_out = _skipped_param(suite, variant, params)
+                    skipped = _skipped(suite, variant, ds, params)
                     for profile in profiles:
                         cell = Cell(suite, ds, params, variant, tc, profile)
-                        if skip:
-                            cell.status, cell.detail = SKIPPED, f"not run on {ds.name}: {skip} (suite.toml)"
-                        elif left_out:
-                            cell.status, cell.detail = SKIPPED, left_out
+                        if skipped:
+                            cell.status, cell.detail = SKIPPED, skipped
                         cells.append(cell)
     return cells
+
+
+def _skipped(suite: Suite, variant: Variant, ds: DatasetRef, params: dict[str, ParamValue]) -> str:
+    """Why the manifest leaves out a cell (its dataset in the variant's skip, else a parameter value in its
+    skip_params), or ""."""
+    skip = variant.skip.get(ds.name) or variant.skip.get(ds.suite_dataset or "")
+    if skip:
+        return f"not run on {ds.name}: {skip} (suite.toml)"
+    return _skipped_param(suite, variant, params)
 
 
 def _skipped_param(suite: Suite, variant: Variant, params: dict[str, ParamValue]) -> str:
@@ -210,15 +216,15 @@ def _skipped_param(suite: Suite, variant: Variant, params: dict[str, ParamValue]
             raise UsageError(f"{suite.dir / 'suite.toml'}: variant {variant.key}: skip_params: the suite has no parameter {name!r}")
         known = suite.manifest.params[name]
         known_values = {str(x) for x in (known if isinstance(known, list) else [known])}
-        for value, why in values.items():
+        for value in values:
             if value not in known_values:
                 raise UsageError(
                     f"{suite.dir / 'suite.toml'}: variant {variant.key}: skip_params: {name} never is {value!r} "
                     f"(its values: {', '.join(sorted(known_values))})"
                 )
-        why = values.get(str(params.get(name)))
-        if why:
-            return f"not run with {name}={params[name]}: {why} (suite.toml)"
+        reason = values.get(str(params.get(name)))
+        if reason:
+            return f"not run with {name}={params[name]}: {reason} (suite.toml)"
     return ""
 
 

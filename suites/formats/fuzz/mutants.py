@@ -547,7 +547,9 @@ def _flatbuffers_aware(rng: random.Random, m: bytearray) -> str | None:
     i, t = offsets[0] if rng.random() < 0.1 else rng.choice(offsets)  # the first: the root offset, mostly
     if rng.random() < 0.5 or t + 4 > len(m):
         v = t - i
-        new = rng.choice([0, 1, 2, 4, len(m) - i, len(m) - i + 4, 0x7FFFFFFF, 0xFFFFFFFF, v + rng.choice((-8, -4, -1, 1, 4, 8))]) & 0xFFFFFFFF
+        new = (
+            rng.choice([0, 1, 2, 4, len(m) - i, len(m) - i + 4, 0x7FFFFFFF, 0xFFFFFFFF, v + rng.choice((-8, -4, -1, 1, 4, 8))]) & 0xFFFFFFFF
+        )
         m[i : i + 4] = new.to_bytes(4, "little")
         return f"flatbuffers-offset@{i}:{v}->{new}"
     old = int.from_bytes(m[t : t + 4], "little")

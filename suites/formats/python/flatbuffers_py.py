@@ -142,7 +142,6 @@ class _Bounded(bytes):
         return bytes.__getitem__(self, k)
 
 
-
 class _Reader:
     def __init__(self, raw: bytes) -> None:
         if len(raw) < 8:
@@ -211,7 +210,9 @@ def decode(raw: bytes) -> dict:
         prices = []
         for j in range(r.n(p.PricesLength(), 24)):
             pr = p.Prices(j)
-            prices.append({"amount": pr.Amount(), "audienceSubCategoryId": pr.AudienceSubCategoryId(), "seatCategoryId": pr.SeatCategoryId()})
+            prices.append(
+                {"amount": pr.Amount(), "audienceSubCategoryId": pr.AudienceSubCategoryId(), "seatCategoryId": pr.SeatCategoryId()}
+            )
         cats = []
         for j in range(r.n(p.SeatCategoriesLength(), 4)):
             sc = p.SeatCategories(j)

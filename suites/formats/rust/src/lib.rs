@@ -191,7 +191,10 @@ where
             [canon, "read", passes] => {
                 let passes: u64 = match passes.parse() {
                     Ok(n) if n >= 1 => n,
-                    _ => fail(2, format!("PASSES must be a positive integer, not '{passes}'")),
+                    _ => fail(
+                        2,
+                        format!("PASSES must be a positive integer, not '{passes}'"),
+                    ),
                 };
                 let encoded = encode(&load(canon)).unwrap_or_else(|e| fail(1, e)); // untimed
                 let size = encoded.len();

@@ -6,6 +6,7 @@
 // clock in both. src/catalogue_generated.rs: ../flatbuffers/regen.sh (cargo's build has no flatc at hand).
 #[allow(clippy::all, unused_imports, dead_code, non_snake_case, mismatched_lifetime_syntaxes)]
 #[path = "../catalogue_generated.rs"]
+#[rustfmt::skip] // flatc's output as flatbuffers/regen.sh writes it
 mod generated;
 
 use flatbuffers::{FlatBufferBuilder, ForwardsUOffset, Vector, WIPOffset};
@@ -15,12 +16,18 @@ use std::collections::BTreeMap;
 
 type Entries<'a, T> = WIPOffset<Vector<'a, ForwardsUOffset<T>>>;
 
-fn string_map<'a>(b: &mut FlatBufferBuilder<'a>, m: &BTreeMap<String, String>) -> Entries<'a, fb::StringEntry<'a>> {
+fn string_map<'a>(
+    b: &mut FlatBufferBuilder<'a>,
+    m: &BTreeMap<String, String>,
+) -> Entries<'a, fb::StringEntry<'a>> {
     // a BTreeMap<String, _> iterates in key-byte order: already the (key) order
     let entries: Vec<_> = m
         .iter()
         .map(|(k, v)| {
-            let args = fb::StringEntryArgs { key: Some(b.create_string(k)), value: Some(b.create_string(v)) };
+            let args = fb::StringEntryArgs {
+                key: Some(b.create_string(k)),
+                value: Some(b.create_string(v)),
+            };
             fb::StringEntry::create(b, &args)
         })
         .collect();
@@ -42,22 +49,43 @@ fn encode(c: &Catalog) -> Result<Vec<u8>, String> {
             topic_ids: Some(b.create_vector(&e.topic_ids)),
         };
         let value = fb::Event::create(&mut b, &args);
-        events.push(fb::EventEntry::create(&mut b, &fb::EventEntryArgs { key: Some(key), value: Some(value) }));
+        events.push(fb::EventEntry::create(
+            &mut b,
+            &fb::EventEntryArgs {
+                key: Some(key),
+                value: Some(value),
+            },
+        ));
     }
     let events = b.create_vector(&events);
     let mut perfs = Vec::with_capacity(c.performances.len());
     for p in &c.performances {
-        let prices: Vec<fb::Price> =
-            p.prices.iter().map(|x| fb::Price::new(x.amount, x.audience_sub_category_id, x.seat_category_id)).collect();
+        let prices: Vec<fb::Price> = p
+            .prices
+            .iter()
+            .map(|x| fb::Price::new(x.amount, x.audience_sub_category_id, x.seat_category_id))
+            .collect();
         let mut cats = Vec::with_capacity(p.seat_categories.len());
         for sc in &p.seat_categories {
             let mut areas = Vec::with_capacity(sc.areas.len());
             for a in &sc.areas {
                 let block_ids = Some(b.create_vector(&a.block_ids));
-                areas.push(fb::Area::create(&mut b, &fb::AreaArgs { area_id: a.area_id, block_ids }));
+                areas.push(fb::Area::create(
+                    &mut b,
+                    &fb::AreaArgs {
+                        area_id: a.area_id,
+                        block_ids,
+                    },
+                ));
             }
             let areas = Some(b.create_vector(&areas));
-            cats.push(fb::SeatCategory::create(&mut b, &fb::SeatCategoryArgs { seat_category_id: sc.seat_category_id, areas }));
+            cats.push(fb::SeatCategory::create(
+                &mut b,
+                &fb::SeatCategoryArgs {
+                    seat_category_id: sc.seat_category_id,
+                    areas,
+                },
+            ));
         }
         let args = fb::PerformanceArgs {
             id: p.id,
@@ -74,7 +102,10 @@ fn encode(c: &Catalog) -> Result<Vec<u8>, String> {
     let performances = b.create_vector(&perfs);
     let mut topics = Vec::with_capacity(c.topic_sub_topics.len());
     for (k, ids) in &c.topic_sub_topics {
-        let args = fb::Int64ListEntryArgs { key: Some(b.create_string(k)), values: Some(b.create_vector(ids)) };
+        let args = fb::Int64ListEntryArgs {
+            key: Some(b.create_string(k)),
+            values: Some(b.create_vector(ids)),
+        };
         topics.push(fb::Int64ListEntry::create(&mut b, &args));
     }
     let topic_sub_topics = b.create_vector(&topics);
@@ -92,7 +123,8 @@ fn encode(c: &Catalog) -> Result<Vec<u8>, String> {
 }
 
 fn verified(raw: &[u8]) -> Result<fb::Catalog<'_>, String> {
-    fb::root_as_catalog(raw).map_err(|e| format!("flatbuffers: {}", e.to_string().replace('\n', " ")))
+    fb::root_as_catalog(raw)
+        .map_err(|e| format!("flatbuffers: {}", e.to_string().replace('\n', " ")))
 }
 
 fn ints(v: Option<Vector<'_, i64>>) -> Vec<i64> {
@@ -101,9 +133,13 @@ fn ints(v: Option<Vector<'_, i64>>) -> Vec<i64> {
 
 fn decode(raw: &[u8]) -> Result<Catalog, String> {
     let m = verified(raw)?;
-    let strings = |v: Option<Vector<'_, ForwardsUOffset<fb::StringEntry<'_>>>>| -> BTreeMap<String, String> {
-        v.iter().flatten().map(|x| (x.key().to_owned(), x.value().to_owned())).collect()
-    };
+    let strings =
+        |v: Option<Vector<'_, ForwardsUOffset<fb::StringEntry<'_>>>>| -> BTreeMap<String, String> {
+            v.iter()
+                .flatten()
+                .map(|x| (x.key().to_owned(), x.value().to_owned()))
+                .collect()
+        };
     let events = m
         .events()
         .iter()
@@ -136,7 +172,11 @@ fn decode(raw: &[u8]) -> Result<Catalog, String> {
                 .prices()
                 .iter()
                 .flatten()
-                .map(|x| Price { amount: x.amount(), audience_sub_category_id: x.audience_sub_category_id(), seat_category_id: x.seat_category_id() })
+                .map(|x| Price {
+                    amount: x.amount(),
+                    audience_sub_category_id: x.audience_sub_category_id(),
+                    seat_category_id: x.seat_category_id(),
+                })
                 .collect(),
             seat_categories: p
                 .seat_categories()
@@ -144,7 +184,15 @@ fn decode(raw: &[u8]) -> Result<Catalog, String> {
                 .flatten()
                 .map(|sc| SeatCategory {
                     seat_category_id: sc.seat_category_id(),
-                    areas: sc.areas().iter().flatten().map(|a| Area { area_id: a.area_id(), block_ids: ints(a.block_ids()) }).collect(),
+                    areas: sc
+                        .areas()
+                        .iter()
+                        .flatten()
+                        .map(|a| Area {
+                            area_id: a.area_id(),
+                            block_ids: ints(a.block_ids()),
+                        })
+                        .collect(),
                 })
                 .collect(),
         })
@@ -153,7 +201,12 @@ fn decode(raw: &[u8]) -> Result<Catalog, String> {
         area_names: strings(m.area_names()),
         events,
         performances,
-        topic_sub_topics: m.topic_sub_topics().iter().flatten().map(|x| (x.key().to_owned(), ints(x.values()))).collect(),
+        topic_sub_topics: m
+            .topic_sub_topics()
+            .iter()
+            .flatten()
+            .map(|x| (x.key().to_owned(), ints(x.values())))
+            .collect(),
         venue_names: strings(m.venue_names()),
     })
 }
@@ -170,15 +223,40 @@ const fn names(fields: &[&str]) -> u64 {
     }
     n
 }
-const CATALOG: u64 = names(&["areaNames", "events", "performances", "topicSubTopics", "venueNames"]);
-const EVENT: u64 = names(&["id", "name", "description", "logo", "subTopicIds", "topicIds"]);
-const PERFORMANCE: u64 = names(&["id", "eventId", "name", "logo", "start", "venueCode", "prices", "seatCategories"]);
+const CATALOG: u64 = names(&[
+    "areaNames",
+    "events",
+    "performances",
+    "topicSubTopics",
+    "venueNames",
+]);
+const EVENT: u64 = names(&[
+    "id",
+    "name",
+    "description",
+    "logo",
+    "subTopicIds",
+    "topicIds",
+]);
+const PERFORMANCE: u64 = names(&[
+    "id",
+    "eventId",
+    "name",
+    "logo",
+    "start",
+    "venueCode",
+    "prices",
+    "seatCategories",
+]);
 const PRICE: u64 = names(&["amount", "audienceSubCategoryId", "seatCategoryId"]);
 const SEAT_CATEGORY: u64 = names(&["seatCategoryId", "areas"]);
 const AREA: u64 = names(&["areaId", "blockIds"]);
 
 fn sum_ints(v: Option<Vector<'_, i64>>) -> u64 {
-    v.map_or(0, |v| v.iter().fold(v.len() as u64, |s, x| s.wrapping_add(x as u64)))
+    v.map_or(0, |v| {
+        v.iter()
+            .fold(v.len() as u64, |s, x| s.wrapping_add(x as u64))
+    })
 }
 
 fn len(s: Option<&str>) -> u64 {
@@ -188,7 +266,11 @@ fn len(s: Option<&str>) -> u64 {
 fn visit(raw: &[u8]) -> Result<u64, String> {
     let m = verified(raw)?;
     let strings = |v: Option<Vector<'_, ForwardsUOffset<fb::StringEntry<'_>>>>| {
-        v.map_or(0u64, |v| v.iter().fold(v.len() as u64, |s, x| s.wrapping_add((x.key().len() + x.value().len()) as u64)))
+        v.map_or(0u64, |v| {
+            v.iter().fold(v.len() as u64, |s, x| {
+                s.wrapping_add((x.key().len() + x.value().len()) as u64)
+            })
+        })
     };
     let mut s = CATALOG.wrapping_add(strings(m.area_names()));
     if let Some(v) = m.events() {
@@ -225,11 +307,16 @@ fn visit(raw: &[u8]) -> Result<u64, String> {
             if let Some(w) = p.seat_categories() {
                 s = s.wrapping_add(w.len() as u64);
                 for sc in w {
-                    s = s.wrapping_add(SEAT_CATEGORY).wrapping_add(sc.seat_category_id() as u64);
+                    s = s
+                        .wrapping_add(SEAT_CATEGORY)
+                        .wrapping_add(sc.seat_category_id() as u64);
                     if let Some(areas) = sc.areas() {
                         s = s.wrapping_add(areas.len() as u64);
                         for a in areas {
-                            s = s.wrapping_add(AREA).wrapping_add(a.area_id() as u64).wrapping_add(sum_ints(a.block_ids()));
+                            s = s
+                                .wrapping_add(AREA)
+                                .wrapping_add(a.area_id() as u64)
+                                .wrapping_add(sum_ints(a.block_ids()));
                         }
                     }
                 }
@@ -239,7 +326,9 @@ fn visit(raw: &[u8]) -> Result<u64, String> {
     if let Some(v) = m.topic_sub_topics() {
         s = s.wrapping_add(v.len() as u64);
         for x in v {
-            s = s.wrapping_add(x.key().len() as u64).wrapping_add(sum_ints(x.values()));
+            s = s
+                .wrapping_add(x.key().len() as u64)
+                .wrapping_add(sum_ints(x.values()));
         }
     }
     Ok(s.wrapping_add(strings(m.venue_names())))
