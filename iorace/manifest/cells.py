@@ -207,14 +207,44 @@ def expand(
             profiles = _profiles(suite, variant, tc, profile_names)
             for ds in datasets:
                 base = {**suite.manifest.params, **ds.param_overrides, **variant.params, **_fixed(suite, overrides)}
-                skip = variant.skip.get(ds.name) or variant.skip.get(ds.suite_dataset or "")
                 for params in _sweep(base):
+                    skipped = _skipped(suite, variant, ds, params)
                     for profile in profiles:
                         cell = Cell(suite, ds, params, variant, tc, profile)
-                        if skip:
-                            cell.status, cell.detail = SKIPPED, f"not run on {ds.name}: {skip} (suite.toml)"
+                        if skipped:
+                            cell.status, cell.detail = SKIPPED, skipped
                         cells.append(cell)
     return cells
+
+
+def _skipped(suite: Suite, variant: Variant, ds: DatasetRef, params: dict[str, ParamValue]) -> str:
+    """Why the manifest leaves out a cell (its dataset in the variant's skip, else a parameter value in its
+    skip_params), or ""."""
+    skip = variant.skip.get(ds.name) or variant.skip.get(ds.suite_dataset or "")
+    if skip:
+        return f"not run on {ds.name}: {skip} (suite.toml)"
+    return _skipped_param(suite, variant, params)
+
+
+def _skipped_param(suite: Suite, variant: Variant, params: dict[str, ParamValue]) -> str:
+    """Why the variant's skip_params leaves out a cell with these parameters ("" if it does not). A name that is
+    no parameter of the suite, or a value its [params] never takes, is a manifest error: a typo would else run
+    the cells it meant to leave out."""
+    for name, values in variant.skip_params.items():
+        if name not in suite.manifest.params:
+            raise UsageError(f"{suite.dir / 'suite.toml'}: variant {variant.key}: skip_params: the suite has no parameter {name!r}")
+        known = suite.manifest.params[name]
+        known_values = {str(x) for x in (known if isinstance(known, list) else [known])}
+        for value in values:
+            if value not in known_values:
+                raise UsageError(
+                    f"{suite.dir / 'suite.toml'}: variant {variant.key}: skip_params: {name} never is {value!r} "
+                    f"(its values: {', '.join(sorted(known_values))})"
+                )
+        reason = values.get(str(params.get(name)))
+        if reason:
+            return f"not run with {name}={params[name]}: {reason} (suite.toml)"
+    return ""
 
 
 def _toolchains(suite: Suite, variant: Variant) -> list[Toolchain]:

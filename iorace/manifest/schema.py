@@ -147,6 +147,9 @@ class Variant(Strict):
     """Datasets where this strategy cannot be right: run and shown as wrong, without failing the session."""
     skip: dict[str, str] = Field(default_factory=dict)
     """Datasets it is not run on, each with why (shown as skipped)."""
+    skip_params: dict[str, dict[str, str]] = Field(default_factory=dict)
+    """Parameter values it is not run with, each with why (shown as skipped): `{ op = { read = "no zero-copy
+    reader" } }` leaves out the cells whose `op` is `read` (a value the suite's [params] list has)."""
     dir: str | None = None
     """Its language folder, when not `<language>/` ({dir} in the templates)."""
 

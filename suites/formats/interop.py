@@ -1,7 +1,7 @@
 """The formats suite's untimed checks, driven through the programs the harness built: each cell's command line
 (from `iorace run formats --check-only --export-json`) less its `CANON OP PASSES` is the program, which also
 takes `--emit CANON OUT` (encode the canonical data once, write the bytes) and `--decode FILE` (print the
-digest of what it decoded). Used by tests/test_formats.py (the interop matrix) and sizes.py (the size table)."""
+digest of what it decoded); a zero-copy format's program also takes `--read FILE` (the visit checksum). Used by tests/test_formats.py (the interop matrix) and sizes.py (the size table)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ SUITE = Path(__file__).resolve().parent
 @dataclass(frozen=True)
 class Program:
     language: str
-    format: str  # the variant's name: json | msgpack
+    format: str  # the variant's name: json | msgpack | protobuf | flatbuffers
     argv: list[str]  # the program, without its arguments
     description: str
 
@@ -29,6 +29,7 @@ class Checked:
     programs: list[Program]  # one per language x format (the first toolchain of each)
     canonical: Path  # the dataset the cells ran on
     expected: str  # the reference digest
+    checksum: str = ""  # op=read's reference: the visit checksum (README), "" when no read cell ran
 
 
 def check_only(size: str, workdir: Path, extra: list[str] | None = None) -> Checked:
@@ -41,14 +42,17 @@ def check_only(size: str, workdir: Path, extra: list[str] | None = None) -> Chec
         raise RuntimeError(f"iorace run failed ({proc.returncode}): {proc.stdout[-2000:]}{proc.stderr[-2000:]}")
     cells = json.loads(export.read_text())["iorace_unmeasured"]
     programs: dict[tuple[str, str], Program] = {}
-    canonical, expected = Path(), ""
+    canonical, expected, checksum = Path(), "", ""
     for c in cells:
         if c["status"] != "ok" or not c["command"]:
             continue
         argv = shlex.split(c["command"])
+        if c["parameters"].get("op") == "read":  # its answer is the visit checksum, not the digest
+            checksum = c["expected"]
+            continue
         canonical, expected = Path(argv[-3]), c["expected"]
         programs.setdefault((c["language"], c["variant"]), Program(c["language"], c["variant"], argv[:-3], c["description"]))
-    return Checked(cells, list(programs.values()), canonical, expected)
+    return Checked(cells, list(programs.values()), canonical, expected, checksum)
 
 
 def emit(program: Program, canonical: Path, out: Path) -> bytes:
@@ -60,9 +64,14 @@ def run_decode(program: Program, path: Path) -> subprocess.CompletedProcess[str]
     return subprocess.run([*program.argv, "--decode", str(path)], capture_output=True, text=True, timeout=120, check=False)
 
 
-def decode(program: Program, path: Path) -> tuple[str, str]:
-    """The digest the program answers for the bytes at path, or "" and its error."""
-    proc = run_decode(program, path)
+def run_read(program: Program, path: Path) -> subprocess.CompletedProcess[str]:
+    """A zero-copy format's `--read FILE`: the visit checksum of the bytes, read in place."""
+    return subprocess.run([*program.argv, "--read", str(path)], capture_output=True, text=True, timeout=120, check=False)
+
+
+def decode(program: Program, path: Path, read: bool = False) -> tuple[str, str]:
+    """The digest the program answers for the bytes at path (read: the visit checksum), or "" and its error."""
+    proc = run_read(program, path) if read else run_decode(program, path)
     if proc.returncode != 0:
         return "", (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
     return proc.stdout.strip(), ""

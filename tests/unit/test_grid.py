@@ -50,5 +50,19 @@ def test_a_grid_per_op_formats_by_languages_with_intervals_sizes_and_libraries()
     assert "| json | jsonlib 1.0 (cpp) | jsonlib 1.0 (rust) |  |" in text
 
 
+def test_a_read_grid_leaves_out_the_formats_skipped_for_it():
+    """op=read (zero-copy formats only): its grid's rows are the formats that ran it; the others are named."""
+    doc = {
+        "results": [_cell("flatbuffers", "cpp", "read", 1.0, [1.0, 1.0]), _cell("json", "cpp", "encode", 1.0, [1.0, 1.0])],
+        "iorace_unmeasured": [{**_cell("json", lang, "read", None, None), "status": "skipped"} for lang in ("cpp", "rust")],
+    }
+    text = "\n".join(grid.grids(doc))
+    read = text.split("**read** · quick")[1].split("Bytes written")[0]
+    assert "| flatbuffers | **1.00x** |" in read and "| json |" not in read
+    assert "Not run with op=read (the manifest's skip_params): json." in read
+    encode = text.split("**encode** · quick")[1].split("**read**")[0]
+    assert "| json | **1.00x** |" in encode and "Not run" not in encode
+
+
 def test_an_export_without_the_suite_says_so():
     assert grid.grids({"results": []}) == ["(no cell of the suite in this export)"]

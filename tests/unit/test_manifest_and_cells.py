@@ -93,6 +93,26 @@ def test_dataset_overrides_and_skips(tmp_path):
     assert "one syscall per byte" in got[0].detail
 
 
+def test_skip_params_leaves_out_a_parameter_value(tmp_path):
+    text = MANIFEST.replace(
+        'sources = ["python/script.py"]\n', 'sources = ["python/script.py"]\nskip_params = { mode = { sum = "no sum here" } }\n'
+    )
+    got = {c.params["mode"]: c for c in cells(tmp_path, variants=["script"], text=text)}
+    assert got["sum"].status == SKIPPED and got["sum"].detail == "not run with mode=sum: no sum here (suite.toml)"
+    assert got["count"].status != SKIPPED
+    assert all(c.status != SKIPPED for c in cells(tmp_path, sizes=["tiny"], variants=["fast"], text=text))
+
+
+@pytest.mark.parametrize(
+    "skip, needle",
+    [('{ colour = { red = "x" } }', "no parameter 'colour'"), ('{ mode = { product = "x" } }', "mode never is 'product'")],
+)
+def test_skip_params_typos_are_usage_errors(tmp_path, skip, needle):
+    text = MANIFEST.replace('sources = ["python/script.py"]\n', f'sources = ["python/script.py"]\nskip_params = {skip}\n')
+    with pytest.raises(UsageError, match=needle):
+        cells(tmp_path, text=text)
+
+
 def test_size_per_suite():
     class S:
         name = "rdb"

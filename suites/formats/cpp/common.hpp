@@ -14,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #ifdef IORACE_MSGPACK  // msgpack.cpp: the structs as maps keyed by member name (the wire's keys)
@@ -154,9 +155,11 @@ inline std::string read_file(const char *path) {
 
 Catalog load_canonical(const std::string &text);  // each program: the canonical JSON to plain objects
 
-// `PROG CANON encode|decode PASSES`, `PROG --emit CANON OUT`, `PROG --decode FILE`.
-template <class Encode, class Decode>
-int run_main(int argc, char **argv, Encode encode, Decode decode) {
+// `PROG CANON encode|decode|read PASSES`, `PROG --emit CANON OUT`, `PROG --decode FILE`, `PROG --read FILE`.
+// read (zero-copy formats only): bytes -> the visit checksum (README), no plain objects built; op=read times it.
+template <class Encode, class Decode, class Read = std::nullptr_t>
+int run_main(int argc, char **argv, Encode encode, Decode decode, Read read = nullptr) {
+  constexpr bool can_read = !std::is_same_v<Read, std::nullptr_t>;
   try {
     if (argc == 4 && std::strcmp(argv[1], "--emit") == 0) {
       std::string out = encode(load_canonical(read_file(argv[2])));
@@ -167,9 +170,16 @@ int run_main(int argc, char **argv, Encode encode, Decode decode) {
       std::printf("%s\n", digest(decode(read_file(argv[2]))).c_str());
       return 0;
     }
+    if constexpr (can_read) {
+      if (argc == 3 && std::strcmp(argv[1], "--read") == 0) {
+        std::printf("%llu\n", static_cast<unsigned long long>(read(read_file(argv[2]))));
+        return 0;
+      }
+    }
     bool enc = argc == 4 && std::strcmp(argv[2], "encode") == 0;
+    bool rd = can_read && argc == 4 && std::strcmp(argv[2], "read") == 0;
     long passes = argc == 4 ? std::atol(argv[3]) : 0;
-    if (argc != 4 || (!enc && std::strcmp(argv[2], "decode") != 0) || passes < 1) {
+    if (argc != 4 || (!enc && !rd && std::strcmp(argv[2], "decode") != 0) || passes < 1) {
       std::fprintf(stderr, "error: usage: %s CANON encode|decode PASSES | --emit CANON OUT | --decode FILE\n", argv[0]);
       return 2;
     }
@@ -185,6 +195,16 @@ int run_main(int argc, char **argv, Encode encode, Decode decode) {
           std::fprintf(stderr, "error: pass %ld wrote %zu bytes, the first %zu\n", p, encoded.size(), size);
           return 1;
         }
+      }
+    }
+    if constexpr (can_read) {
+      if (rd) {
+        uint64_t sum = 0;
+        for (long p = 1; p <= passes; p++) sum = read(encoded);
+        long long inner = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
+        std::fprintf(stderr, "iorace-result {\"answer\": \"%llu\", \"inner_ns\": %lld, \"extra\": {\"encoded_bytes\": %zu}}\n",
+                     static_cast<unsigned long long>(sum), inner, size);
+        return 0;
       }
     }
     Catalog decoded;

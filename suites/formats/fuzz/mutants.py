@@ -14,8 +14,9 @@ format-aware ones among them (MessagePack: a length or count changed, widened, o
 number, escape, bracket or scalar replaced, nesting thousands deep; protobuf: a length varint changed, a wire
 type changed; Cap'n Proto: a segment table's count or size, a pointer's offset, count, sizes or kind changed;
 CBOR: an item's argument changed or widened to 4 or 8 bytes, its major type swapped, a tag put before it or its
-length made indefinite, nesting thousands deep). Each decoder reads each mutant through its `--decode FILE` mode
-(the interop check's), with a timeout, and each outcome is one of:
+length made indefinite, nesting thousands deep; FlatBuffers: an offset pointed elsewhere, or the length or vtable
+offset it points at made huge). Each decoder reads each mutant through its `--decode FILE` mode (the interop
+check's), with a timeout, and each outcome is one of:
 
   refused   non-zero exit, no signal, nothing on stdout and exactly one stderr line starting with "error"
   accepted  exit 0 and one digest on stdout (what it decoded: fine; counted, and whether it is the reference's)
@@ -195,6 +196,7 @@ def _asan_build(variant, toolchain, label: str) -> tuple[list[str] | None, str]:
         "sources": " ".join(shlex.quote(str(SUITE / s)) for s in variant.sources),
         "link": variant.link,
         "dir": str(SUITE / (variant.dir or variant.language)),
+        "python": shlex.quote(sys.executable),  # the harness's interpreter: the venv's flatc sits beside it
     }
     try:
         command = template.format(**words)
@@ -659,6 +661,38 @@ def _cbor_aware(rng: random.Random, m: bytearray) -> str | None:
     return f"cbor-deep@{i}={t!r}x{depth}"
 
 
+def flatbuffers_offsets(data: bytes) -> list[tuple[int, int]]:
+    """(position, target) of each aligned 32-bit word that reads as a forward offset inside the buffer: FlatBuffers'
+    uoffsets (to a table, a vector or a string) are such words, and so, by chance, are some values; at a target
+    sits a vector's or a string's length, or a table's offset to its vtable."""
+    out = []
+    for i in range(0, len(data) - 3, 4):
+        v = int.from_bytes(data[i : i + 4], "little")
+        if 0 < v < len(data) - i - 3 and v % 4 == 0:
+            out.append((i, i + v))
+    return out
+
+
+def _flatbuffers_aware(rng: random.Random, m: bytearray) -> str | None:
+    """An offset pointed elsewhere (out of the buffer, one byte off, to its own start, to the end) or the word it
+    points at (a length, a vtable offset) made huge or one more: what a reader without a verifier must bound."""
+    offsets = flatbuffers_offsets(bytes(m))
+    if not offsets:
+        return None
+    i, t = offsets[0] if rng.random() < 0.1 else rng.choice(offsets)  # the first: the root offset, mostly
+    if rng.random() < 0.5 or t + 4 > len(m):
+        v = t - i
+        new = (
+            rng.choice([0, 1, 2, 4, len(m) - i, len(m) - i + 4, 0x7FFFFFFF, 0xFFFFFFFF, v + rng.choice((-8, -4, -1, 1, 4, 8))]) & 0xFFFFFFFF
+        )
+        m[i : i + 4] = new.to_bytes(4, "little")
+        return f"flatbuffers-offset@{i}:{v}->{new}"
+    old = int.from_bytes(m[t : t + 4], "little")
+    new = rng.choice([0x7FFFFFFF, 0xFFFFFFFF, 0x40000000, 0x80000000, 2 * old + 1, old + 1, len(m)]) & 0xFFFFFFFF
+    m[t : t + 4] = new.to_bytes(4, "little")
+    return f"flatbuffers-target@{t}:{old}->{new}"
+
+
 AWARE: dict[str, Callable[[random.Random, bytearray], str | None]] = {
     "capnp": _capnp_aware,
     "cbor": _cbor_aware,
@@ -666,6 +700,7 @@ AWARE: dict[str, Callable[[random.Random, bytearray], str | None]] = {
     "msgpack": _msgpack_aware,
     "protobuf": _protobuf_aware,
     "proto": _protobuf_aware,
+    "flatbuffers": _flatbuffers_aware,
 }
 
 

@@ -4,6 +4,7 @@ go 1.23
 
 require (
 	github.com/fxamacker/cbor/v2 v2.9.6
+	github.com/google/flatbuffers v25.12.19+incompatible
 	github.com/vmihailenco/msgpack/v5 v5.4.1
 	google.golang.org/protobuf v1.36.12
 )

@@ -66,6 +66,11 @@ final class Common {
     Catalog apply(byte[] b) throws Exception;
   }
 
+  /** A zero-copy format's read: bytes -> the visit checksum (README), no plain objects built. */
+  interface Read {
+    long apply(byte[] b) throws Exception;
+  }
+
   private static final class Canon {
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
@@ -171,7 +176,33 @@ final class Common {
 
   /** `PROG CANON encode|decode PASSES`, `PROG --emit CANON OUT`, `PROG --decode FILE`. */
   static void main(String[] args, Encode encode, Decode decode) {
+    main(args, encode, decode, null);
+  }
+
+  /** main for a zero-copy format: also `PROG CANON read PASSES` (timed; the checksum, unsigned decimal) and `PROG --read FILE`. */
+  static void main(String[] args, Encode encode, Decode decode, Read read) {
     try {
+      if (read != null && args.length == 2 && args[0].equals("--read")) {
+        System.out.println(Long.toUnsignedString(read.apply(Files.readAllBytes(Path.of(args[1])))));
+        System.exit(0);
+      }
+      if (read != null && args.length == 3 && args[1].equals("read")) {
+        long passes = 0;
+        try {
+          passes = Long.parseLong(args[2]);
+        } catch (NumberFormatException e) {
+          passes = 0;
+        }
+        if (passes < 1) fail(2, "PASSES must be a positive integer, not '" + args[2] + "'");
+        byte[] encoded = encode.apply(load(args[0])); // untimed
+        long sum = 0;
+        long start = System.nanoTime();
+        for (long p = 1; p <= passes; p++) sum = read.apply(encoded);
+        long inner = System.nanoTime() - start;
+        System.err.println("iorace-result {\"answer\": \"" + Long.toUnsignedString(sum) + "\", \"inner_ns\": " + inner
+            + ", \"extra\": {\"encoded_bytes\": " + encoded.length + "}}");
+        System.exit(0);
+      }
       if (args.length == 3 && args[0].equals("--emit")) {
         Files.write(Path.of(args[2]), encode.apply(load(args[1])));
         System.exit(0);

@@ -129,8 +129,11 @@ def fail(code: int, message: str) -> None:
     sys.exit(code)
 
 
-def main(encode: Codec, decode: Codec) -> None:
+def main(encode: Codec, decode: Codec, read: Callable[[bytes], int] | None = None) -> None:
+    """read (zero-copy formats): bytes -> the visit checksum (README), every field reached through the format's
+    accessors, no plain objects built; op=read times it and answers the checksum in decimal."""
     args = sys.argv[1:]
+    ops = ("encode", "decode", "read") if read else ("encode", "decode")
     try:
         if len(args) == 3 and args[0] == "--emit":
             with open(args[1], "rb") as f:
@@ -142,8 +145,12 @@ def main(encode: Codec, decode: Codec) -> None:
             with open(args[1], "rb") as f:
                 print(digest(decode(f.read())))
             return
-        if len(args) != 3 or args[1] not in ("encode", "decode") or not args[2].isdigit() or int(args[2]) < 1:
-            fail(2, f"usage: {sys.argv[0]} CANON encode|decode PASSES | --emit CANON OUT | --decode FILE")
+        if len(args) == 2 and args[0] == "--read" and read:
+            with open(args[1], "rb") as f:
+                print(read(f.read()))
+            return
+        if len(args) != 3 or args[1] not in ops or not args[2].isdigit() or int(args[2]) < 1:
+            fail(2, f"usage: {sys.argv[0]} CANON {'|'.join(ops)} PASSES | --emit CANON OUT | --decode FILE")
         with open(args[0], "rb") as f:  # untimed: the canonical file to plain objects
             data = json.loads(f.read())
         op, passes = args[1], int(args[2])
@@ -157,6 +164,12 @@ def main(encode: Codec, decode: Codec) -> None:
                     fail(1, f"pass {p + 1} wrote {len(encoded)} bytes, the first {size}")
             inner = time.perf_counter_ns() - start
             answer = digest(decode(encoded))  # untimed: what the last pass wrote, decoded
+        elif op == "read" and read:
+            start = time.perf_counter_ns()
+            for _ in range(passes):
+                checksum = read(encoded)
+            inner = time.perf_counter_ns() - start
+            answer = str(checksum)
         else:
             start = time.perf_counter_ns()
             for _ in range(passes):

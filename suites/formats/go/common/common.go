@@ -167,7 +167,45 @@ func load(path string) *Catalog {
 
 // Main runs `PROG CANON encode|decode PASSES`, `PROG --emit CANON OUT` or `PROG --decode FILE`.
 func Main(encode func(*Catalog) ([]byte, error), decode func([]byte) (*Catalog, error)) {
+	MainWithRead(encode, decode, nil)
+}
+
+// MainWithRead is Main for a zero-copy format: read (bytes -> the visit checksum, README: no plain objects built)
+// also answers `PROG CANON read PASSES` (timed, the checksum in decimal) and `PROG --read FILE`.
+func MainWithRead(encode func(*Catalog) ([]byte, error), decode func([]byte) (*Catalog, error), read func([]byte) (uint64, error)) {
 	args := os.Args[1:]
+	if read != nil && len(args) == 2 && args[0] == "--read" {
+		raw, err := os.ReadFile(args[1])
+		if err != nil {
+			Fail(1, "%v", err)
+		}
+		sum, err := read(raw)
+		if err != nil {
+			Fail(1, "%s: %v", args[1], err)
+		}
+		fmt.Println(sum)
+		os.Exit(0)
+	}
+	if read != nil && len(args) == 3 && args[1] == "read" {
+		passes, err := strconv.Atoi(args[2])
+		if err != nil || passes < 1 {
+			Fail(2, "PASSES must be a positive integer, not '%s'", args[2])
+		}
+		encoded, err := encode(load(args[0])) // untimed
+		if err != nil {
+			Fail(1, "%v", err)
+		}
+		var sum uint64
+		start := time.Now()
+		for p := 1; p <= passes; p++ {
+			if sum, err = read(encoded); err != nil {
+				Fail(1, "%v", err)
+			}
+		}
+		inner := time.Since(start).Nanoseconds()
+		fmt.Fprintf(os.Stderr, "iorace-result {\"answer\": \"%d\", \"inner_ns\": %d, \"extra\": {\"encoded_bytes\": %d}}\n", sum, inner, len(encoded))
+		os.Exit(0)
+	}
 	if len(args) == 3 && args[0] == "--emit" {
 		out, err := encode(load(args[1]))
 		if err == nil {

@@ -169,8 +169,50 @@ where
     E: Fn(&Catalog) -> Result<Vec<u8>, String>,
     D: Fn(&[u8]) -> Result<Catalog, String>,
 {
+    main_with_read(encode, decode, None::<fn(&[u8]) -> Result<u64, String>>)
+}
+
+/// `main` for a zero-copy format, with `read` (bytes -> the visit checksum, README: no plain objects built):
+/// also `PROG CANON read PASSES` (times it, answers the checksum in decimal) and `PROG --read FILE`.
+pub fn main_with_read<E, D, R>(encode: E, decode: D, read_fn: Option<R>) -> !
+where
+    E: Fn(&Catalog) -> Result<Vec<u8>, String>,
+    D: Fn(&[u8]) -> Result<Catalog, String>,
+    R: Fn(&[u8]) -> Result<u64, String>,
+{
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    if let Some(visit) = &read_fn {
+        match args[..] {
+            ["--read", file] => {
+                let sum = visit(&read(file)).unwrap_or_else(|e| fail(1, format!("{file}: {e}")));
+                println!("{sum}");
+                exit(0)
+            }
+            [canon, "read", passes] => {
+                let passes: u64 = match passes.parse() {
+                    Ok(n) if n >= 1 => n,
+                    _ => fail(
+                        2,
+                        format!("PASSES must be a positive integer, not '{passes}'"),
+                    ),
+                };
+                let encoded = encode(&load(canon)).unwrap_or_else(|e| fail(1, e)); // untimed
+                let size = encoded.len();
+                let start = Instant::now();
+                let mut sum = 0;
+                for _ in 0..passes {
+                    sum = visit(black_box(&encoded)).unwrap_or_else(|e| fail(1, e));
+                }
+                let inner = start.elapsed().as_nanos();
+                eprintln!(
+                    "iorace-result {{\"answer\": \"{sum}\", \"inner_ns\": {inner}, \"extra\": {{\"encoded_bytes\": {size}}}}}"
+                );
+                exit(0)
+            }
+            _ => {}
+        }
+    }
     match args[..] {
         ["--emit", canon, out] => {
             let bytes = encode(&load(canon)).unwrap_or_else(|e| fail(1, e));

@@ -118,6 +118,11 @@ def test_format_aware_edits_find_their_fields() -> None:
     assert any("msgpack-" in how for how in made)
     made = {mutants.mutant([pb * 20], "protobuf", 3, i)[1] for i in range(200)}
     assert any("protobuf-length" in how for how in made) and any("protobuf-wire" in how for how in made)
+    # FlatBuffers: a root offset (12) to a vector of 2 (at 12), and a word that is no forward offset
+    fb = (12).to_bytes(4, "little") + b"\xff" * 8 + (2).to_bytes(4, "little") + b"\x01\x00\x00\x00" * 2
+    assert mutants.flatbuffers_offsets(fb) == [(0, 12)]
+    made = {mutants.mutant([fb * 20], "flatbuffers", 3, i)[1] for i in range(200)}
+    assert any("flatbuffers-offset" in how for how in made) and any("flatbuffers-target" in how for how in made)
     made = {mutants.mutant([b'{"a":[1,"x",null]}' * 20], "json", 3, i)[1] for i in range(200)}
     assert {"json-number", "json-escape", "json-mark", "json-value", "json-deep"} <= {
         h.split("@")[0].split(": ")[-1] for how in made for h in how.split(", ")

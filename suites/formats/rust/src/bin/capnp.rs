@@ -427,7 +427,7 @@ fn run_read(canon: &str, passes: &str) -> ! {
     }
     let inner = start.elapsed().as_nanos();
     eprintln!(
-        "iorace-result {{\"answer\": {{\"visit\": \"{sum}\"}}, \"inner_ns\": {inner}, \"extra\": {{\"encoded_bytes\": {}}}}}",
+        "iorace-result {{\"answer\": \"{sum}\", \"inner_ns\": {inner}, \"extra\": {{\"encoded_bytes\": {}}}}}",
         encoded.len()
     );
     std::process::exit(0)
