@@ -36,8 +36,9 @@ def test_ten_mutants_a_format_no_crash_or_hang(built) -> None:  # type: ignore[n
     assert all("ASan+UBSan" in d.label for d in decs if d.language == "cpp"), [d.label for d in decs]
     cells = mutants.run(decs, bases, checked.expected, count=10, seed=46, jobs=2, timeout=TIMEOUT, save=False)
     assert set(cells) == {p.format for p in checked.programs}
+    assert {"cpp/json-fast", "rust/json-fast"} <= set(cells["json"]), set(cells["json"])  # the fast JSON decoders too
     for fmt, by_lang in cells.items():
-        assert set(by_lang) == {p.language for p in checked.programs if p.format == fmt}, fmt
+        assert set(by_lang) == {p.key for p in checked.programs if p.format == fmt}, fmt
         for lang, cell in by_lang.items():
             assert sum(cell.counts.values()) == 10, (fmt, lang, cell.counts)
     bad = [f"{fmt} {lang}: {b}" for fmt, by in cells.items() for lang, c in by.items() for b in c.bad]
@@ -85,7 +86,7 @@ CRAFTED = {
 def test_what_the_full_run_found_is_refused_cleanly(built, tmp_path: Path, name: str) -> None:  # type: ignore[no-untyped-def]
     checked, decs, _ = built
     fmt, make = CRAFTED[name]
-    python = next(p for p in checked.programs if p.format == fmt and p.language == "python")
+    python = next(p for p in checked.programs if p.format == fmt and p.key == "python")
     whole = interop.emit(python, checked.canonical, tmp_path / f"whole.{fmt}")
     data = make(whole)
     assert data != whole
