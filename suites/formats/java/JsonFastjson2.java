@@ -13,6 +13,12 @@ public final class JsonFastjson2 {
         b -> {
           try {
             return JSON.parseObject(b, Common.Catalog.class);
+          } catch (StackOverflowError e) {
+            // fastjson2 2.0.64 skips a value it has no field for (skipValue, skipArray, skipObject) by recursing
+            // without a depth limit: 100,000 nested brackets under an unknown key overflow the thread's stack. The
+            // error unwinds the parser's own frames only (no lock or shared state is left half-done), so the
+            // input is refused here, at no cost to a decode that does not overflow.
+            throw new IllegalArgumentException("nested too deep for fastjson2's reader (StackOverflowError)", e);
           } catch (JSONException e) {
             // fastjson2 ends its message with its version and the input it read (all of it: megabytes): the
             // refusal keeps what went wrong and where.

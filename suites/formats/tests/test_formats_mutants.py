@@ -71,6 +71,17 @@ CRAFTED = {
     # JSON nested 100,000 deep: Python's json raised RecursionError (a traceback)
     "json-deep-arrays": ("json", lambda whole: b"[" * 100_000 + b"]" * 100_000),
     "json-deep-objects": ("json", lambda whole: whole.replace(b'"areaNames":', b'"areaNames":' + b'{"a":' * 50_000, 1)),
+    # nesting 100,000 deep, closed, under a key no record has: sonic-rs 0.5.10 and fastjson2 2.0.64 skip an unknown
+    # field's value by recursing without a limit (a stack overflow, sonic-rs's upstream #232; sonic-rs took the same
+    # path on the root array above, to name the type it found)
+    "json-deep-unknown-field": (
+        "json",
+        lambda whole: whole.replace(b'"areaNames":', b'"zz":' + b"[" * 100_000 + b"]" * 100_000 + b',"areaNames":', 1),
+    ),
+    "json-deep-objects-unknown-field": (
+        "json",
+        lambda whole: whole.replace(b'"areaNames":', b'"zz":' + b'{"a":' * 100_000 + b"1" + b"}" * 100_000 + b',"areaNames":', 1),
+    ),
     # an id past the 64-bit range, a map where a string is, a number where a string is: Python's canon raised
     # struct.error and AttributeError
     "json-id-past-i64": ("json", lambda whole: whole.replace(b'"id":', b'"id":18446744073709551616,"x":', 1)),

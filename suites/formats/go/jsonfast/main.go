@@ -4,18 +4,30 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/bytedance/sonic"
+	"github.com/bytedance/sonic/decoder"
 
 	"formats/common"
 )
 
-// oneLine: sonic's syntax errors quote the input around the fault with a caret, over several lines; a refusal is
-// one line.
+// oneLine: sonic's syntax and type errors quote the input around the fault with a caret over several lines
+// (escaped, as a Go string literal): a refusal is one line, the offset and what went wrong. Other errors as they
+// are, any line break a space.
 func oneLine(err error) error {
 	if err == nil {
 		return nil
+	}
+	var syntax decoder.SyntaxError
+	if errors.As(err, &syntax) {
+		return lineError(fmt.Sprintf("syntax error at index %d: %s", syntax.Pos, syntax.Message()))
+	}
+	var mismatch *decoder.MismatchTypeError
+	if errors.As(err, &mismatch) {
+		return lineError(fmt.Sprintf("mismatched type at index %d: not a %s", mismatch.Pos, mismatch.Type))
 	}
 	return lineError(strings.Join(strings.Fields(err.Error()), " "))
 }
