@@ -4,9 +4,9 @@
 /// sonic-rs 0.5.10 limits its serde path to 255 levels, but the walk it makes to skip a value (an unknown field, or
 /// an array or object where the schema wants another type, which it parses whole to name it in the error) recurses
 /// without a limit: 100,000 `[` overflow the stack and abort the process (upstream cloudwego/sonic-rs#232, fix
-/// proposed in #238, not released). So every decode first walks the bytes once, in a flat loop (timed too: a
-/// small cost on the clock, as Go's MessagePack walk), and refuses anything nested deeper than that limit, which
-/// no catalogue is (it nests 6 deep).
+/// proposed in #238, not released). So every decode first walks the bytes once, in a flat loop (timed too, as Go's
+/// MessagePack walk is; its cost beside sonic-rs's SIMD parse is not measured), and refuses anything nested deeper
+/// than that limit, which no catalogue is (it nests 6 deep).
 const MAX_DEPTH: usize = 255;
 
 fn nesting_within(b: &[u8], limit: usize) -> bool {
