@@ -6,6 +6,7 @@ digest of what it decoded); a zero-copy format's program also takes `--read FILE
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -15,18 +16,31 @@ from pathlib import Path
 SUITE = Path(__file__).resolve().parent
 
 
+def wire_format(variant: str) -> str:
+    """The format a variant writes and reads: its name's first word (json-fast is JSON, read by every JSON decoder
+    and reading every JSON encoder's bytes; json, msgpack and protobuf are themselves)."""
+    return re.split(r"[-_]", variant)[0]
+
+
 @dataclass(frozen=True)
 class Program:
     language: str
-    format: str  # the variant's name: json | msgpack | protobuf | flatbuffers
+    format: str  # the wire format: json | msgpack | cbor | protobuf | flatbuffers | capnp (wire_format of the variant)
     argv: list[str]  # the program, without its arguments
     description: str
+    variant: str = ""  # the manifest's variant name (json, json-fast, msgpack, ...); "" is the format's own
+
+    @property
+    def key(self) -> str:
+        """The program among its format's: its language, or language/variant for a format's second library
+        (cpp/json-fast beside cpp for JSON)."""
+        return self.language if self.variant in ("", self.format) else f"{self.language}/{self.variant}"
 
 
 @dataclass
 class Checked:
     cells: list[dict]  # the export's cells (iorace_unmeasured)
-    programs: list[Program]  # one per language x format (the first toolchain of each)
+    programs: list[Program]  # one per language x variant (the first toolchain of each)
     canonical: Path  # the dataset the cells ran on
     expected: str  # the reference digest
     checksum: str = ""  # op=read's reference: the visit checksum (README), "" when no read cell ran
@@ -51,7 +65,8 @@ def check_only(size: str, workdir: Path, extra: list[str] | None = None) -> Chec
             checksum = c["expected"]
             continue
         canonical, expected = Path(argv[-3]), c["expected"]
-        programs.setdefault((c["language"], c["variant"]), Program(c["language"], c["variant"], argv[:-3], c["description"]))
+        program = Program(c["language"], wire_format(c["variant"]), argv[:-3], c["description"], c["variant"])
+        programs.setdefault((c["language"], c["variant"]), program)
     return Checked(cells, list(programs.values()), canonical, expected, checksum)
 
 

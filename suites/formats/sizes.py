@@ -28,14 +28,14 @@ def table(size: str) -> str:
         rows = [f"formats · {size}: the canonical JSON is {canonical_bytes:,} bytes (digest {checked.expected[:12]}…)", ""]
         rows += ["| format | language | library | bytes | zlib-6 | zstd-3 | same bytes |", "|---|---|---|---:|---:|---:|:---:|"]
         seen: dict[tuple[str, str], str] = {}
-        for p in sorted(checked.programs, key=lambda p: (p.format, p.language)):
-            raw = interop.emit(p, checked.canonical, work / f"{p.language}.{p.format}")
+        for p in sorted(checked.programs, key=lambda p: (p.format, p.key)):  # key: cpp, then cpp/json-fast
+            raw = interop.emit(p, checked.canonical, work / f"{p.key.replace('/', '-')}.{p.format}")
             key = (p.format, hashlib.sha256(raw).hexdigest())
             same = seen.setdefault(key, "ABCDEFGHIJ"[sum(k[0] == p.format for k in seen)])
             z6 = len(zlib.compress(raw, 6))
             zs = len(zstandard.ZstdCompressor(level=3).compress(raw))
             library = p.description.split(":")[0]
-            rows.append(f"| {p.format} | {p.language} | {library} | {len(raw):,} | {z6:,} | {zs:,} | {same} |")
+            rows.append(f"| {p.format} | {p.key} | {library} | {len(raw):,} | {z6:,} | {zs:,} | {same} |")
         return "\n".join(rows)
 
 

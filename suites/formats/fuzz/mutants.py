@@ -5,7 +5,8 @@ usage: mutants.py [--count N] [--seed S] [--jobs J] [--timeout SECONDS] [--forma
                   [--no-asan] [--json OUT]
        mutants.py replay FORMAT FILE...     every decoder of FORMAT on the given files (a saved finding, say)
 
-For each format of the suite (each variant name in suite.toml: json, msgpack, and whatever is added), the
+For each format of the suite (each wire format of the variants in suite.toml, a variant name's first word: json,
+msgpack, protobuf; json-fast is JSON, its programs among JSON's encoders and decoders), the
 encodings of the tiny dataset that the format's programs write (`PROG --emit`, the distinct ones) are the bases;
 mutant i of format F is made by its own RNG, `random.Random(f"{seed}/{F}/{i}")`, so `--count 10` is the first ten
 of the 300 and any one mutant is made again alone: a truncation at a random point, or one to four edits (bit
@@ -153,6 +154,12 @@ class Decoder:
     label: str  # what ran: language/format and how it was built
     env: dict[str, str] = field(default_factory=dict)
     limit_memory: bool = True
+    variant: str = ""  # the manifest's variant (json-fast decodes JSON beside json); "" is the format's own
+
+    @property
+    def key(self) -> str:
+        """The decoder among its format's (interop.Program.key): its language, or language/variant."""
+        return self.language if self.variant in ("", self.format) else f"{self.language}/{self.variant}"
 
     def run(self, path: Path, timeout: float) -> Outcome:
         proc = subprocess.Popen(
@@ -226,22 +233,24 @@ def decoders(
     chosen = [p for p in checked.programs if (not formats or p.format in formats) and (not languages or p.language in languages)]
 
     def one(p: interop.Program) -> Decoder:
-        label = f"{p.language}/{p.format}"
-        v = variants.get((p.language, p.format))
+        variant = p.variant or p.format
+        label = f"{p.language}/{variant}"
+        v = variants.get((p.language, variant))
         if asan and v is not None and p.language in ("cpp", "c"):
             names = v.toolchains or [n for n, t in suite.toolchains.items() if t.language == p.language]
             toolchain = suite.toolchains.get(names[0]) if names else None
             if toolchain is None:
-                return Decoder(p.language, p.format, p.argv, f"{label} (no ASan: no toolchain)")
+                return Decoder(p.language, p.format, p.argv, f"{label} (no ASan: no toolchain)", variant=variant)
             argv, why = _asan_build(v, toolchain, label)
             if argv is None:
                 log(f"{label}: {why}; the harness's build instead")
-                return Decoder(p.language, p.format, p.argv, f"{label} ({names[0]}, no ASan: build failed)")
+                return Decoder(p.language, p.format, p.argv, f"{label} ({names[0]}, no ASan: build failed)", variant=variant)
             env = {"ASAN_OPTIONS": ASAN_OPTIONS, "UBSAN_OPTIONS": UBSAN_OPTIONS}
-            return Decoder(p.language, p.format, argv, f"{label} ({names[0]} ASan+UBSan)", env, limit_memory=False)
+            return Decoder(p.language, p.format, argv, f"{label} ({names[0]} ASan+UBSan)", env, limit_memory=False, variant=variant)
         if Path(p.argv[0]).name == "java":
-            return Decoder(p.language, p.format, [p.argv[0], *JAVA_OPTIONS, *p.argv[1:]], f"{label} (JVM)", limit_memory=False)
-        return Decoder(p.language, p.format, p.argv, label)
+            argv = [p.argv[0], *JAVA_OPTIONS, *p.argv[1:]]
+            return Decoder(p.language, p.format, argv, f"{label} (JVM)", limit_memory=False, variant=variant)
+        return Decoder(p.language, p.format, p.argv, label, variant=variant)
 
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         return list(pool.map(one, chosen))
@@ -762,14 +771,15 @@ def run(
     save: bool = True,
     progress: bool = False,
 ) -> dict[str, dict[str, Cell]]:
-    """Every decoder on each of its format's `count` mutants; {format: {language: Cell}}."""
+    """Every decoder on each of its format's `count` mutants; {format: {decoder key (language, or language/variant
+    for a format's second library): Cell}}."""
     cells: dict[str, dict[str, Cell]] = {}
     with tempfile.TemporaryDirectory(prefix="formats-mutants-") as tmp:
         jobs_list = []
         files: dict[tuple[str, int], tuple[Path, bytes, str]] = {}
         for fmt in sorted(bases):
             fmt_decs = [d for d in decs if d.format == fmt]
-            cells[fmt] = {d.language: Cell(d.label) for d in fmt_decs}
+            cells[fmt] = {d.key: Cell(d.label) for d in fmt_decs}
             for i in range(count):
                 data, how = mutant(bases[fmt], fmt, seed, i)
                 path = Path(tmp) / f"{fmt}-{i:05d}.bin"
@@ -790,8 +800,8 @@ def run(
             outcomes = list(pool.map(one, jobs_list))
         by_mutant: dict[tuple[str, int], dict[str, Outcome]] = {}
         for (fmt, i, d), o in zip(jobs_list, outcomes, strict=True):
-            by_mutant.setdefault((fmt, i), {})[d.language] = o
-            cell = cells[fmt][d.language]
+            by_mutant.setdefault((fmt, i), {})[d.key] = o
+            cell = cells[fmt][d.key]
             cell.counts[o.kind] += 1
             cell.marks[i] = MARKS[o.kind]
             if o.kind == "accepted" and o.detail == expected:
@@ -827,12 +837,13 @@ def bases_of(checked: interop.Checked, formats: list[str], workdir: Path) -> dic
     bytes from one run to the next."""
     out: dict[str, list[bytes]] = {}
     unstable: dict[str, bytes] = {}
-    for p in sorted(checked.programs, key=lambda p: (p.format, p.language)):
+    for p in sorted(checked.programs, key=lambda p: (p.format, p.key)):  # every encoder of the wire format
         if p.format not in formats:
             continue
-        data = interop.emit(p, checked.canonical, workdir / f"{p.language}.{p.format}")
-        if interop.emit(p, checked.canonical, workdir / f"{p.language}.again.{p.format}") != data:
-            log(f"{p.language}/{p.format} writes other bytes each time: not a base")
+        name = p.key.replace("/", "-")
+        data = interop.emit(p, checked.canonical, workdir / f"{name}.{p.format}")
+        if interop.emit(p, checked.canonical, workdir / f"{name}.again.{p.format}") != data:
+            log(f"{p.language}/{p.variant or p.format} writes other bytes each time: not a base")
             unstable.setdefault(p.format, data)
             continue
         if data not in out.setdefault(p.format, []):
@@ -845,14 +856,14 @@ def bases_of(checked: interop.Checked, formats: list[str], workdir: Path) -> dic
 
 
 def table(cells: dict[str, dict[str, Cell]]) -> str:
-    head = f"{'format':<10} {'decoder':<34} {'mutants':>7} {'refused':>7} {'accepted':>8} {'(same)':>6} {'crash':>5} {'hang':>4} {'unclean':>7}"
+    head = f"{'format':<10} {'decoder':<40} {'mutants':>7} {'refused':>7} {'accepted':>8} {'(same)':>6} {'crash':>5} {'hang':>4} {'unclean':>7}"
     lines = [head, "-" * len(head)]
     for fmt, by_lang in sorted(cells.items()):
         for _, c in sorted(by_lang.items()):
             n = sum(c.counts.values())
             k = c.counts
             lines.append(
-                f"{fmt:<10} {c.label:<34} {n:>7} {k['refused']:>7} {k['accepted']:>8} {c.same:>6} {k['crash']:>5} {k['hang']:>4} {k['unclean']:>7}"
+                f"{fmt:<10} {c.label:<40} {n:>7} {k['refused']:>7} {k['accepted']:>8} {c.same:>6} {k['crash']:>5} {k['hang']:>4} {k['unclean']:>7}"
             )
     return "\n".join(lines)
 

@@ -5,6 +5,7 @@ And the Cap'n Proto programs' op read answers suite.py's visit checksum."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -21,6 +22,9 @@ import interop  # noqa: E402
 ALL = {"cpp", "go", "java", "python", "rust"}
 # each format's languages: Cap'n Proto has no Go or Java row (suite.toml's capnpc-go and capnpc-java say why)
 FORMATS = {"cbor": ALL, "json": ALL, "msgpack": ALL, "protobuf": ALL, "flatbuffers": ALL, "capnp": {"cpp", "python", "rust"}}
+# Each language's fast JSON library (json-fast: simdjson, sonic-rs, sonic, fastjson2, orjson) writes and reads JSON:
+# in the matrix, its bytes go to every JSON decoder and it reads every JSON encoder's bytes.
+VARIANTS = {(lang, fmt) for fmt, langs in FORMATS.items() for lang in langs} | {(lang, "json-fast") for lang in ALL}
 ZERO_COPY = {"flatbuffers", "capnp"}  # the formats with op=read (a visit in place); the others skip it, saying why
 READ_FILE = {"flatbuffers"}  # their programs also read a file in place (`--read FILE`): the interop matrix reads with it
 
@@ -45,10 +49,34 @@ def test_every_cell_is_ok(checked: interop.Checked) -> None:
     bad = [(c["label"], c["status"], c["detail"]) for c in cells if c["status"] != "ok" and not _left_out(c)]
     assert cells and not bad, bad
     made = {(c["language"], c["variant"], c["parameters"]["op"]) for c in cells if c["status"] == "ok"}
-    assert made >= {(lang, fmt, op) for fmt, langs in FORMATS.items() for lang in langs for op in ("encode", "decode")}
+    assert made >= {(lang, var, op) for lang, var in VARIANTS for op in ("encode", "decode")}
     assert made >= {(lang, fmt, "read") for fmt in ZERO_COPY for lang in FORMATS[fmt]}
     skipped = {(c["language"], c["variant"]) for c in cells if _left_out(c)}
-    assert skipped == {(lang, fmt) for fmt, langs in FORMATS.items() if fmt not in ZERO_COPY for lang in langs}
+    assert skipped == {(lang, var) for lang, var in VARIANTS if var not in ZERO_COPY}
+
+
+def test_fast_json_is_full_tier_only() -> None:
+    """quick is make bench's first tier and does not grow: the json-fast cells skip it (their reason says full tier),
+    run on full, and on tiny, where make test checks them (CBOR's too: full tier)."""
+    from iorace.manifest.suites import load_suite
+
+    variants = load_suite(SUITE).manifest.variants
+    fast = [v for v in variants if v.name == "json-fast"]
+    assert {v.language for v in fast} == ALL
+    assert all(v.skip == {"quick": "full tier"} for v in fast), [(v.key, v.skip) for v in fast]
+    others = [v for v in variants if v.name not in ("json-fast", "cbor")]
+    assert all(not v.skip for v in others), [(v.key, v.skip) for v in others if v.skip]
+
+
+def _by_format(checked: interop.Checked) -> dict[str, dict[str, interop.Program]]:
+    """{wire format: {program key (language, or language/json-fast): program}}."""
+    programs = {(p.language, p.variant): p for p in checked.programs}
+    assert set(programs) == VARIANTS
+    out: dict[str, dict[str, interop.Program]] = {}
+    for p in checked.programs:
+        out.setdefault(p.format, {})[p.key] = p
+    assert set(out) == set(FORMATS)
+    return out
 
 
 def test_read_checksum_is_the_reference(checked: interop.Checked) -> None:
@@ -60,19 +88,19 @@ def test_read_checksum_is_the_reference(checked: interop.Checked) -> None:
 
 
 def test_interop_matrix(checked: interop.Checked, tmp_path: Path) -> None:
-    programs = {(p.language, p.format): p for p in checked.programs}
-    assert set(programs) == {(lang, fmt) for fmt, langs in FORMATS.items() for lang in langs}
+    by_format = _by_format(checked)
+    assert len(by_format["json"]) == 2 * len(ALL)  # json and json-fast: 10 writers, 10 readers
     pairs = []
-    for fmt, langs in sorted(FORMATS.items()):
-        for writer in sorted(langs):
-            path = tmp_path / f"{writer}.{fmt}"
-            interop.emit(programs[writer, fmt], checked.canonical, path)
-            pairs += [(fmt, writer, reader, path) for reader in sorted(langs)]
+    for fmt in sorted(FORMATS):
+        for writer, program in sorted(by_format[fmt].items()):
+            path = tmp_path / f"{writer.replace('/', '-')}.{fmt}"
+            interop.emit(program, checked.canonical, path)
+            pairs += [(fmt, writer, reader, path) for reader in sorted(by_format[fmt])]
     # a zero-copy format's bytes are also read in place by every language (--read): the visit checksum
     reads = [(fmt, writer, reader, path) for fmt, writer, reader, path in pairs if fmt in READ_FILE]
     with ThreadPoolExecutor(os.cpu_count() or 1) as pool:  # untimed: one decoder per CPU at a time
-        answers = list(pool.map(lambda pair: interop.decode(programs[pair[2], pair[0]], pair[3]), pairs))
-        sums = list(pool.map(lambda pair: interop.decode(programs[pair[2], pair[0]], pair[3], read=True), reads))
+        answers = list(pool.map(lambda pair: interop.decode(by_format[pair[0]][pair[2]], pair[3]), pairs))
+        sums = list(pool.map(lambda pair: interop.decode(by_format[pair[0]][pair[2]], pair[3], read=True), reads))
     failures = [
         f"{fmt}: {writer}'s bytes ({path.stat().st_size} B) read by {reader}: {got or error}"
         for (fmt, writer, reader, path), (got, error) in zip(pairs, answers, strict=True)
@@ -116,10 +144,10 @@ def test_truncated_bytes_refused(checked: interop.Checked, tmp_path: Path) -> No
     a cut between two is a valid message, see _protobuf_field_ends. Cap'n Proto: its segment table says the
     message's length, so every cut is short of it. FlatBuffers: the second cut is inside the last string, not in
     the padding after it.)"""
-    programs = {(p.language, p.format): p for p in checked.programs}
+    by_format = _by_format(checked)
     cases = []
-    for fmt, langs in sorted(FORMATS.items()):
-        whole = interop.emit(programs["python", fmt], checked.canonical, tmp_path / f"whole.{fmt}")
+    for fmt in sorted(FORMATS):
+        whole = interop.emit(by_format[fmt]["python"], checked.canonical, tmp_path / f"whole.{fmt}")
         cuts = [len(whole) // 2, len(whole) - 1]
         if fmt == "flatbuffers":
             # the last bytes are the first string written, its 0 terminator and padding: a buffer cut in the padding
@@ -130,9 +158,9 @@ def test_truncated_bytes_refused(checked: interop.Checked, tmp_path: Path) -> No
                 assert cut not in _protobuf_field_ends(whole), f"protobuf cut at {cut} B is a field boundary: a valid message"
             path = tmp_path / f"cut{cut}.{fmt}"
             path.write_bytes(whole[:cut])
-            cases += [(fmt, cut, reader, path) for reader in sorted(langs)]
+            cases += [(fmt, cut, reader, path) for reader in sorted(by_format[fmt])]
     with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-        runs = list(pool.map(lambda case: interop.run_decode(programs[case[2], case[0]], case[3]), cases))
+        runs = list(pool.map(lambda case: interop.run_decode(by_format[case[0]][case[2]], case[3]), cases))
     bad = [
         f"{fmt} cut at {cut} B, read by {reader}: exit {proc.returncode}, {proc.stdout.strip()[:16]} {proc.stderr.strip()[-200:]}"
         for (fmt, cut, reader, _), proc in zip(cases, runs, strict=True)
@@ -192,3 +220,37 @@ def test_capnp_edges_across_languages(checked: interop.Checked, tmp_path: Path) 
         if _visit_answer(writer, canonical)["answer"] != visit:
             bad.append(f"{writer.language} read: {_visit_answer(writer, canonical)['answer']} != {visit}")
     assert not bad, "\n".join(bad)
+
+
+def test_json_ints_past_2_53_stay_exact(checked: interop.Checked, tmp_path: Path) -> None:
+    """Every JSON decoder (json and json-fast) keeps 64-bit ints exact: the canonical file with its ints past 2^53
+    (odd ones, which no double holds: a reader through doubles rounds them to even) moved to other odd values, and
+    the largest and smallest i64, decodes to suite.py's digest of those values."""
+    # suite.py by its path: every suite has a module named suite, and another may be imported already
+    spec = importlib.util.spec_from_file_location("formats_suite", SUITE / "suite.py")
+    assert spec is not None and spec.loader is not None
+    suite = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(suite)
+
+    data = json.loads(checked.canonical.read_bytes())
+    moved = 0
+    for e in data["events"].values():
+        if abs(e["id"]) > 1 << 53:
+            e["id"], moved = -(1 << 63), moved + 1  # the smallest i64 (even, but past any double's exact range)
+    for p in data["performances"]:
+        if abs(p["id"]) > 1 << 53:
+            p["id"], moved = (1 << 62) + 12_345 if p["id"] > 0 else -(1 << 55) - 1, moved + 1
+        if abs(p["eventId"]) > 1 << 53:
+            p["eventId"] = (1 << 63) - 3
+        if p["start"] == (1 << 63) - 1:
+            p["start"], moved = (1 << 63) - 7, moved + 1
+    assert moved >= 2, "the tiny data has no ids past 2^53 any more: this test checks nothing"
+    path = tmp_path / "big-ints.json"
+    path.write_bytes(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode())
+    want = suite.digest(data)
+    assert want != checked.expected
+    readers = _by_format(checked)["json"]
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        answers = dict(zip(readers, pool.map(lambda p: interop.decode(p, path), readers.values()), strict=True))
+    wrong = {key: got or error for key, (got, error) in answers.items() if got != want}
+    assert not wrong, wrong

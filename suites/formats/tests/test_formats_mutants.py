@@ -36,8 +36,9 @@ def test_ten_mutants_a_format_no_crash_or_hang(built) -> None:  # type: ignore[n
     assert all("ASan+UBSan" in d.label for d in decs if d.language == "cpp"), [d.label for d in decs]
     cells = mutants.run(decs, bases, checked.expected, count=10, seed=46, jobs=2, timeout=TIMEOUT, save=False)
     assert set(cells) == {p.format for p in checked.programs}
+    assert {"cpp/json-fast", "rust/json-fast"} <= set(cells["json"]), set(cells["json"])  # the fast JSON decoders too
     for fmt, by_lang in cells.items():
-        assert set(by_lang) == {p.language for p in checked.programs if p.format == fmt}, fmt
+        assert set(by_lang) == {p.key for p in checked.programs if p.format == fmt}, fmt
         for lang, cell in by_lang.items():
             assert sum(cell.counts.values()) == 10, (fmt, lang, cell.counts)
     bad = [f"{fmt} {lang}: {b}" for fmt, by in cells.items() for lang, c in by.items() for b in c.bad]
@@ -83,6 +84,17 @@ CRAFTED = {
     # JSON nested 100,000 deep: Python's json raised RecursionError (a traceback)
     "json-deep-arrays": ("json", lambda whole: b"[" * 100_000 + b"]" * 100_000),
     "json-deep-objects": ("json", lambda whole: whole.replace(b'"areaNames":', b'"areaNames":' + b'{"a":' * 50_000, 1)),
+    # nesting 100,000 deep, closed, under a key no record has: sonic-rs 0.5.10 and fastjson2 2.0.64 skip an unknown
+    # field's value by recursing without a limit (a stack overflow, sonic-rs's upstream #232; sonic-rs took the same
+    # path on the root array above, to name the type it found)
+    "json-deep-unknown-field": (
+        "json",
+        lambda whole: whole.replace(b'"areaNames":', b'"zz":' + b"[" * 100_000 + b"]" * 100_000 + b',"areaNames":', 1),
+    ),
+    "json-deep-objects-unknown-field": (
+        "json",
+        lambda whole: whole.replace(b'"areaNames":', b'"zz":' + b'{"a":' * 100_000 + b"1" + b"}" * 100_000 + b',"areaNames":', 1),
+    ),
     # an id past the 64-bit range, a map where a string is, a number where a string is: Python's canon raised
     # struct.error and AttributeError
     "json-id-past-i64": ("json", lambda whole: whole.replace(b'"id":', b'"id":18446744073709551616,"x":', 1)),
@@ -104,7 +116,7 @@ LANGUAGES = {"capnp": 3}  # decoders a format has at least: five, but Cap'n Prot
 def test_what_the_full_run_found_is_refused_cleanly(built, tmp_path: Path, name: str) -> None:  # type: ignore[no-untyped-def]
     checked, decs, _ = built
     fmt, make = CRAFTED[name]
-    python = next(p for p in checked.programs if p.format == fmt and p.language == "python")
+    python = next(p for p in checked.programs if p.format == fmt and p.key == "python")
     whole = interop.emit(python, checked.canonical, tmp_path / f"whole.{fmt}")
     data = make(whole)
     assert data != whole
