@@ -184,7 +184,7 @@ class RunOptions:
         ),
     )
     layouts: int = field(
-        default=1,
+        default=4,
         metadata=flag(
             "--layouts",
             type=click.IntRange(1),
@@ -193,7 +193,8 @@ class RunOptions:
             help="Code layouts per compiled cell: its as-linked build and K - 1 relinks (C, C++, D, Rust: lld, functions "
             "shuffled by a seed each, placed so that the hot function (perf) lies in each of its four places mod 64 "
             "alike; Go: -randlayout). Each timed run uses the next, in turn; the intervals are over pairs of layouts; "
-            "a cell that layouts alone move by more than 5% is flagged placement-sensitive. 1: the as-linked build only. "
+            "a cell that layouts alone move by more than 5% is flagged placement-sensitive. 1: the as-linked build only (the "
+            "figures of one build, as before). "
             "Java and Python rows have one.",
         ),
     )
