@@ -43,6 +43,7 @@ SECTIONS: list[tuple[str, type[BaseModel] | None, str]] = [
         ' `command` the program, `build = ""`, `run = ["sh", "{main}"]`, and a sh wrapper as the variant\'s source'
         " that runs it and prints the result line (`iorace new --peer CMD` writes one).",
     ),
+    ("[one_cpu]", schema.OneCpu, "Cells run on one CPU, and why (capnp: the pipe configs)."),
     ("[same_language_reference]", schema.SameLanguageReference, 'An "x in-memory" column (rdb).'),
     ("[[grids]]", schema.Grid, schema.Grid.__doc__ or ""),
     ("[[seed_tables]]", schema.SeedTable, schema.SeedTable.__doc__ or ""),

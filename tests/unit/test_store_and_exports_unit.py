@@ -48,6 +48,8 @@ class FakeCell:
             "extra",
             "timing_note",
             "sizing_note",
+            "cpus",
+            "cpus_note",
         ):
             setattr(self, k, getattr(c, k))
         self.argv = c.command
