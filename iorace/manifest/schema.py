@@ -468,7 +468,8 @@ class SuiteManifest(Strict):
         for name, values in self.one_cpu.params.items():
             if name not in self.params:
                 raise ValueError(f"one_cpu: {name!r} is not a parameter of [params] (has: {', '.join(self.params) or 'none'})")
-            declared = self.params[name] if isinstance(self.params[name], list) else [self.params[name]]
+            value = self.params[name]
+            declared: list[Any] = list(value) if isinstance(value, list) else [value]
             if bad := [v for v in values if v not in declared]:
                 raise ValueError(f"one_cpu: {name} = {bad[0]!r} is not one of its values in [params]")
 
