@@ -43,6 +43,17 @@ def cells_of(doc: dict, suite: str) -> list[dict]:
     return [c for c in every if c.get("suite") == suite and c.get("kind", "variant") == "variant"]
 
 
+def _skipped_by_size(cells: list[dict]) -> bool:
+    """Skipped for the data set (a variant's `skip`, as the full tier's cells at quick), not for the op."""
+    return all(str(c.get("detail", "")).startswith("not run on ") for c in cells)
+
+
+def _skip_reason(cells: list[dict]) -> str:
+    """The manifest's reason in a skipped cell's detail: "not run on quick: full tier (suite.toml)" -> "full tier"."""
+    detail = str(cells[0].get("detail", ""))
+    return detail.partition(": ")[2].removesuffix(" (suite.toml)") or "skipped"
+
+
 def grids(doc: dict, suite: str = "formats") -> list[str]:
     """A session's grids (one per data set and op) and its size table, as Markdown lines."""
     cells = cells_of(doc, suite)
@@ -69,8 +80,12 @@ def grids(doc: dict, suite: str = "formats") -> list[str]:
         lines += [f"**{op or 'all'}** · {dataset}: each cell's time over the fastest cell's, 95% interval", ""]
         lines += _table(rows, languages, value, "format")
         lines.append("")
-        if left_out:
-            lines += [f"Not run with op={op} (the manifest's skip_params): {', '.join(left_out)}.", ""]
+        by_op = [f for f in left_out if not _skipped_by_size(mine[f])]
+        by_size = [f for f in left_out if _skipped_by_size(mine[f])]
+        if by_op:
+            lines += [f"Not run with op={op} (the manifest's skip_params): {', '.join(by_op)}.", ""]
+        if by_size:
+            lines += [f"Not run on {dataset} (the variants' skip: {_skip_reason(mine[by_size[0]])}): {', '.join(by_size)}.", ""]
     sizes: dict[tuple[str, str], str] = {}
     libraries: dict[tuple[str, str], str] = {}
     for c in cells:
@@ -81,7 +96,7 @@ def grids(doc: dict, suite: str = "formats") -> list[str]:
     datasets = sorted({c["dataset"] for c in cells})
     if sizes:
         lines += [f"Bytes written ({', '.join(datasets)}), then zlib-6 and zstd-3 of them, all measured by the harness:", ""]
-        lines += _table(formats, languages, sizes, "format")
+        lines += _table([f for f in formats if any(v == f for v, _ in sizes)], languages, sizes, "format")
         lines.append("")
     lines += ["Libraries:", ""]
     lines += _table(formats, languages, libraries, "format")

@@ -64,5 +64,20 @@ def test_a_read_grid_leaves_out_the_formats_skipped_for_it():
     assert "| json | **1.00x** |" in encode and "Not run" not in encode
 
 
+def test_a_full_tier_format_skipped_at_this_size_is_named_as_such_and_has_no_size_row():
+    """A variant the manifest skips for the data set (CBOR: full tier only) is not said to skip the op, and the size
+    table has no empty row for it."""
+    skipped = {"status": "skipped", "detail": "not run on quick: full tier (suite.toml)", "extra": {}}
+    doc = {
+        "results": [_cell("json", "cpp", "decode", 1.0, [1.0, 1.0])],
+        "iorace_unmeasured": [{**_cell("cbor", lang, "decode", None, None), **skipped} for lang in ("cpp", "rust")],
+    }
+    text = "\n".join(grid.grids(doc))
+    assert "Not run on quick (the variants' skip: full tier): cbor." in text
+    assert "skip_params" not in text
+    sizes = text.split("Bytes written")[1].split("Libraries")[0]
+    assert "| cbor |" not in sizes and "| json |" in sizes
+
+
 def test_an_export_without_the_suite_says_so():
     assert grid.grids({"results": []}) == ["(no cell of the suite in this export)"]
