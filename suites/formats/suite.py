@@ -237,11 +237,6 @@ def visit_sum(v: object) -> int:
     raise ValueError(f"not a JSON value: {v!r}")
 
 
-def visit_checksum(data: object) -> int:
-    """visit_sum under the name the Cap'n Proto cells' tests use."""
-    return visit_sum(data)
-
-
 def expected(path: Path, params: dict) -> str:
     data = json.loads(path.read_bytes())
     if params.get("op") == "read":

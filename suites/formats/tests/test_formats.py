@@ -182,7 +182,7 @@ def test_capnp_read_answers_the_visit_checksum(checked: interop.Checked) -> None
     suite.py's visit_checksum of the canonical data, in each Cap'n Proto program."""
     import suite  # the suite folder is on sys.path (above)
 
-    want = str(suite.visit_checksum(json.loads(checked.canonical.read_bytes())))
+    want = str(suite.visit_sum(json.loads(checked.canonical.read_bytes())))
     readers = [p for p in checked.programs if p.format == "capnp"]
     assert {p.language for p in readers} == FORMATS["capnp"]
     for p in readers:
@@ -210,7 +210,7 @@ def test_capnp_edges_across_languages(checked: interop.Checked, tmp_path: Path) 
 
     canonical = tmp_path / "edges.json"
     canonical.write_text(json.dumps(EDGES, ensure_ascii=False), encoding="utf-8")
-    want, visit = suite.digest(EDGES), str(suite.visit_checksum(EDGES))
+    want, visit = suite.digest(EDGES), str(suite.visit_sum(EDGES))
     programs = [p for p in checked.programs if p.format == "capnp"]
     bad = []
     for writer in programs:

@@ -105,16 +105,16 @@ def test_visit_checksum_by_hand() -> None:
     topics = 1 + (1 + 0)
     want = (catalog + area_names + 0 + (1 + performance) + topics + 0) % (1 << 64)
     assert want == 169 + (1 << 63) + (1 << 53)
-    assert suite.visit_checksum(SMALL) == want
+    assert suite.visit_sum(SMALL) == want
     # 1.5's IEEE-754 bits; true 1, false 0, null 0; "é" 2 bytes; {"ab": -2}: 1 entry, key 2, -2 wrapped
     tree = [1.5, True, False, None, "é", {"ab": -2}]
-    assert suite.visit_checksum(tree) == (6 + 0x3FF8000000000000 + 1 + 0 + 0 + 2 + (1 + 2 + (1 << 64) - 2)) % (1 << 64)
-    assert suite.visit_checksum((1 << 64) - 1) == (1 << 64) - 1
-    assert suite.visit_checksum([(1 << 64) - 1] * 2) == 0  # 2 + 2 (2^64 - 1) wraps to 0
+    assert suite.visit_sum(tree) == (6 + 0x3FF8000000000000 + 1 + 0 + 0 + 2 + (1 + 2 + (1 << 64) - 2)) % (1 << 64)
+    assert suite.visit_sum((1 << 64) - 1) == (1 << 64) - 1
+    assert suite.visit_sum([(1 << 64) - 1] * 2) == 0  # 2 + 2 (2^64 - 1) wraps to 0
 
 
 def test_tiny_visit_checksum(tmp_path: Path) -> None:
     """The tiny dataset's visit checksum: a change to the generator changes every read cell's answer."""
     path = tmp_path / "tiny.json"
     suite.generate("tiny", path)
-    assert suite.visit_checksum(json.loads(path.read_bytes())) == 9223411449973952903
+    assert suite.visit_sum(json.loads(path.read_bytes())) == 9223411449973952903
