@@ -39,6 +39,7 @@ class Suite:
     manifest: SuiteManifest
     toolchains: dict[str, Toolchain]
     _module: ModuleType | None = field(default=None, repr=False)
+    _module_hash: str | None = field(default=None, repr=False)
 
     @property
     def name(self) -> str:
@@ -80,7 +81,14 @@ class Suite:
         of the suite (subfolders too: a reference parser may live in python/) and the manifest's data_deps
         (code of another suite), but not suite.toml, so editing a variant does not regenerate data, nor the
         suite's tests/ (nor a data_deps suite's), so editing a test does not either.
-        Datasets and expected answers are cached under it."""
+        Datasets and expected answers are cached under it. Hashed once per Suite, as the module is imported
+        once: a session asks for it per cell (845 in make bench), and walking the suite's folder each time
+        cost make bench 45 s."""
+        if self._module_hash is None:
+            self._module_hash = self._hash_module_files()
+        return self._module_hash
+
+    def _hash_module_files(self) -> str:
         h = hashlib.sha256()
         files = [
             p
