@@ -62,6 +62,25 @@ def test_the_layouts_put_the_hot_function_in_its_four_places_mod_64_in_turn(spin
     assert places == [(places[0] + i) % 4 for i in range(len(places))], places
 
 
+def test_a_warm_cache_profiles_and_relinks_nothing(spin, tmp_path):
+    """A second session over the same layouts finds the hot function and the balance in the build cache: with a
+    perf and an nm that only fail first on PATH, its layouts and notes are the first session's (make bench
+    profiled and relinked again each session: about 2 minutes warm)."""
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    for tool in ("perf", "nm"):
+        (broken / tool).write_text("#!/bin/sh\necho broken >&2\nexit 1\n")
+        (broken / tool).chmod(0o755)
+    import os
+
+    again = run_iorace([*SPIN, "--layouts", "8", "--runs", "8"], tmp_path, env={"PATH": f"{broken}:{os.environ['PATH']}"})
+    assert again.returncode == 0, again.stdout + again.stderr
+    first = {c["variant"]: c for c in spin.cells(suite="spin")}
+    for c in again.cells(suite="spin"):
+        assert c["layout_names"] == first[c["variant"]]["layout_names"], c["variant"]
+        assert c["layout_note"] == first[c["variant"]]["layout_note"], c["layout_note"]
+
+
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind (scripts/setup installs it) counts instructions")
 def test_layouts_execute_the_same_instructions(spin, tmp_path):
     """Placement moves cycles, not instructions: the layout-immune count the instructions column relies on."""

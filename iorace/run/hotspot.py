@@ -37,6 +37,7 @@ class Hotspot:
     symbol: str = ""  # its name as `nm` prints it (not demangled)
     share: float = 0.0  # its percentage of the run's samples
     why_not: str = ""
+    settled: bool = False  # why_not comes from a profile that ran (kept in the cache), not from a failure
 
     def text(self) -> str:
         return f"{self.symbol} ({self.share:.0f}% of the samples)" if self.symbol else self.why_not
@@ -51,12 +52,14 @@ def hotspot(cell: Cell, program: str, timeout: float) -> Hotspot:
     assert cell.build_dir is not None
     cached = cell.build_dir / "layouts" / "hot" / key
     if cached.exists():
-        symbol, _, share = cached.read_text().partition("\t")
-        return Hotspot(symbol, float(share or 0))
+        symbol, share, why_not = [*cached.read_text().split("\t"), "", ""][:3]
+        return Hotspot(symbol, float(share or 0), why_not)
     found = _profile(cell, program, timeout)
-    if found.symbol:
+    if found.symbol or found.settled:
+        # a profile that found no function worth balancing by is an answer too: kept, a warm make bench
+        # profiled 270 such cells anew each session; a failed perf run is not (it may work next time)
         cached.parent.mkdir(parents=True, exist_ok=True)
-        cached.write_text(f"{found.symbol}\t{found.share}")
+        cached.write_text(f"{found.symbol}\t{found.share}\t{found.why_not}")
     return found
 
 
@@ -86,8 +89,10 @@ def hottest_own(report: str, dso: str) -> Hotspot:
         if m and m.group(2) == dso and "@plt" not in m.group(3):  # a PLT stub is the library's call, not a function to place
             share, symbol = float(m.group(1)), m.group(3)
             if symbol.startswith("0x"):
-                return Hotspot(why_not=f"its hottest code has no symbol ({symbol})")
+                return Hotspot(why_not=f"its hottest code has no symbol ({symbol})", settled=True)
             if share < MIN_SHARE:
-                return Hotspot(why_not=f"no function of its own takes {MIN_SHARE:.0f}% of the time ({symbol}: {share:.1f}%)")
+                why = f"no function of its own takes {MIN_SHARE:.0f}% of the time ({symbol}: {share:.1f}%)"
+                return Hotspot(why_not=why, settled=True)
             return Hotspot(symbol, share)
-    return Hotspot(why_not="its time is spent outside its own code (in a library or the kernel), which no relink moves")
+    why = "its time is spent outside its own code (in a library or the kernel), which no relink moves"
+    return Hotspot(why_not=why, settled=True)

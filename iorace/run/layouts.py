@@ -31,6 +31,7 @@ them (named `as-linked`), beside K - 1 relinked ones, so that each report can sh
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import re
@@ -366,10 +367,40 @@ def balance(cell: Cell, layouts: LayoutSet, symbol: str, found: str) -> LayoutSe
         return LayoutSet(layouts.programs, layouts.names, layouts.replaces, f"{layouts.note}; drawn, not balanced: {found}")
     assert cell.build_dir is not None
     root = cell.build_dir / "layouts"
-    lld = lld_command()
+    # What balancing these layouts by this symbol gave, kept: a warm cache runs no nm and no lld (a symbol no
+    # shift or seed could place cost up to 17 relinks and nm runs a layout, every session)
+    key = hashlib.sha256(repr((LAYOUT_FORMAT, layouts.names, layouts.programs, symbol)).encode()).hexdigest()[:16]
+    kept = root / "balanced" / f"{key}.json"
+    if lld_command() is None:
+        return LayoutSet(layouts.programs, layouts.names, layouts.replaces, f"{layouts.note}; drawn, not balanced: no lld here")
+    outcome = _kept_balance(kept)
+    if outcome is None:
+        outcome = _balanced(cell, layouts, symbol, root)
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        tmp = kept.with_name(f"{kept.name}.tmp{os.getpid()}")
+        tmp.write_text(json.dumps(outcome))
+        tmp.rename(kept)
+    if "why" in outcome:
+        return LayoutSet(layouts.programs, layouts.names, layouts.replaces, f"{layouts.note}; drawn, not balanced: {outcome['why']}")
+    note = f"{layouts.note}; balanced by its hottest function, {found}: its start mod 64 in each of its four places in turn"
+    return LayoutSet(tuple(outcome["programs"]), tuple(outcome["names"]), layouts.replaces, note)
+
+
+def _kept_balance(path: Path) -> dict | None:
+    """A balance kept by an earlier session: {"names", "programs"} or {"why"}; None when there is none (or one
+    of its programs is gone from the cache)."""
     try:
-        if lld is None:
-            raise _NoLayouts("no lld here")
+        outcome = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(outcome, dict) or not ("why" in outcome or all(Path(p).exists() for p in outcome.get("programs", [""]))):
+        return None
+    return outcome
+
+
+def _balanced(cell: Cell, layouts: LayoutSet, symbol: str, root: Path) -> dict:
+    """The relinks that put `symbol` in each of its four places in turn: {"names", "programs"}, or {"why"} not."""
+    try:
         relpath = _captured(cell, root).relpath
         places = [_place(Path(p), symbol) for p in layouts.programs]
         base = places[0] if layouts.names[0] == AS_LINKED else 0  # the as-linked build keeps its place: layout i goes i on
@@ -382,9 +413,8 @@ def balance(cell: Cell, layouts: LayoutSet, symbol: str, found: str) -> LayoutSe
                 continue
             names[i], programs[i] = _relinked_at(cell, root, relpath, name, places[i], want, symbol)
     except _NoLayouts as e:
-        return LayoutSet(layouts.programs, layouts.names, layouts.replaces, f"{layouts.note}; drawn, not balanced: {e}")
-    note = f"{layouts.note}; balanced by its hottest function, {found}: its start mod 64 in each of its four places in turn"
-    return LayoutSet(tuple(programs), tuple(names), layouts.replaces, note)
+        return {"why": str(e)}
+    return {"names": names, "programs": programs}
 
 
 def _relinked_at(cell: Cell, root: Path, relpath: str, name: str, place: int, want: int, symbol: str) -> tuple[str, str]:
