@@ -32,7 +32,8 @@ and kept its tables from stopping within the precision (docs/results/2026-11-27-
 
 A table whose rounds are cheap gets more of them (Plan.floor_s, a quarter of --budget-per-table): none of its
 cells stops (far behind, settled, behind the top three, within the precision) before min(FLOOR_ROUNDS,
-floor_s / its round's seconds) rounds, as pyperf spends a minimum time rather than a count. A ratio from 5
+floor_s / its round's seconds) rounds, as pyperf spends a minimum time rather than a count; over K code
+layouts, K times as many rounds and seconds (an interval is then over turns of the layouts: Race.floor_rounds). A ratio from 5
 rounds has 4 degrees of freedom, a change between two such sessions about 8, and `iorace compare` over 800
 cells (Holm: p < 0.05 / 800) then needs t of 7.6 (4.5 from 20 rounds a session). A register-only loop's
 planted 10% was flagged in 2 of 5 pairs of make bench sessions: at 5 rounds, and in the fifth pair, with
@@ -60,7 +61,7 @@ RACE_FAR_ROUNDS = 2  # far behind is judged from two rounds (t = 12.7 on 1 degre
 FIRST_ROUND_FAR = 10.0
 FAR_BOUND = 3.0
 FAR_BEHIND = 2.0  # F-race's elimination: a cell whose whole interval lies beyond this many times the fastest
-FLOOR_ROUNDS = 20  # a cheap table's rounds at most by its floor: from 20 a ratio is a trimmed mean, t = 2.09
+FLOOR_ROUNDS = 20  # a cheap table's rounds (turns of its K layouts) at most by its floor: from 20 a ratio is a trimmed mean
 FLOOR_SHARE = 0.25  # of --budget-per-table: the seconds of rounds a cheap table is timed whole at least
 
 
@@ -142,7 +143,12 @@ class Race:
         if self.plan.floor_s is None or self.plan.precision is None:  # --precision none: exactly --runs rounds
             return 0
         round_s = sum(statistics.median(w) for c in table if (w := self.walls.get(id(c))))
-        return min(FLOOR_ROUNDS, int(self.plan.floor_s / round_s + 1e-9)) if round_s > 0 else 0
+        # Over K code layouts an interval is over turns of them (stats.layout_clusters), not rounds: 20 rounds
+        # were 5 turns, 4 degrees of freedom, and a planted 10% in spin's loop went unflagged, +8.9% [+2.3%,
+        # +15.9%] (docs/results/2026-11-28-make-bench-four-layouts). So the floor is FLOOR_ROUNDS turns, and
+        # K times the seconds (FLOOR_SHARE x K of --budget-per-table: its whole at K = 4, a budget a table has).
+        turns = max(1, self.plan.block)
+        return min(FLOOR_ROUNDS * turns, int(self.plan.floor_s * turns / round_s + 1e-9)) if round_s > 0 else 0
 
     def floor_target(self, cells: list[Cell]) -> int:
         """The highest floor among the tables with a cell still timed (0: none is cheap)."""

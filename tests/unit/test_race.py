@@ -196,6 +196,19 @@ def test_a_cheap_table_is_timed_whole_to_its_floor(tmp_path):
     assert exact.floor_rounds([fast]) == 0 and not exact.more_rounds([fast], 5)
 
 
+def test_over_layouts_a_cheap_tables_floor_is_in_turns(tmp_path):
+    """Over K layouts an interval is over turns of them: the floor is FLOOR_ROUNDS turns (K x 20 rounds) in K
+    times the seconds; 20 rounds over 4 layouts were 5 turns, and a planted 10% went unflagged."""
+    from iorace.run.race import FLOOR_ROUNDS
+
+    fast, second = toy_cells(tmp_path, ("fast", "second"))
+    for block, wall_s, want in ((1, 0.02, FLOOR_ROUNDS), (4, 0.02, 4 * FLOOR_ROUNDS), (4, 0.15, 20), (4, 0.5, 6)):
+        race = Race(Plan(min_rounds=5, precision=0.05, race=True, floor_s=Plan.floor_of(6.0, None), block=block))
+        timed(race, fast, [10.0] * 3, wall_s)
+        timed(race, second, [12.0] * 3, wall_s)
+        assert race.floor_rounds([fast, second]) == want, (block, wall_s)
+
+
 def test_a_cheap_settled_table_is_timed_to_its_floor_through_measure(tmp_path):
     fast, slow = toy_cells(tmp_path, ("fast", "slow"))
     rng = np.random.default_rng(22)
