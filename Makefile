@@ -21,7 +21,7 @@ SIZES ?= --size quick --size rdb=seed
 # run in the same stretch of this VM's two speeds (docs/results/2026-11-26-pairing-in-time). BUDGET_PER_TABLE=6:
 # at 3, capnp's 30 tables got about 10 rounds and the top half-width was 5.9-7.2%; at 6, 3.3-4.9% in 8.0-9.3
 # minutes (docs/results/2026-11-27-paired-fastest). A table whose rounds are cheap is timed whole for a
-# quarter of BUDGET_PER_TABLE (20 rounds at most): at 5 rounds a planted 10% in spin's loop was flagged in 2
+# quarter of BUDGET_PER_TABLE (20 rounds at most; over K layouts 20 turns in K quarters): at 5 rounds a planted 10% in spin's loop was flagged in 2
 # of 5 pairs of sessions (docs/results/2026-11-27-cheap-tables).
 RUNS ?= 5
 MAX_RUNS ?=

@@ -164,7 +164,8 @@ class RunOptions:
             help="Measuring time per table of a suite: a suite of 30 tables gets 30 x SECONDS, one of a single "
             "table SECONDS (with --budget, the larger of the two: --budget is then each suite's floor). With "
             "--precision and no --max-runs, a table whose rounds are cheap is timed whole (no cell of it stops) "
-            "for a quarter of SECONDS (20 rounds at most), so `compare` can see a 10% change in any of its cells.",
+            "for a quarter of SECONDS (20 rounds at most; over K layouts, 20 turns of them in K quarters), so `compare` can see "
+            "a 10% change in any of its cells.",
         ),
     )
     race: bool = field(
