@@ -152,7 +152,8 @@ class RunOptions:
             "--budget",
             type=click.FloatRange(min=0, min_open=True),
             metavar="SECONDS",
-            help="Measuring time per suite at most, whatever --precision asks (never below --runs rounds).",
+            help="Measuring time per suite at most, whatever --precision asks (never below --runs rounds); the "
+            "one run of a cell that leaves after the first round far behind (a bound) is not counted.",
         ),
     )
     budget_per_table: float | None = field(

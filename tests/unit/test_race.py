@@ -318,6 +318,23 @@ def test_after_one_round_a_cell_ten_times_behind_leaves_with_a_bound(tmp_path):
     assert Race(Plan(min_rounds=5, race=False)).settle([fast, slow, far], 1) == []
 
 
+def test_the_first_run_of_a_cell_that_leaves_far_behind_is_not_the_budgets(tmp_path):
+    """rdb's slow parsers spent 46 s of a 40 s budget in the first round, and its fastest ended at 5 rounds: the
+    one run of each cell that leaves far behind after the first round is not counted against the budget."""
+    fast, second, far = toy_cells(tmp_path, ("fast", "second", "far"))
+    race = Race(Plan(min_rounds=2, precision=0.001, budget_s=40, race=True))
+    for cell, cost, wall_s in ((fast, 1.0, 0.1), (second, 1.2, 0.12), (far, 300.0, 45.0)):
+        race.add(cell, 0, cost, wall_s)
+    race.started = time.monotonic() - 46  # the first round took 46 s
+    assert race.settle([fast, second, far], 1) == [far] and race.fee_s == 45.0
+    for r in (1, 2):
+        race.add(fast, r, 1.0, 0.1)
+        race.add(second, r, 1.3, 0.12)
+    assert race.more_rounds([fast, second], 3)  # 1 s of the budget spent: more rounds for the two left
+    race.started -= 40
+    assert not race.more_rounds([fast, second], 3)  # 41 s spent beyond the fee: done
+
+
 def test_with_code_layouts_the_rounds_end_on_a_whole_turn_of_them(tmp_path):
     a, b = toy_cells(tmp_path, ("a", "b"))
     race = Race(Plan(min_rounds=5, precision=0.5, block=4))  # the precision is met: only the turn of layouts is left
