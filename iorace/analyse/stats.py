@@ -188,6 +188,34 @@ def paired_ratio(
     return Ratio(float(np.exp(centre)), float(np.exp(centre - half)), float(np.exp(centre + half)), se, len(logs), between)
 
 
+def within_layouts_ratio(
+    a: dict[int, float], b: dict[int, float], clusters: Mapping[int, object], level: Level = NO_LEVEL
+) -> Ratio | None:
+    """a / b as paired_ratio gives it over code layouts (the mean of the layout pairs' mean log ratios), but its
+    standard error with the layouts held fixed: from the rounds' spread within each pair of layouts only, over
+    n - K degrees of freedom. The ratio of a session over layouts carries placement, a draw of K layouts among all
+    a linker could make (paired_ratio, over the K pairs); two sessions that ran the very same layouts of both
+    cells drew the same placement, and a change between them is a change of the code or the machine, measured
+    against the runs' noise alone (compare.judge; over K = 4 pairs, a 10% change in a loop that placement
+    moves by 30% could not be told from placement). None with fewer than two rounds to spare past one a pair:
+    the caller falls back to paired_ratio."""
+    rounds = sorted(r for r in set(a) & set(b) if a[r] > 0 and b[r] > 0)
+    groups: dict[object, list[float]] = {}
+    for r in rounds:
+        groups.setdefault(clusters.get(r, ("round", r)), []).append(float(np.log(a[r] / b[r])))
+    n, k = len(rounds), len(groups)
+    if n - k < 2:
+        return None
+    means = [float(np.mean(v)) for v in groups.values()]
+    residual = sum(float(np.sum((np.asarray(v) - m) ** 2)) for v, m in zip(groups.values(), means, strict=True))
+    variance = residual / (n - k)  # the runs' noise, pooled within pairs of layouts
+    se = float(np.sqrt(variance * sum(1 / len(v) for v in groups.values()))) / k
+    centre = float(np.mean(means))
+    between = level.of(se, n)
+    half = float(np.hypot(_t_quantile(n - k) * se, Z95 * between))
+    return Ratio(float(np.exp(centre)), float(np.exp(centre - half)), float(np.exp(centre + half)), se, n - k + 1, between)
+
+
 def fastest_paired(costs: Mapping[K, dict[int, float]]) -> K | None:
     """The key whose cost is lowest, judged on the rounds it shares with the one timed the most rounds (the
     anchor): each candidate's paired_ratio to the anchor, not its own median (ties: the lower median).

@@ -109,6 +109,13 @@ def level_lines(cmp: Comparison) -> list[str]:
             + ": each one's was fitted on this comparison's own cells, disjoint pairs of them, at the median p of their "
             f"changes 1/2 ({shown}); every ratio's interval and test include it" + (f" ({', '.join(own)}: each side's own)" if own else "")
         )
+    held = sum(c.layouts_held for c in cmp.changes)
+    if held:
+        out.append(
+            f"{held} cells ran the very same code layouts (and so did their reference) on both sides: each one's change "
+            "is judged against its runs' noise within those layouts, since the placement both sides drew is the same "
+            "(each side's own interval, over its pairs of layouts, carries placement)"
+        )
     unpaired = sum(c.unpaired for c in cmp.changes)
     if unpaired:
         out.append(

@@ -28,7 +28,7 @@ from scipy import stats as sps
 from iorace.analyse.analysis import AA_SUFFIX
 from iorace.analyse.rules import ALPHA, DEFAULT_RULE, Rule, direction
 from iorace.analyse.session_spread import MIN_CHANGES, MIN_ROUNDS, RatioStep, fit
-from iorace.analyse.stats import NO_LEVEL, Level, Ratio, median_ratio, paired_ratio
+from iorace.analyse.stats import NO_LEVEL, Level, Ratio, layout_clusters, median_ratio, paired_ratio, within_layouts_ratio
 from iorace.compare.sides import CellSample, Side
 from iorace.core import machine
 from iorace.core.errors import UsageError
@@ -53,6 +53,7 @@ class Change:
     estimated_cycles_change: float | None = None  # B / A - 1 of cachegrind's estimated cycles, exact
     df: float | None = None  # Welch's degrees of freedom of its ratio's test (None: the normal, or its own times)
     unpaired: bool = False  # in a table of three or more, no other cell shared MIN_PAIRED rounds with it: not judged
+    layouts_held: bool = False  # both sides ran the same code layouts of it and its reference: judged within them
 
     @property
     def significant(self) -> bool:
@@ -504,7 +505,8 @@ def _change(
         ra = rb = None
         if refs is not None:
             la, lb = (NO_LEVEL, NO_LEVEL) if aa else (a.level, b.level)
-            ra, rb = paired_ratio(a.rounds, refs[0].rounds, la), paired_ratio(b.rounds, refs[1].rounds, lb)
+            ra, rb = _side_ratio(a, refs[0], la, refs[1], b), _side_ratio(b, refs[1], lb, refs[0], a)
+            ch.layouts_held = _same_layouts(a, b, refs) and ra is not None and ra.low is not None
         if ra is not None and rb is not None and ra.se_log is not None and rb.se_log is not None:
             ch.ratio, ch.p_value = ratio_change(ra, rb, between)
             ch.df = welch_df(ra.se_log, ra.n, rb.se_log, rb.n)
@@ -516,6 +518,26 @@ def _change(
         return ch
     _judge(ch, threshold, rule)
     return ch
+
+
+def _same_layouts(a: CellSample, b: CellSample, refs: tuple[CellSample, CellSample]) -> bool:
+    """Both sides ran the very same code layouts of the cell and of its reference, and one of the two has several:
+    the placement they drew is the same, and cancels in the change."""
+    return (bool(a.layout_set) or bool(refs[0].layout_set)) and a.layout_set == b.layout_set and refs[0].layout_set == refs[1].layout_set
+
+
+def _side_ratio(c: CellSample, ref: CellSample, level: Level, other_ref: CellSample, other: CellSample) -> Ratio | None:
+    """One side's ratio of a cell to its reference, paired by round: with the layouts held fixed
+    (stats.within_layouts_ratio) where both sides ran the same layouts of both, since a change between them cannot
+    be placement; over the rounds as the report has it otherwise. Over four layouts of a loop that placement moves by
+    30%, a planted 10% slowdown was +8.9% [+2.3%, +15.9%] and not flagged
+    (docs/results/2026-11-28-make-bench-four-layouts)."""
+    if _same_layouts(c, other, (ref, other_ref)):
+        clusters = layout_clusters(c.layouts, ref.layouts)
+        held = within_layouts_ratio(c.rounds, ref.rounds, clusters, level) if clusters is not None else None
+        if held is not None:
+            return held
+    return paired_ratio(c.rounds, ref.rounds, level)
 
 
 def _judge(ch: Change, threshold: float, rule: Rule = DEFAULT_RULE) -> None:

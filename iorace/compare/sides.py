@@ -6,6 +6,7 @@ judge.py, drawn in draw.py."""
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,8 @@ class CellSample:
     estimated_cycles: int | None = None  # cachegrind's cache simulation: L1 + 5 x LL + 35 x RAM hits (exact)
     scale_params: tuple[str, ...] = ()  # its suite's parameters that only scale the work (passes, --target-ms's)
     level: Level = NO_LEVEL  # its session's session-to-session level of its suite's ratios (analyse/session_spread.py)
+    layouts: dict[int, int | None] = field(default_factory=dict)  # each measured round's code layout (run/layouts.py)
+    layout_set: tuple[str, ...] = ()  # which programs those are: its command and its layouts' names (): one layout
 
     @property
     def ident(self) -> CellId:
@@ -111,9 +114,25 @@ def side_from_session(s: SessionData, name: str | None = None) -> Side:
                     c.estimated_cycles,
                     tuple(g.scale_params),
                     g.session_level,
+                    r.layout_by_round(),
+                    _layout_set(c.command, c.layout_names),
                 )
             )
     return Side(name or f"session {s.id}", s.git_revision, s.started, cells, context_of(_meta(s)))
+
+
+def _layout_set(command: object, names: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """The identity of a cell's code layouts: its command's words (its program lies in the build cache under its
+    build's content key; a layout replaces that word), numbers left out (the work --target-ms sizes anew in a
+    session), and its layouts' names (a seed and a shift each, found in that build's cache by name); () for a
+    cell of one layout."""
+    if not names:
+        return ()
+    try:
+        words = list(command) if isinstance(command, (list, tuple)) else shlex.split(str(command))
+    except ValueError:
+        words = str(command).split()
+    return (*(str(w) for w in words if not str(w).isdigit()), "|", *names)
 
 
 def _meta(s: SessionData) -> dict:
@@ -166,6 +185,7 @@ def side_from_json(path: Path) -> Side:
         values = [float(v) for v in r.get({"inner": "inner_times", "cpu": "cpu_times"}.get(metric, "times")) or []]
         # one run per round: by the round each was made in (an older export without them: in order)
         by_round = dict(zip(r.get("rounds") or range(len(values)), values, strict=False))
+        layouts = dict(zip(r.get("rounds") or range(len(values)), r.get("layouts") or [], strict=False))
         values, by_round, metric = per_unit(values, by_round, metric, r.get("scale_parameters") or [], r.get("units_per_run") or {})
         cells.append(
             CellSample(
@@ -186,6 +206,8 @@ def side_from_json(path: Path) -> Side:
                 estimated_cycles=r.get("estimated_cycles"),
                 scale_params=tuple(r.get("scale_parameters") or ()),
                 level=Level(float(r.get("session_sd") or 0.0), float(r.get("session_sd_per_round") or 0.0)),
+                layouts=layouts,
+                layout_set=_layout_set(str(r.get("command") or ""), r.get("layout_names") or []),
             )
         )
     meta = doc["iorace"]

@@ -702,3 +702,54 @@ def test_a_planted_10_percent_in_spin_is_flagged_with_the_level_fitted_on_the_co
         assert cmp.fitted is not None and set(cmp.fitted) == {"noisy", "spin"} and not cmp.fitted["spin"].sd
         flagged = [(c.a.suite, c.a.key, c.verdict) for c in cmp.changes if c.verdict != "~"]
         assert flagged == [("spin", "c/loop2", "regressed")], [describe_change(c) for c in cmp.changes if c.verdict != "~"]
+
+
+def layout_side(seed: int, slower: float = 1.0, names: tuple[str, ...] = ("as-linked", "s1+16", "s2+32", "s3+48")) -> "object":
+    """Three cells of one table over 40 rounds and four code layouts each, used in turn in an order of their own:
+    each layout moves its cell by up to 30% (placement, the same programs on both sides when `names` are), each
+    run has 3% of noise; c/c1 is `slower` times slower."""
+    from iorace.compare.sides import CellSample, Side
+    from iorace.core.ids import TableId
+
+    rng = np.random.default_rng(seed)
+    placement = {k: np.exp(np.random.default_rng(k).normal(0, 0.15, 4)) for k in range(3)}  # fixed per program
+    cells = []
+    for k, base in enumerate((10.0, 12.0, 15.0)):
+        order = rng.permutation(4)
+        layouts = {r: int(order[r % 4]) for r in range(40)}
+        rounds = {r: base * (slower if k == 1 else 1.0) * placement[k][layouts[r]] * float(np.exp(rng.normal(0, 0.03))) for r in range(40)}
+        cells.append(
+            CellSample(
+                "s",
+                "d",
+                {},
+                f"c/c{k}",
+                "gcc",
+                "release",
+                f"c/c{k}@gcc:release",
+                "ok",
+                "wall",
+                list(rounds.values()),
+                rounds=rounds,
+                table=TableId.of("s", "d", {}, ()),
+                layouts=layouts,
+                layout_set=(f"/build/{k}/prog", "|", *names),
+            )
+        )
+    return Side(f"session {seed}", "", "", cells, {})
+
+
+def test_a_change_within_the_same_layouts_is_judged_against_the_runs_noise_not_placement():
+    """Both sessions ran the same four layouts of each cell: placement (up to 30% a layout) cancels, and a 10%
+    slowdown is flagged; unchanged code is not. Over other layouts on one side the change carries placement,
+    judged over the rounds as before, and the layouts are not said to be held."""
+    from iorace.compare.judge import compare
+
+    for seed in range(5):
+        same = compare(layout_side(seed), layout_side(100 + seed, slower=1.1))
+        assert [c.a.key for c in same.changes if c.verdict == "regressed"] == ["c/c1"], [describe_change(c) for c in same.changes]
+        assert all(c.layouts_held for c in same.changes if c.reference)
+        clean = compare(layout_side(seed), layout_side(200 + seed))
+        assert not [c for c in clean.changes if c.verdict != "~"], [describe_change(c) for c in clean.changes]
+    other = compare(layout_side(1), layout_side(2, slower=1.1, names=("as-linked", "s5+16", "s6+32", "s7+48")))
+    assert not any(c.layouts_held for c in other.changes)
