@@ -188,9 +188,7 @@ def paired_ratio(
     return Ratio(float(np.exp(centre)), float(np.exp(centre - half)), float(np.exp(centre + half)), se, len(logs), between)
 
 
-def within_layouts_ratio(
-    a: dict[int, float], b: dict[int, float], clusters: Mapping[int, object], level: Level = NO_LEVEL
-) -> Ratio | None:
+def within_layouts_ratio(a: dict[int, float], b: dict[int, float], clusters: Mapping[int, object], level: Level = NO_LEVEL) -> Ratio | None:
     """a / b as paired_ratio gives it over code layouts (the mean of the layout pairs' mean log ratios), but its
     standard error with the layouts held fixed: from the rounds' spread within each pair of layouts only, over
     n - K degrees of freedom. The ratio of a session over layouts carries placement, a draw of K layouts among all
