@@ -373,5 +373,8 @@ def render(report: Report) -> str:
 
 
 def write_html(report: Report, path: Path) -> None:
-    """The report (with its history, when it has one) into one self-contained file."""
-    path.write_text(render(report))
+    """The report (with its history, when it has one) into one self-contained file; its charts rendered all at
+    once, in worker processes (charts.batched)."""
+    from iorace.report import charts
+
+    path.write_text(charts.batched(lambda: render(report)))

@@ -7,7 +7,10 @@ Static SVG keeps the HTML report self-contained, script-free for its charts and 
 from __future__ import annotations
 
 import json
+import os
 import re
+from collections.abc import Callable
+from contextvars import ContextVar
 from itertools import count
 from typing import Any
 
@@ -278,12 +281,70 @@ _ids = count()
 
 
 def to_svg(chart: alt.Chart) -> str:
-    """Static SVG of a chart, with ids made unique so several charts can share one page."""
+    """Static SVG of a chart, with ids made unique so several charts can share one page; inside `batched()`, a
+    placeholder that the batch's end fills."""
+    spec = _spec(chart)
+    batch = _batch.get()
+    if batch is not None:
+        batch.append(spec)
+        return f"\x00iorace-svg-{len(batch) - 1}\x00"
     import vl_convert
 
+    return _tidy(vl_convert.vegalite_to_svg(spec))
+
+
+def _spec(chart: alt.Chart) -> dict:
     chart = chart.configure(font=FONT).configure_legend(orient="right").configure_axis(labelOverlap=True)
     # validate=False: the specs are ours and fixed (tests render each kind); jsonschema took 8 s a make bench.
-    svg = vl_convert.vegalite_to_svg(json.loads(chart.to_json(validate=False)))
+    return json.loads(chart.to_json(validate=False))
+
+
+_batch: ContextVar[list[dict] | None] = ContextVar("iorace_svg_batch", default=None)
+_PLACEHOLDER = re.compile("\x00iorace-svg-(\\d+)\x00")
+POOL_FROM = 8  # charts in a batch from which they are rendered in worker processes, one per CPU
+
+
+def batched(make: Callable[[], str]) -> str:
+    """`make()`'s text with every chart it drew (to_svg) rendered at the end, all at once: vl-convert renders one
+    chart at a time in a process (a global lock), so a page of many charts is rendered in worker processes, one
+    per CPU (a make bench report draws about 250: half a minute in one process)."""
+    return batched_pages(lambda: {"": make()})[""]
+
+
+def batched_pages(make: Callable[[], dict[str, str]]) -> dict[str, str]:
+    """batched() for several pages (the site's): each page's text, its charts rendered in one batch."""
+    token = _batch.set([])
+    try:
+        pages = make()
+        specs = _batch.get() or []
+    finally:
+        _batch.reset(token)
+    if not specs:
+        return pages
+    svgs = _render_all(specs)
+    return {name: _PLACEHOLDER.sub(lambda m: svgs[int(m.group(1))], text) for name, text in pages.items()}
+
+
+def _render_all(specs: list[dict]) -> list[str]:
+    workers = min(os.cpu_count() or 1, len(specs) // (POOL_FROM // 2) or 1)
+    if len(specs) < POOL_FROM or workers < 2:
+        import vl_convert
+
+        return [_tidy(vl_convert.vegalite_to_svg(spec)) for spec in specs]
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    from iorace.report import svg_worker
+
+    # spawn, not fork: the parent may hold threads (the progress display) and vl-convert's runtime
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        raw = list(pool.map(svg_worker.render, specs, chunksize=4))
+    return [_tidy(svg) for svg in raw]
+
+
+def _tidy(svg: str) -> str:
+    """vl-convert's SVG for one page among others: the font named as the page names it, ids made unique,
+    numbers shortened, the attributes nothing reads left out."""
     svg = svg.replace(f'font-family="{FONT}"', f'font-family="{FONT_FAMILY}"')
     n = next(_ids)
     svg = re.sub(r'id="([^"]+)"', rf'id="c{n}-\1"', svg)

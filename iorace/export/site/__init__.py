@@ -17,6 +17,7 @@ from pathlib import Path
 from iorace.export.site import pages
 from iorace.export.site.collect import WINDOW, collect
 from iorace.export.site.layout import ASSETS, INDEX, cell_page, suite_page, table_page
+from iorace.report import charts
 from iorace.store.db import Store
 
 
@@ -24,13 +25,18 @@ def build_site(store: Store, out: Path, window: int = WINDOW) -> list[Path]:
     """Write every page of the store's site, its style and its script into `out` (made if missing); returns the
     files written."""
     site = collect(store, window)
-    files = {**ASSETS, INDEX: pages.index(site)}
-    for sd in site.suites:
-        files[suite_page(sd.suite)] = pages.suite(site, sd)
-        for name in sd.datasets:
-            files[table_page(sd.suite, name)] = pages.dataset(site, sd, name)
-        for ser in sd.series:
-            files[cell_page(ser.ident)] = pages.cell(site, sd, ser)
+
+    def every_page() -> dict[str, str]:
+        files = {**ASSETS, INDEX: pages.index(site)}
+        for sd in site.suites:
+            files[suite_page(sd.suite)] = pages.suite(site, sd)
+            for name in sd.datasets:
+                files[table_page(sd.suite, name)] = pages.dataset(site, sd, name)
+            for ser in sd.series:
+                files[cell_page(ser.ident)] = pages.cell(site, sd, ser)
+        return files
+
+    files = charts.batched_pages(every_page)  # the charts of every page rendered at once, one worker per CPU
     out.mkdir(exist_ok=True)
     written = []
     for name, text in files.items():
