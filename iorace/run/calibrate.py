@@ -13,6 +13,7 @@ per unit of work (the suite's `throughput`), as a 1-pass Python loop and a 10-pa
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 
 from iorace.core.ids import CellId
@@ -98,10 +99,12 @@ def calibrate(
     session_id, reused = stored if stored is not None else (0, set())
     again = [cell for cell in cells if _size(cell, target_ms, manifest_work, session_id if id(cell) in reused else None)]
     resized = {id(cell) for cell in again}
-    for cell in cells:
-        if id(cell) not in resized:
-            changed(cell)
-            advance(cell.label)
+    # the sizes kept, saved with one commit (a session's recorder defers them: SessionRecorder.deferred)
+    with getattr(recorder, "deferred", contextlib.nullcontext)():
+        for cell in cells:
+            if id(cell) not in resized:
+                changed(cell)
+                advance(cell.label)
 
     def done(cell: Cell) -> None:
         changed(cell)

@@ -6,6 +6,9 @@ keeps each cell's row id so that its runs are stored under it."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 from iorace.manifest.cells import Cell
 from iorace.store.db import CellData, Store
 from iorace.store.run import Run
@@ -57,6 +60,21 @@ class SessionRecorder:
 
     def __init__(self, store: Store, session_id: int):
         self.store, self.session_id = store, session_id
+        self._deferring = False
+
+    @contextlib.contextmanager
+    def deferred(self) -> Iterator[None]:
+        """Commits within it wait for its end, one commit then: for a loop that saves many cells and waits for
+        nothing (the build's plan, the data's answers, the sizes kept), where a commit a cell, a sync to disk each,
+        cost make bench about 2,600 syncs. A loop that waits on runs or builds commits as it goes: a transaction
+        left open across minutes would keep another session writing to the same SQLite file locked out."""
+        outer, self._deferring = self._deferring, True
+        try:
+            yield
+        finally:
+            self._deferring = outer
+            if not outer:
+                self.store.commit()
 
     def save(self, cell: Cell) -> None:
         """Insert or update the cell's row (its status, answer, counters, ... as they stand)."""
@@ -67,4 +85,5 @@ class SessionRecorder:
         self.store.add_run(cell.db_id, phase, round_no, run)
 
     def commit(self) -> None:
-        self.store.commit()
+        if not self._deferring:
+            self.store.commit()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import datetime as dt
 import os
@@ -178,10 +179,11 @@ def _execute(
     confine(cells, opts.one_cpu)
     before: dict | None = None  # the machine before the first suite is measured
     with stages_for(console) as progress:
-        _build(cells, progress, save, build_jobs(opts), 1 if opts.check_only else opts.layouts)  # checked: as linked
+        _build(cells, progress, save, build_jobs(opts), 1 if opts.check_only else opts.layouts, recorder.deferred)  # checked: as linked
         for suite_name in dict.fromkeys(c.suite.name for c in cells):
             runnable = [c for c in cells if c.suite.name == suite_name and c.status == PLANNED]
-            _prepare(runnable, progress, save, f"data {suite_name}")
+            with recorder.deferred():  # data and answers: no wait but the data's generation
+                _prepare(runnable, progress, save, f"data {suite_name}")
             _verify(runnable, opts, recorder, progress, save, suite_name)
             if runnable and runnable[0].suite.manifest.encoded_args:
                 _size_encodings(runnable, opts, progress, save, suite_name)
@@ -252,21 +254,29 @@ def _size_encodings(runnable: list[Cell], opts: RunOptions, progress: Stages, sa
     progress.stop_task(task)
 
 
-def _build(cells: list[Cell], progress: Stages, save: Callable[[Cell], None], jobs: int, layouts: int = 1) -> None:
+def _build(
+    cells: list[Cell],
+    progress: Stages,
+    save: Callable[[Cell], None],
+    jobs: int,
+    layouts: int = 1,
+    deferred: Callable[[], contextlib.AbstractContextManager] = contextlib.nullcontext,
+) -> None:
     """Every cell's build, `jobs` at a time in threads (a build is a subprocess: the GIL is free meanwhile);
     cells of one build key are built once and share its outcome, and its `layouts` code layouts
     (run/layouts.py: relinked in the same thread; found in the cache when warm). The store and the progress
     are touched in this thread only (a SQLite connection belongs to its thread)."""
     task = progress.add_task("build", total=len(cells), what="")
     by_key: dict[str, list[Cell]] = {}
-    for cell in cells:  # stored in the plan's order first: the cells' row ids are the reports' order
-        if cell.status == PLANNED:  # not a cell the manifest skips on this dataset
-            build.prepare(cell)
-        if cell.status == PLANNED:
-            by_key.setdefault(cell.build_key, []).append(cell)
-        else:
-            progress.advance(task)
-        save(cell)
+    with deferred():  # one commit for the plan (recording.SessionRecorder.deferred)
+        for cell in cells:  # stored in the plan's order first: the cells' row ids are the reports' order
+            if cell.status == PLANNED:  # not a cell the manifest skips on this dataset
+                build.prepare(cell)
+            if cell.status == PLANNED:
+                by_key.setdefault(cell.build_key, []).append(cell)
+            else:
+                progress.advance(task)
+            save(cell)
     if not by_key:
         return
     pool = ThreadPoolExecutor(max_workers=max(1, min(jobs, len(by_key))), thread_name_prefix="iorace-build")
