@@ -144,10 +144,11 @@ class Race:
         if self.plan.floor_s is None or self.plan.precision is None:  # --precision none: exactly --runs rounds
             return 0
         round_s = sum(statistics.median(w) for c in table if (w := self.walls.get(id(c))))
-        # Over K code layouts an interval is over turns of them (stats.layout_clusters), not rounds: 20 rounds
-        # were 5 turns, 4 degrees of freedom, and a planted 10% in spin's loop went unflagged, +8.9% [+2.3%,
-        # +15.9%] (docs/results/2026-11-28-make-bench-four-layouts). So the floor is FLOOR_ROUNDS turns, and
-        # K times the seconds (FLOOR_SHARE x K of --budget-per-table: its whole at K = 4, a budget a table has).
+        # Over K code layouts a round is a K-th of a turn: 20 rounds were 5 runs a layout, and a planted 10% in
+        # spin's loop went unflagged, +8.9% [+2.3%, +15.9%] (docs/results/2026-11-28-make-bench-four-layouts).
+        # compare judges a cell whose sessions ran the same layouts on the rounds within each pair of layouts
+        # (stats.within_layouts_ratio: n - K degrees of freedom), so the floor is FLOOR_ROUNDS turns, in K times
+        # the seconds (FLOOR_SHARE x K of --budget-per-table: its whole at K = 4, a budget a table has).
         turns = max(1, self.plan.block)
         return min(FLOOR_ROUNDS * turns, int(self.plan.floor_s * turns / round_s + 1e-9)) if round_s > 0 else 0
 
