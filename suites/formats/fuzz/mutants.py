@@ -6,7 +6,8 @@ usage: mutants.py [--count N] [--seed S] [--jobs J] [--timeout SECONDS] [--forma
        mutants.py replay FORMAT FILE...     every decoder of FORMAT on the given files (a saved finding, say)
 
 For each format of the suite (each wire format of the variants in suite.toml, a variant name's first word: json,
-msgpack, protobuf; json-fast is JSON, its programs among JSON's encoders and decoders), the
+msgpack, protobuf; json-fast is JSON, its programs among JSON's encoders and decoders; a native variant's format,
+a language's own, is VARIANT@LANGUAGE, one program its encoder and decoder, generic edits only), the
 encodings of the tiny dataset that the format's programs write (`PROG --emit`, the distinct ones) are the bases;
 mutant i of format F is made by its own RNG, `random.Random(f"{seed}/{F}/{i}")`, so `--count 10` is the first ten
 of the 300 and any one mutant is made again alone: a truncation at a random point, or one to four edits (bit
