@@ -850,9 +850,9 @@ def bases_of(checked: interop.Checked, formats: list[str], workdir: Path) -> dic
         if data not in out.setdefault(p.format, []):
             out[p.format].append(data)
     for fmt, data in unstable.items():
-        if not out[fmt]:  # better mutants that differ from run to run than none
+        if not out.get(fmt):  # better mutants that differ from run to run than none (gob: one program, Go's map order)
             log(f"{fmt}: no program writes the same bytes twice: the mutants are not the same from run to run")
-            out[fmt].append(data)
+            out.setdefault(fmt, []).append(data)
     return out
 
 
