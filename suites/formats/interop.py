@@ -16,16 +16,33 @@ from pathlib import Path
 SUITE = Path(__file__).resolve().parent
 
 
-def wire_format(variant: str) -> str:
+def wire_format(variant: str, language: str = "") -> str:
     """The format a variant writes and reads: its name's first word (json-fast is JSON, read by every JSON decoder
-    and reading every JSON encoder's bytes; json, msgpack and protobuf are themselves)."""
+    and reading every JSON encoder's bytes; json, msgpack and protobuf are themselves). A native variant's format
+    (native, native-bitcode: a language's own) is language-local, VARIANT@LANGUAGE (native@go): its own program's."""
+    if is_native(variant):
+        return f"{variant}@{language}"
     return re.split(r"[-_]", variant)[0]
+
+
+# --- native formats: a language's own (postcard, bitcode, gob, pickle, Kryo, cereal), read by no other language -----
+def is_native(variant: str) -> bool:
+    """A native variant (native, native-...): its wire format is its language's own, in no interop matrix."""
+    return variant == "native" or variant.startswith("native-")
+
+
+def language_local(fmt: str) -> bool:
+    """A wire format (wire_format's) that only its own program reads: a native one, VARIANT@LANGUAGE."""
+    return "@" in fmt
+
+
+# --- end of native formats ---------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Program:
     language: str
-    format: str  # the wire format: json | msgpack | cbor | protobuf | flatbuffers | capnp (wire_format of the variant)
+    format: str  # the wire format: json | msgpack | cbor | protobuf | flatbuffers | capnp | native@LANG (wire_format of the variant)
     argv: list[str]  # the program, without its arguments
     description: str
     variant: str = ""  # the manifest's variant name (json, json-fast, msgpack, ...); "" is the format's own
@@ -65,7 +82,7 @@ def check_only(size: str, workdir: Path, extra: list[str] | None = None) -> Chec
             checksum = c["expected"]
             continue
         canonical, expected = Path(argv[-3]), c["expected"]
-        program = Program(c["language"], wire_format(c["variant"]), argv[:-3], c["description"], c["variant"])
+        program = Program(c["language"], wire_format(c["variant"], c["language"]), argv[:-3], c["description"], c["variant"])
         programs.setdefault((c["language"], c["variant"]), program)
     return Checked(cells, list(programs.values()), canonical, expected, checksum)
 

@@ -6,7 +6,8 @@ usage: mutants.py [--count N] [--seed S] [--jobs J] [--timeout SECONDS] [--forma
        mutants.py replay FORMAT FILE...     every decoder of FORMAT on the given files (a saved finding, say)
 
 For each format of the suite (each wire format of the variants in suite.toml, a variant name's first word: json,
-msgpack, protobuf; json-fast is JSON, its programs among JSON's encoders and decoders), the
+msgpack, protobuf; json-fast is JSON, its programs among JSON's encoders and decoders; a native variant's format,
+a language's own, is VARIANT@LANGUAGE, one program its encoder and decoder, generic edits only), the
 encodings of the tiny dataset that the format's programs write (`PROG --emit`, the distinct ones) are the bases;
 mutant i of format F is made by its own RNG, `random.Random(f"{seed}/{F}/{i}")`, so `--count 10` is the first ten
 of the 300 and any one mutant is made again alone: a truncation at a random point, or one to four edits (bit
@@ -849,9 +850,9 @@ def bases_of(checked: interop.Checked, formats: list[str], workdir: Path) -> dic
         if data not in out.setdefault(p.format, []):
             out[p.format].append(data)
     for fmt, data in unstable.items():
-        if not out[fmt]:  # better mutants that differ from run to run than none
+        if not out.get(fmt):  # better mutants that differ from run to run than none (gob: one program, Go's map order)
             log(f"{fmt}: no program writes the same bytes twice: the mutants are not the same from run to run")
-            out[fmt].append(data)
+            out.setdefault(fmt, []).append(data)
     return out
 
 

@@ -1,6 +1,7 @@
 """formats: every cell answers the reference digest on the tiny dataset, through the harness (as `iorace run
 --check-only`), and the interop matrix: for each format, the bytes each language's program writes decode in
 every language's program of that format to the reference digest. A pair that fails is listed with its evidence.
+A native format (each language's own: native, native-bitcode) is in no matrix: its own program reads its bytes back.
 And the Cap'n Proto programs' op read answers suite.py's visit checksum."""
 
 from __future__ import annotations
@@ -25,6 +26,10 @@ FORMATS = {"cbor": ALL, "json": ALL, "msgpack": ALL, "protobuf": ALL, "flatbuffe
 # Each language's fast JSON library (json-fast: simdjson, sonic-rs, sonic, fastjson2, orjson) writes and reads JSON:
 # in the matrix, its bytes go to every JSON decoder and it reads every JSON encoder's bytes.
 VARIANTS = {(lang, fmt) for fmt, langs in FORMATS.items() for lang in langs} | {(lang, "json-fast") for lang in ALL}
+# Each language's own format (native; Rust's second, native-bitcode): language-local, in no interop matrix (its bytes
+# are read back by its own program only: test_native_round_trip), in the truncation and mutant runs.
+NATIVE = {(lang, "native") for lang in ALL} | {("rust", "native-bitcode")}
+VARIANTS |= NATIVE
 ZERO_COPY = {"flatbuffers", "capnp"}  # the formats with op=read (a visit in place); the others skip it, saying why
 READ_FILE = {"flatbuffers"}  # their programs also read a file in place (`--read FILE`): the interop matrix reads with it
 
@@ -64,7 +69,10 @@ def test_fast_json_is_full_tier_only() -> None:
     fast = [v for v in variants if v.name == "json-fast"]
     assert {v.language for v in fast} == ALL
     assert all(v.skip == {"quick": "full tier"} for v in fast), [(v.key, v.skip) for v in fast]
-    others = [v for v in variants if v.name not in ("json-fast", "cbor")]
+    native = [v for v in variants if interop.is_native(v.name)]
+    assert {(v.language, v.name) for v in native} == NATIVE
+    assert all(v.skip == {"quick": "full tier"} for v in native), [(v.key, v.skip) for v in native]
+    others = [v for v in variants if v.name not in ("json-fast", "cbor") and not interop.is_native(v.name)]
     assert all(not v.skip for v in others), [(v.key, v.skip) for v in others if v.skip]
 
 
@@ -75,7 +83,7 @@ def _by_format(checked: interop.Checked) -> dict[str, dict[str, interop.Program]
     out: dict[str, dict[str, interop.Program]] = {}
     for p in checked.programs:
         out.setdefault(p.format, {})[p.key] = p
-    assert set(out) == set(FORMATS)
+    assert set(out) == set(FORMATS) | {interop.wire_format(var, lang) for lang, var in NATIVE}
     return out
 
 
@@ -114,6 +122,24 @@ def test_interop_matrix(checked: interop.Checked, tmp_path: Path) -> None:
     assert checked.checksum and not failures, "\n".join(failures)
 
 
+def test_native_round_trip(checked: interop.Checked, tmp_path: Path) -> None:
+    """A native format is language-local: one program writes and reads it (no other program of any language has its
+    wire format, so no interop pair), and its own bytes decode in it to the reference digest."""
+    by_format = _by_format(checked)
+    local = {fmt: programs for fmt, programs in by_format.items() if interop.language_local(fmt)}
+    assert {(p.language, p.variant) for programs in local.values() for p in programs.values()} == NATIVE
+    bad = []
+    for fmt, programs in sorted(local.items()):
+        assert len(programs) == 1, (fmt, sorted(programs))
+        (program,) = programs.values()
+        path = tmp_path / f"{program.key.replace('/', '-')}.bin"
+        interop.emit(program, checked.canonical, path)
+        got, error = interop.decode(program, path)
+        if got != checked.expected:
+            bad.append(f"{fmt}: its own bytes ({path.stat().st_size} B): {got or error}")
+    assert not bad, "\n".join(bad)
+
+
 def _protobuf_field_ends(raw: bytes) -> set[int]:
     """The offsets where a top-level field of a protobuf message ends. Protobuf has no end marker: bytes cut at one
     of these are a valid, shorter Catalog, which every decoder must accept, so a truncation case must cut elsewhere."""
@@ -143,11 +169,12 @@ def test_truncated_bytes_refused(checked: interop.Checked, tmp_path: Path) -> No
     and one error line), no crash and no digest. (Protobuf: the cuts are checked to fall inside a top-level field;
     a cut between two is a valid message, see _protobuf_field_ends. Cap'n Proto: its segment table says the
     message's length, so every cut is short of it. FlatBuffers: the second cut is inside the last string, not in
-    the padding after it.)"""
+    the padding after it. A native format: its own program's bytes, cut, read by that program.)"""
     by_format = _by_format(checked)
     cases = []
-    for fmt in sorted(FORMATS):
-        whole = interop.emit(by_format[fmt]["python"], checked.canonical, tmp_path / f"whole.{fmt}")
+    for fmt in sorted(by_format):  # the shared formats (Python's bytes) and each native one (its own program's)
+        writer = by_format[fmt]["python"] if fmt in FORMATS else next(iter(by_format[fmt].values()))
+        whole = interop.emit(writer, checked.canonical, tmp_path / f"whole.{fmt}")
         cuts = [len(whole) // 2, len(whole) - 1]
         if fmt == "flatbuffers":
             # the last bytes are the first string written, its 0 terminator and padding: a buffer cut in the padding

@@ -1,7 +1,8 @@
 """formats, the mutant corpus in small: the driver (suites/formats/fuzz/mutants.py, `make fuzz-formats`
 runs 300 a format) on 10 mutants of each format, every language's decoder (C++ under ASan+UBSan), with no
 crash, hang or unclean refusal; and the inputs the first full run found crashes with, made again by hand, fed
-to every decoder of their format: each refused cleanly or decoded."""
+to every decoder of their format: each refused cleanly or decoded. Each native format (a language's own, one
+decoder: native@LANG) is in the mutant run as a format of its own, with the generic edits, and has crafted inputs."""
 
 from __future__ import annotations
 
@@ -109,20 +110,37 @@ CRAFTED = {
     "capnp-segment-count-2^32": ("capnp", lambda whole: b"\xff\xff\xff\xff" + whole[4:]),
     "capnp-keys-out-of-order": ("capnp", _capnp_first_key_last),
 }
-LANGUAGES = {"capnp": 3}  # decoders a format has at least: five, but Cap'n Proto has no Go or Java row
+# Native formats (each language's own, read by its program alone: fmt native@LANG), made by hand: a pickle naming
+# os.system (a restricted Unpickler refuses every global), counts and sizes past the bytes (Kryo's ArrayList(n)
+# and new char[n], cereal's resize(n), gob's, postcard's and bitcode's own limits), nesting where none is allowed
+CRAFTED |= {
+    "pickle-global-os-system": ("native@python", lambda whole: b"cos\nsystem\n(S'true'\ntR."),
+    "pickle-stack-global-eval": ("native@python", lambda whole: b"\x80\x05\x8c\x08builtins\x8c\x04eval\x93\x8c\x011\x85R."),
+    "pickle-ext-code": ("native@python", lambda whole: b"\x80\x05\x82\x01."),
+    "pickle-deep-lists": ("native@python", lambda whole: b"\x80\x05" + b"]" * 200_000 + b"a" * 199_999 + b"."),
+    "cereal-first-size-2^63": ("native@cpp", lambda whole: whole[:1] + (1 << 63).to_bytes(8, "little") + whole[9:]),
+    "cereal-big-endian-flag": ("native@cpp", lambda whole: b"\x00" + whole[1:]),
+    # areaNames' TreeMap (class id, size, null comparator), then its first key: made a UTF-8 string of 2^31-ish chars
+    "kryo-huge-string": ("native@java", lambda whole: whole[:3] + b"\xff\xff\xff\xff\x07" + whole[3:]),
+    "postcard-huge-first-count": ("native@rust", lambda whole: b"\xff\xff\xff\xff\x0f" + whole[1:]),
+    "bitcode-all-ff": ("native-bitcode@rust", lambda whole: b"\xff" * len(whole)),
+    "gob-huge-length": ("native@go", lambda whole: b"\xf8\x7f\xff\xff\xff\xff\xff\xff\xff" + whole[1:]),
+}
+LANGUAGES = {"capnp": 3}  # decoders a format has at least: five, but Cap'n Proto has no Go or Java row; native: one
 
 
 @pytest.mark.parametrize("name", sorted(CRAFTED))
 def test_what_the_full_run_found_is_refused_cleanly(built, tmp_path: Path, name: str) -> None:  # type: ignore[no-untyped-def]
     checked, decs, _ = built
     fmt, make = CRAFTED[name]
-    python = next(p for p in checked.programs if p.format == fmt and p.key == "python")
-    whole = interop.emit(python, checked.canonical, tmp_path / f"whole.{fmt}")
+    # the shared formats: Python's bytes; a native one: its own program's (fmt native@LANG)
+    writer = next(p for p in checked.programs if p.format == fmt and (p.key == "python" or interop.language_local(fmt)))
+    whole = interop.emit(writer, checked.canonical, tmp_path / f"whole.{fmt}")
     data = make(whole)
     assert data != whole
     path = tmp_path / f"{name}.{fmt}"
     path.write_bytes(data)
     outcomes = {d.label: d.run(path, TIMEOUT) for d in decs if d.format == fmt}
-    assert len(outcomes) >= LANGUAGES.get(fmt, 5)
+    assert len(outcomes) >= (1 if interop.language_local(fmt) else LANGUAGES.get(fmt, 5))
     bad = {label: o for label, o in outcomes.items() if o.kind not in ("refused", "accepted")}
     assert not bad, bad
