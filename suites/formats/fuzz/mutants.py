@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
@@ -94,6 +95,11 @@ CRASH_MARKERS = (
 ASAN_ALLOC_WARNING = re.compile(r"^==\d+==WARNING: AddressSanitizer failed to allocate .*\n?", re.MULTILINE)
 GO_PANIC = re.compile(r"^(panic: |fatal error: )", re.MULTILINE)
 DIGEST = re.compile(r"^[0-9a-f]{64}$")
+CHECKSUM = re.compile(r"^[0-9]{1,20}$")  # a read's answer: the visit checksum, an unsigned 64-bit sum
+# The formats whose programs also read a file in place (`--read FILE`, interop.read_file): each of their mutants
+# goes through that walk too, a decoder of its own ("LANGUAGE --read"): a read touches every field in place,
+# with the same bounds checks as the decode but another walk.
+READ_MODE = {"flatbuffers"}
 
 
 def log(*a: object) -> None:
@@ -109,8 +115,10 @@ class Outcome:
     detail: str  # the error line, the digest, or what the crash left
 
 
-def classify(returncode: int | None, stdout: str, stderr: str) -> Outcome:
-    """One decoder's run on one mutant; returncode None: killed at the timeout."""
+def classify(returncode: int | None, stdout: str, stderr: str, answer: re.Pattern[str] | None = None) -> Outcome:
+    """One decoder's run on one mutant; returncode None: killed at the timeout. `answer`: what an accepted run
+    prints (a digest; a read, the visit checksum)."""
+    answer = answer or DIGEST
     if returncode is None:
         return Outcome("hang", "no answer within the timeout")
     stderr = ASAN_ALLOC_WARNING.sub("", stderr)
@@ -125,7 +133,7 @@ def classify(returncode: int | None, stdout: str, stderr: str) -> Outcome:
     out = stdout.strip()
     lines = [ln for ln in re.split(r"\r\n|\r|\n", stderr) if ln.strip()]  # a line as a reader of stderr splits it
     if returncode == 0:
-        if DIGEST.match(out) and not lines:
+        if answer.match(out) and not lines:
             return Outcome("accepted", out)
         return Outcome("unclean", f"exit 0, stdout {out[:80]!r}, stderr {_tail(stderr)}")
     if returncode >= 128:  # a signal's exit code through a wrapper (a shell, a JVM's abort)
@@ -156,15 +164,18 @@ class Decoder:
     env: dict[str, str] = field(default_factory=dict)
     limit_memory: bool = True
     variant: str = ""  # the manifest's variant (json-fast decodes JSON beside json); "" is the format's own
+    mode: str = "--decode"  # or "--read": a zero-copy format's visit in place (READ_MODE), its answer the checksum
 
     @property
     def key(self) -> str:
-        """The decoder among its format's (interop.Program.key): its language, or language/variant."""
-        return self.language if self.variant in ("", self.format) else f"{self.language}/{self.variant}"
+        """The decoder among its format's (interop.Program.key): its language, or language/variant; " --read" after
+        it for the in-place read of the same program."""
+        own = self.language if self.variant in ("", self.format) else f"{self.language}/{self.variant}"
+        return own if self.mode == "--decode" else f"{own} {self.mode}"
 
     def run(self, path: Path, timeout: float) -> Outcome:
         proc = subprocess.Popen(
-            [*self.argv, "--decode", str(path)],
+            [*self.argv, self.mode, str(path)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -178,7 +189,8 @@ class Decoder:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
             return classify(None, "", "")
-        return classify(proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"))
+        answer = CHECKSUM if self.mode == "--read" else DIGEST
+        return classify(proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), answer)
 
 
 def _asan_build(variant, toolchain, label: str) -> tuple[list[str] | None, str]:  # type: ignore[no-untyped-def]
@@ -254,7 +266,9 @@ def decoders(
         return Decoder(p.language, p.format, p.argv, label, variant=variant)
 
     with ThreadPoolExecutor(max(1, jobs)) as pool:
-        return list(pool.map(one, chosen))
+        made = list(pool.map(one, chosen))
+    reads = [dataclasses.replace(d, mode="--read", label=f"{d.label} --read") for d in made if d.format in READ_MODE]
+    return made + reads
 
 
 # --- the mutants ---------------------------------------------------------------------------------------
@@ -771,6 +785,7 @@ def run(
     timeout: float = DEFAULT_TIMEOUT,
     save: bool = True,
     progress: bool = False,
+    checksum: str = "",
 ) -> dict[str, dict[str, Cell]]:
     """Every decoder on each of its format's `count` mutants; {format: {decoder key (language, or language/variant
     for a format's second library): Cell}}."""
@@ -805,7 +820,7 @@ def run(
             cell = cells[fmt][d.key]
             cell.counts[o.kind] += 1
             cell.marks[i] = MARKS[o.kind]
-            if o.kind == "accepted" and o.detail == expected:
+            if o.kind == "accepted" and o.detail == (checksum if d.mode == "--read" else expected):
                 cell.same += 1
                 cell.marks[i] = "A"
             if o.kind == "refused":
@@ -914,7 +929,7 @@ def main(argv: list[str]) -> int:
         log(f"{a.count} mutants per format, seed {a.seed}: " + ", ".join(d.label for d in decs))
         for fmt, bs in sorted(bases.items()):
             log(f"{fmt}: {len(bs)} bases (" + ", ".join(f"{len(b)} B" for b in bs) + ")")
-        cells = run(decs, bases, checked.expected, a.count, a.seed, a.jobs, a.timeout, progress=True)
+        cells = run(decs, bases, checked.expected, a.count, a.seed, a.jobs, a.timeout, progress=True, checksum=checked.checksum)
     print(table(cells))
     bad = [(fmt, lang, b) for fmt, by in cells.items() for lang, c in by.items() for b in c.bad]
     for fmt, lang, b in bad[:20]:

@@ -149,3 +149,20 @@ def test_the_driver_reads_the_module_docstring() -> None:
     """The README points at the docstring for the verdicts: it names each one."""
     for kind in mutants.KINDS:
         assert textwrap.dedent(mutants.__doc__ or "").count(f"\n  {kind} ") == 1, kind
+
+
+def test_a_zero_copy_formats_read_goes_through_the_mutants_too(tmp_path: Path) -> None:
+    """A format of READ_MODE is fed through `--read FILE` too, a decoder of its own ("planted --read"), whose
+    accepted answer is the visit checksum (a digest there is unclean), counted the same when it is the reference's."""
+    script = tmp_path / "reader.py"
+    script.write_text(f"import sys\nprint('12345' if sys.argv[1] == '--read' else '{DIGEST}')\n")
+    decode = mutants.Decoder("planted", "flatbuffers", [sys.executable, str(script)], "planted/reader")
+    read = mutants.dataclasses.replace(decode, mode="--read", label="planted/reader --read")
+    assert read.key == "planted --read" and decode.key == "planted"
+    cells = mutants.run(
+        [decode, read], {"flatbuffers": [bytes(range(64))]}, DIGEST, count=3, jobs=2, timeout=10, save=False, checksum="12345"
+    )
+    assert cells["flatbuffers"]["planted"].counts == {"accepted": 3} and cells["flatbuffers"]["planted"].same == 3
+    assert cells["flatbuffers"]["planted --read"].counts == {"accepted": 3} and cells["flatbuffers"]["planted --read"].same == 3
+    assert mutants.classify(0, DIGEST, "", mutants.CHECKSUM).kind == "unclean"
+    assert "flatbuffers" in mutants.READ_MODE
