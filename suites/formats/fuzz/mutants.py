@@ -16,7 +16,8 @@ format-aware ones among them (MessagePack: a length or count changed, widened, o
 number, escape, bracket or scalar replaced, nesting thousands deep; protobuf: a length varint changed, a wire
 type changed; Cap'n Proto: a segment table's count or size, a pointer's offset, count, sizes or kind changed;
 CBOR: an item's argument changed or widened to 4 or 8 bytes, its major type swapped, a tag put before it or its
-length made indefinite, nesting thousands deep; FlatBuffers: an offset pointed elsewhere, or the length or vtable
+length made indefinite, nesting thousands deep; Avro: a string's length, a block's count, a union's branch or a long
+made another value, a varint made too long, a block's count made negative with a byte size that may lie; FlatBuffers: an offset pointed elsewhere, or the length or vtable
 offset it points at made huge). Each decoder reads each mutant through its `--decode FILE` mode (the interop
 check's), with a timeout, and each outcome is one of:
 
@@ -685,6 +686,84 @@ def _cbor_aware(rng: random.Random, m: bytearray) -> str | None:
     return f"cbor-deep@{i}={t!r}x{depth}"
 
 
+# Avro (binary encoding, one datum of avro/catalogue.avsc): no tags and no lengths but those of strings and blocks,
+# every value a zigzag varint (a long, a string's length, a block's count, a union's branch) or a string's bytes.
+_AVRO_SCHEMA = json.loads((SUITE / "avro" / "catalogue.avsc").read_text())
+
+
+def _zigzag(v: int) -> bytes:
+    return _varint((v << 1) ^ (v >> 63) if -(1 << 63) <= v < 1 << 63 else v & ((1 << 64) - 1))
+
+
+def avro_varints(data: bytes) -> list[tuple[str, int, int, int]]:
+    """(kind: long | length | count | branch, offset, the offset after it, the value) of every varint the walk of
+    the datum against the schema reaches; it stops at the first it cannot read."""
+    out: list[tuple[str, int, int, int]] = []
+    at = 0
+
+    def varint(kind: str) -> int:
+        nonlocal at
+        start, v, shift = at, 0, 0
+        while True:
+            b = data[at]  # IndexError past the end: the walk stops
+            at += 1
+            v |= (b & 0x7F) << shift
+            shift += 7
+            if b < 0x80 or shift >= 70:
+                break
+        v = (v >> 1) ^ -(v & 1)
+        out.append((kind, start, at, v))
+        return v
+
+    def walk(s: object) -> None:
+        nonlocal at
+        if isinstance(s, list):  # a union: its branch, then the branch's value
+            i = varint("branch")
+            walk(s[i])
+        elif isinstance(s, dict) and s["type"] == "record":
+            for f in s["fields"]:
+                walk(f["type"])
+        elif isinstance(s, dict) and s["type"] in ("array", "map"):
+            while (n := varint("count")) != 0:
+                if n < 0:
+                    varint("length")  # a negative count: its block's size in bytes follows
+                for _ in range(abs(n)):
+                    if s["type"] == "map":
+                        skip = varint("length")  # not `at += varint(...)`: that adds to the offset before the call
+                        at += skip
+                    walk(s["items" if s["type"] == "array" else "values"])
+        elif s == "string":
+            skip = varint("length")
+            at += skip
+        elif s == "long":
+            varint("long")
+
+    with contextlib.suppress(IndexError, KeyError, ValueError, TypeError):
+        walk(_AVRO_SCHEMA)
+    return out
+
+
+def _avro_aware(rng: random.Random, m: bytearray) -> str | None:
+    """A length, count, branch or long made another value (near it, huge, negative), a varint made too long, or a
+    block's count made negative with a block size that may lie: what a decoder must bound before it allocates."""
+    varints = avro_varints(bytes(m))
+    if not varints:
+        return None
+    kind, a, b, n = rng.choice(varints)
+    op = rng.randrange(4)
+    if op == 0:  # too long: 11 bytes, or a 10th byte past 64 bits
+        t = b"\xff" * 10 + b"\x01" if rng.random() < 0.5 else b"\xff" * 9 + b"\x7f"
+    elif op == 1 and kind == "count" and n > 0:  # the negative form: -count, then a block size (true or not)
+        size = rng.choice([0, 1, len(m) - b, len(m), (1 << 62), -1])
+        t = _zigzag(-n) + _zigzag(size)
+    else:
+        big = [0x7FFFFFFF, 0xFFFFFFFF, 1 << 30, 1 << 40, (1 << 63) - 1, -(1 << 63), -(1 << 31)]
+        v = rng.choice([0, n - 1, n + 1, 2 * n + 1, -n - 1, -1, 2, len(m), len(m) - b + 1, *big])
+        t = _zigzag(v)
+    m[a:b] = t
+    return f"avro-{kind}@{a}:{n}->{t.hex()}"
+
+
 def flatbuffers_offsets(data: bytes) -> list[tuple[int, int]]:
     """(position, target) of each aligned 32-bit word that reads as a forward offset inside the buffer: FlatBuffers'
     uoffsets (to a table, a vector or a string) are such words, and so, by chance, are some values; at a target
@@ -718,6 +797,7 @@ def _flatbuffers_aware(rng: random.Random, m: bytearray) -> str | None:
 
 
 AWARE: dict[str, Callable[[random.Random, bytearray], str | None]] = {
+    "avro": _avro_aware,
     "capnp": _capnp_aware,
     "cbor": _cbor_aware,
     "json": _json_aware,

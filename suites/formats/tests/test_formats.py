@@ -22,7 +22,7 @@ import interop  # noqa: E402
 
 ALL = {"cpp", "go", "java", "python", "rust"}
 # each format's languages: Cap'n Proto has no Go or Java row (suite.toml's capnpc-go and capnpc-java say why)
-FORMATS = {"cbor": ALL, "json": ALL, "msgpack": ALL, "protobuf": ALL, "flatbuffers": ALL, "capnp": {"cpp", "python", "rust"}}
+FORMATS = {"avro": ALL, "cbor": ALL, "json": ALL, "msgpack": ALL, "protobuf": ALL, "flatbuffers": ALL, "capnp": {"cpp", "python", "rust"}}
 # Each language's fast JSON library (json-fast: simdjson, sonic-rs, sonic, fastjson2, orjson) writes and reads JSON:
 # in the matrix, its bytes go to every JSON decoder and it reads every JSON encoder's bytes.
 VARIANTS = {(lang, fmt) for fmt, langs in FORMATS.items() for lang in langs} | {(lang, "json-fast") for lang in ALL}
@@ -62,7 +62,7 @@ def test_every_cell_is_ok(checked: interop.Checked) -> None:
 
 def test_fast_json_is_full_tier_only() -> None:
     """quick is make bench's first tier and does not grow: the json-fast cells skip it (their reason says full tier),
-    run on full, and on tiny, where make test checks them (CBOR's too: full tier)."""
+    run on full, and on tiny, where make test checks them (CBOR's and Avro's too: full tier)."""
     from iorace.manifest.suites import load_suite
 
     variants = load_suite(SUITE).manifest.variants
@@ -72,8 +72,11 @@ def test_fast_json_is_full_tier_only() -> None:
     native = [v for v in variants if interop.is_native(v.name)]
     assert {(v.language, v.name) for v in native} == NATIVE
     assert all(v.skip == {"quick": "full tier"} for v in native), [(v.key, v.skip) for v in native]
-    others = [v for v in variants if v.name not in ("json-fast", "cbor") and not interop.is_native(v.name)]
+    others = [v for v in variants if v.name not in ("json-fast", "cbor", "avro") and not interop.is_native(v.name)]
     assert all(not v.skip for v in others), [(v.key, v.skip) for v in others if v.skip]
+    avro = [v for v in variants if v.name == "avro"]
+    assert {v.language for v in avro} == ALL
+    assert all(v.skip == {"quick": "full tier"} for v in avro), [(v.key, v.skip) for v in avro]
 
 
 def _by_format(checked: interop.Checked) -> dict[str, dict[str, interop.Program]]:
@@ -246,6 +249,28 @@ def test_capnp_edges_across_languages(checked: interop.Checked, tmp_path: Path) 
         bad += [f"{writer.language} -> {r.language}: {interop.decode(r, path)}" for r in programs if interop.decode(r, path)[0] != want]
         if _visit_answer(writer, canonical)["answer"] != visit:
             bad.append(f"{writer.language} read: {_visit_answer(writer, canonical)['answer']} != {visit}")
+    assert not bad, "\n".join(bad)
+
+
+def test_avro_edges_across_languages(checked: interop.Checked, tmp_path: Path) -> None:
+    """Avro's zigzag varints at the i64 extremes, a present empty string beside a null (branch 1 and branch 0 of the
+    union), empty arrays and maps, non-ASCII keys: each Avro program's bytes of EDGES decode in every other to
+    suite.py's digest."""
+    import suite  # the suite folder is on sys.path (above)
+
+    canonical = tmp_path / "edges.json"
+    canonical.write_text(json.dumps(EDGES, ensure_ascii=False), encoding="utf-8")
+    want = suite.digest(EDGES)
+    programs = [p for p in checked.programs if p.format == "avro"]
+    assert {p.language for p in programs} == FORMATS["avro"]
+    pairs = []
+    for writer in programs:
+        path = tmp_path / f"{writer.language}.avro"
+        interop.emit(writer, canonical, path)
+        pairs += [(writer, reader, path) for reader in programs]
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        answers = list(pool.map(lambda pair: interop.decode(pair[1], pair[2]), pairs))
+    bad = [f"{w.language} -> {r.language}: {got or error}" for (w, r, _), (got, error) in zip(pairs, answers, strict=True) if got != want]
     assert not bad, "\n".join(bad)
 
 

@@ -76,12 +76,45 @@ def _capnp_first_key_last(whole: bytes) -> bytes:
     return whole[:at] + b"9" * (end - at) + whole[end:]
 
 
+def _avro_varint(v: int) -> bytes:
+    """Avro's zigzag varint of v (a 64-bit long)."""
+    z, out = ((v << 1) ^ (v >> 63)) & ((1 << 64) - 1), bytearray()
+    while z >= 0x80:
+        out.append(z & 0x7F | 0x80)
+        z >>= 7
+    return bytes([*out, z])
+
+
+def _avro_first_count(whole: bytes, count: bytes) -> bytes:
+    """The datum's first varint (areaNames' first block count, 36 on tiny) replaced by count."""
+    assert whole[0] == 2 * 36, whole[:1]
+    return count + whole[1:]
+
+
+def _avro_first_key_length(whole: bytes, length: bytes) -> bytes:
+    """The first areaNames key's length (9: a key of 9 digits) replaced by length."""
+    assert whole[1] == 2 * 9, whole[:2]
+    return whole[:1] + length + whole[2:]
+
+
 CRAFTED = {
     # CBOR nested 100,000 deep (one-item arrays, indefinite arrays, one-entry maps): nlohmann's from_cbor recursed
     # once a level into a stack overflow (ASan); the others have limits of their own (Go 32, ciborium 256, cbor2 400)
     "cbor-deep-arrays": ("cbor", lambda whole: b"\x81" * 100_000 + whole),
     "cbor-deep-indefinite": ("cbor", lambda whole: b"\x9f" * 100_000 + whole),
     "cbor-deep-maps": ("cbor", lambda whole: b"\xa1\x60" * 100_000 + whole),
+    # Avro, made by hand: a block's count or a string's length claiming far more than the bytes hold (2^30 items,
+    # 2^63-1, a negative count with a lying block size, -2^63, a string of 2^30 bytes). Apache Avro Java sizes an
+    # array and a string by the claim (its limit is 2^31-9), apache-avro (Rust) reserves the claimed Values, hamba
+    # (Go) grows its slice to the claim, Avro C mallocs a string's claimed length: each cell checks first
+    "avro-count-2^30": ("avro", lambda whole: _avro_first_count(whole, _avro_varint(1 << 30))),
+    "avro-count-2^63-1": ("avro", lambda whole: _avro_first_count(whole, _avro_varint((1 << 63) - 1))),
+    "avro-count-negative-lying-size": ("avro", lambda whole: _avro_first_count(whole, _avro_varint(-(1 << 30)) + _avro_varint(3))),
+    "avro-count--2^63": ("avro", lambda whole: _avro_first_count(whole, _avro_varint(-(1 << 63)))),
+    "avro-string-2^30": ("avro", lambda whole: _avro_first_key_length(whole, _avro_varint(1 << 30))),
+    "avro-string-negative": ("avro", lambda whole: _avro_first_key_length(whole, _avro_varint(-5))),
+    "avro-varint-too-long": ("avro", lambda whole: b"\xff" * 10 + b"\x01" + whole[1:]),
+    "avro-trailing-byte": ("avro", lambda whole: whole + b"\x00"),
     # JSON nested 100,000 deep: Python's json raised RecursionError (a traceback)
     "json-deep-arrays": ("json", lambda whole: b"[" * 100_000 + b"]" * 100_000),
     "json-deep-objects": ("json", lambda whole: whole.replace(b'"areaNames":', b'"areaNames":' + b'{"a":' * 50_000, 1)),

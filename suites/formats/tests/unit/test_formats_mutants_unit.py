@@ -102,7 +102,7 @@ def test_format_aware_edits_find_their_fields() -> None:
     # protobuf: field 1 varint 150; field 2 a message holding field 1 = two bytes
     pb = b"\x08\x96\x01" + b"\x12\x04" + b"\x0a\x02\xff\xff"  # (two bytes that are no message)
     assert mutants.protobuf_fields(pb) == [(0, -1, 3, 0), (3, 4, 5, 4), (5, 6, 7, 2)]
-    assert mutants.aware_for("json-simd") is mutants.AWARE["json"] and mutants.aware_for("avro") is None
+    assert mutants.aware_for("json-simd") is mutants.AWARE["json"] and mutants.aware_for("xml") is None
     # the same map in CBOR (a map, a text key, an array of three uints, two texts), and an indefinite map
     cb = b"\xa2\x62ab\x83\x01\x02\x03\x61s\x63xyz"
     assert mutants.cbor_heads(cb) == [
@@ -118,6 +118,16 @@ def test_format_aware_edits_find_their_fields() -> None:
     assert any("msgpack-" in how for how in made)
     made = {mutants.mutant([pb * 20], "protobuf", 3, i)[1] for i in range(200)}
     assert any("protobuf-length" in how for how in made) and any("protobuf-wire" in how for how in made)
+    # Avro, a datum of avro/catalogue.avsc: areaNames {"a": "b"}, no events or performances, topicSubTopics
+    # {"t": [1]}, no venueNames (each map and array a count, its items, a 0)
+    av = bytes.fromhex("02026102620000000202740202000000")
+    assert mutants.avro_varints(av) == [
+        ("count", 0, 1, 1), ("length", 1, 2, 1), ("length", 3, 4, 1), ("count", 5, 6, 0), ("count", 6, 7, 0),
+        ("count", 7, 8, 0), ("count", 8, 9, 1), ("length", 9, 10, 1), ("count", 11, 12, 1), ("long", 12, 13, 1),
+        ("count", 13, 14, 0), ("count", 14, 15, 0), ("count", 15, 16, 0),
+    ]  # fmt: skip
+    made = {mutants.mutant([av], "avro", 3, i)[1] for i in range(300)}
+    assert {"avro-count", "avro-length", "avro-long"} <= {h.split("@")[0].split(": ")[-1] for how in made for h in how.split(", ")}
     # FlatBuffers: a root offset (12) to a vector of 2 (at 12), and a word that is no forward offset
     fb = (12).to_bytes(4, "little") + b"\xff" * 8 + (2).to_bytes(4, "little") + b"\x01\x00\x00\x00" * 2
     assert mutants.flatbuffers_offsets(fb) == [(0, 12)]
