@@ -1,6 +1,6 @@
 // Strategy: hamba/avro/v2 v2.30.0 (reflection, the typed structs' json tags naming the fields, *string for the
-// ["null", string] unions): Marshal against avro/catalogue.avsc (its path set at build time, read and parsed once,
-// untimed) into new bytes; decode: a flat walk of the bytes against the schema first (every block count and string
+// ["null", string] unions): Marshal against avro/catalogue.avsc (copied beside the program by the build, read and parsed
+// once, untimed) into new bytes; decode: a flat walk of the bytes against the schema first (every block count and string
 // length checked against the bytes left, the datum ending at the last byte: the library grows a slice to a block's
 // claimed count before reading an item), then Unmarshal into new structs.
 package main
@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"unicode/utf8"
 
 	"formats/common"
@@ -16,8 +17,16 @@ import (
 	"github.com/hamba/avro/v2"
 )
 
-// schemaFile is set by the build (-ldflags -X main.schemaFile=...: suite.toml's go toolchain).
-var schemaFile = "../avro/catalogue.avsc"
+// schemaFile lies beside the program: the build copies avro/catalogue.avsc there (suite.toml's go toolchain). Not a
+// path baked in at build time: a build is cached by its sources, not by the checkout it was made from, and its
+// code layouts (go build -ldflags=-randlayout) need the command line's -ldflags free.
+func schemaFile() string {
+	exe, err := os.Executable()
+	if err != nil {
+		common.Fail(1, "cannot find the program's own path: %v", err)
+	}
+	return filepath.Join(filepath.Dir(exe), "catalogue.avsc")
+}
 
 type walker struct {
 	b  []byte
@@ -138,13 +147,14 @@ func (w *walker) walk(s avro.Schema) error {
 }
 
 func main() {
-	text, err := os.ReadFile(schemaFile)
+	path := schemaFile()
+	text, err := os.ReadFile(path)
 	if err != nil {
 		common.Fail(1, "%v", err)
 	}
 	schema, err := avro.Parse(string(text))
 	if err != nil {
-		common.Fail(1, "%s: %v", schemaFile, err)
+		common.Fail(1, "%s: %v", path, err)
 	}
 	api := avro.Config{TagKey: "json"}.Freeze()
 	common.Main(
