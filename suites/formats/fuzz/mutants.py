@@ -51,6 +51,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -96,6 +97,7 @@ CRASH_MARKERS = (
 ASAN_ALLOC_WARNING = re.compile(r"^==\d+==WARNING: AddressSanitizer failed to allocate .*\n?", re.MULTILINE)
 GO_PANIC = re.compile(r"^(panic: |fatal error: )", re.MULTILINE)
 DIGEST = re.compile(r"^[0-9a-f]{64}$")
+OUTPUT_LIMIT = 16 * 2**20  # bytes of a decoder's output kept; past it the decoder is killed, an unclean outcome
 CHECKSUM = re.compile(r"^[0-9]{1,20}$")  # a read's answer: the visit checksum, an unsigned 64-bit sum
 # The formats whose programs also read a file in place (`--read FILE`, interop.read_file): each of their mutants
 # goes through that walk too, a decoder of its own ("LANGUAGE --read"): a read touches every field in place,
@@ -184,14 +186,50 @@ class Decoder:
             start_new_session=True,  # a hang is killed with everything it started
             preexec_fn=_limit_memory if self.limit_memory else None,
         )
-        try:
-            out, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
+        out, err, flooded, timed_out = _bounded_output(proc, timeout)
+        if timed_out:
             return classify(None, "", "")
+        if flooded:
+            return Outcome(
+                "unclean",
+                f"wrote more than {OUTPUT_LIMIT // 2**20} MiB to stdout and stderr (killed): {_tail(err.decode('utf-8', 'replace'))}",
+            )
         answer = CHECKSUM if self.mode == "--read" else DIGEST
         return classify(proc.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), answer)
+
+
+def _bounded_output(proc: subprocess.Popen, timeout: float) -> tuple[bytes, bytes, bool, bool]:
+    """The decoder's stdout and stderr, OUTPUT_LIMIT bytes of them at most (more: its process group is killed);
+    (stdout, stderr, flooded, timed out). communicate() kept everything: a decoder that printed without end took
+    this driver to 24 GB, and the kernel's OOM killer ended the run."""
+    kept: dict[int, bytearray] = {1: bytearray(), 2: bytearray()}
+    total = [0]
+    flooded = threading.Event()
+
+    def drain(fd: int, pipe) -> None:  # type: ignore[no-untyped-def]
+        for chunk in iter(lambda: pipe.read(65536), b""):
+            total[0] += len(chunk)
+            if len(kept[fd]) < OUTPUT_LIMIT:
+                kept[fd] += chunk[: OUTPUT_LIMIT - len(kept[fd])]
+            if total[0] > OUTPUT_LIMIT and not flooded.is_set():
+                flooded.set()
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+
+    readers = [threading.Thread(target=drain, args=(fd, pipe), daemon=True) for fd, pipe in ((1, proc.stdout), (2, proc.stderr))]
+    for t in readers:
+        t.start()
+    timed_out = False
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    for t in readers:
+        t.join()
+    return bytes(kept[1]), bytes(kept[2]), flooded.is_set() and not timed_out, timed_out
 
 
 def _asan_build(variant, toolchain, label: str) -> tuple[list[str] | None, str]:  # type: ignore[no-untyped-def]

@@ -25,6 +25,8 @@ PLANTED = {
     "accepts": (f"print('{DIGEST}')", "accepted"),
     "two_error_lines": ("import sys\nprint('error: one\\nerror: two', file=sys.stderr)\nsys.exit(1)", "unclean"),
     "exit0_no_digest": ("print('hello')", "unclean"),
+    # output without end: killed past mutants.OUTPUT_LIMIT, not kept whole (the driver once grew to 24 GB)
+    "floods": ("import sys\nwhile True:\n    sys.stdout.write('x' * 65536)", "unclean"),
     "digest_and_refusal": (f"import sys\nprint('{DIGEST}')\nprint('error: x', file=sys.stderr)\nsys.exit(1)", "unclean"),
 }
 
