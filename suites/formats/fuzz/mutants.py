@@ -753,6 +753,15 @@ def avro_varints(data: bytes) -> list[tuple[str, int, int, int]]:
         out.append((kind, start, at, v))
         return v
 
+    def skip_bytes() -> None:
+        """A string's (or a map key's) length and bytes; a length the data cannot hold stops the walk: a negative
+        one would walk back over the same bytes without end (an earlier walk grew its list to 24 GB)."""
+        nonlocal at
+        n = varint("length")  # not `at += varint(...)`: that adds to the offset before the call
+        if n < 0 or at + n > len(data):
+            raise IndexError(n)
+        at += n
+
     def walk(s: object) -> None:
         nonlocal at
         if isinstance(s, list):  # a union: its branch, then the branch's value
@@ -765,14 +774,14 @@ def avro_varints(data: bytes) -> list[tuple[str, int, int, int]]:
             while (n := varint("count")) != 0:
                 if n < 0:
                     varint("length")  # a negative count: its block's size in bytes follows
+                if abs(n) > len(data) - at:  # every item of this schema takes a byte at least
+                    raise IndexError(n)
                 for _ in range(abs(n)):
                     if s["type"] == "map":
-                        skip = varint("length")  # not `at += varint(...)`: that adds to the offset before the call
-                        at += skip
+                        skip_bytes()
                     walk(s["items" if s["type"] == "array" else "values"])
         elif s == "string":
-            skip = varint("length")
-            at += skip
+            skip_bytes()
         elif s == "long":
             varint("long")
 

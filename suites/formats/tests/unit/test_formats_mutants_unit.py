@@ -178,3 +178,18 @@ def test_a_zero_copy_formats_read_goes_through_the_mutants_too(tmp_path: Path) -
     assert cells["flatbuffers"]["planted --read"].counts == {"accepted": 3} and cells["flatbuffers"]["planted --read"].same == 3
     assert mutants.classify(0, DIGEST, "", mutants.CHECKSUM).kind == "unclean"
     assert "flatbuffers" in mutants.READ_MODE
+
+
+def test_the_avro_walk_stops_at_a_length_the_data_cannot_hold() -> None:
+    """areaNames (the schema's first field, a map of strings) with a count of 2^40 and a key of length -2: the walk
+    went back over the same bytes 2^40 times, its list grew to 24 GB; now a count past the bytes left, or a length
+    the data cannot hold, stops it at once."""
+    import threading
+
+    found: list = []
+    walk = threading.Thread(
+        target=lambda: found.append(mutants.avro_varints(mutants._zigzag(1 << 40) + mutants._zigzag(-2) * 4)), daemon=True
+    )
+    walk.start()
+    walk.join(timeout=5)
+    assert not walk.is_alive() and found and len(found[0]) <= 2
