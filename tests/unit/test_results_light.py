@@ -14,7 +14,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 RESULTS = "docs/results"
-# About 18 MB (16.5 until 2026-11-28-make-bench-warm's two sessions): with the JSON and TSV exports over GZIP_OVER gzipped (the make bench exports of 2.7-2.9 MB
+# About 18 MB (16.5 until 2026-11-28-make-bench-warm's two sessions): with the JSON and TSV exports over
+# GZIP_OVER gzipped (the make bench exports of 2.7-2.9 MB
 # each are 0.3-0.6 MB so), the exports and outputs weigh about 16 MB, the formats grid's sessions among them.
 LIMIT_BYTES = 18_000_000
 GZIP_OVER = 100_000  # a plain JSON or TSV export larger than this is committed gzipped (`gzip -n -9 NAME`)

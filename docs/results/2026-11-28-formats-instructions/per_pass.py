@@ -21,7 +21,7 @@ GRID = HERE.parent / "2026-11-28-make-bench-four-layouts" / "session-1.json.gz"
 
 
 def counted(path: Path) -> dict[tuple[str, str, str], dict]:
-    doc = json.loads(gzip.open(path).read())
+    doc = json.loads(gzip.decompress(path.read_bytes()))
     return {
         (r["parameters"]["op"], r["variant"], r["language"]): r
         for r in doc["results"] + doc.get("iorace_unmeasured", [])
@@ -30,7 +30,7 @@ def counted(path: Path) -> dict[tuple[str, str, str], dict]:
 
 
 def grid() -> dict[tuple[str, str, str], float]:
-    doc = json.loads(gzip.open(GRID).read())
+    doc = json.loads(gzip.decompress(GRID.read_bytes()))
     return {
         (r["parameters"]["op"], r["variant"], r["language"]): r["ratio"]
         for r in doc["results"]
@@ -45,9 +45,13 @@ def main() -> None:
         a, b = one[key], six[key]
         passes = int(b["parameters"]["passes"]) - int(a["parameters"]["passes"])
         size = a["units_per_run"]["bytes"] / int(a["parameters"]["passes"])  # the canonical JSON's bytes, one pass
-        per[key] = ((b["instructions"] - a["instructions"]) / passes / size, (b["estimated_cycles"] - a["estimated_cycles"]) / passes / size)
+        per[key] = (
+            (b["instructions"] - a["instructions"]) / passes / size,
+            (b["estimated_cycles"] - a["estimated_cycles"]) / passes / size,
+        )
     fastest = {op: min((k for k in times if k[0] == op), key=lambda k: times[k]) for op, _, _ in times}
-    lines = ["op\tformat\tlanguage\tinstructions/byte\testimated cycles/byte\ttime ratio (grid)\tinstructions ratio\testimated cycles ratio"]
+    head = ["op", "format", "language", "instructions/byte", "estimated cycles/byte", "time ratio (grid)", "instructions ratio"]
+    lines = ["\t".join([*head, "estimated cycles ratio"])]
     for key, (ipb, cpb) in per.items():
         best = fastest.get(key[0])
         t = f"{times[key]:.2f}" if key in times else ""
