@@ -35,11 +35,13 @@ def test_ten_mutants_a_format_no_crash_or_hang(built) -> None:  # type: ignore[n
     languages = {p.language for p in checked.programs}
     assert {"cpp", "go", "java", "python", "rust"} <= languages
     assert all("ASan+UBSan" in d.label for d in decs if d.language == "cpp"), [d.label for d in decs]
-    cells = mutants.run(decs, bases, checked.expected, count=10, seed=46, jobs=2, timeout=TIMEOUT, save=False)
+    cells = mutants.run(decs, bases, checked.expected, count=10, seed=46, jobs=2, timeout=TIMEOUT, save=False, checksum=checked.checksum)
     assert set(cells) == {p.format for p in checked.programs}
     assert {"cpp/json-fast", "rust/json-fast"} <= set(cells["json"]), set(cells["json"])  # the fast JSON decoders too
     for fmt, by_lang in cells.items():
-        assert set(by_lang) == {p.key for p in checked.programs if p.format == fmt}, fmt
+        keys = {p.key for p in checked.programs if p.format == fmt}
+        reads = {f"{k} --read" for k in keys} if fmt in mutants.READ_MODE else set()  # each program's --read too
+        assert set(by_lang) == keys | reads, fmt
         for lang, cell in by_lang.items():
             assert sum(cell.counts.values()) == 10, (fmt, lang, cell.counts)
     bad = [f"{fmt} {lang}: {b}" for fmt, by in cells.items() for lang, c in by.items() for b in c.bad]
