@@ -18,6 +18,8 @@ def test_the_writer_is_in_the_data_cache_key_of_both_suites_that_use_it(tmp_path
     keys = rdb.module_hash(), readexact.module_hash()
     writer = tmp_path / "rdb" / "python" / "rdb_write.py"
     writer.write_text(writer.read_text() + "# edited\n")
+    # a session hashes a suite once (Suite.module_hash): the next session's load sees the edit
+    rdb, readexact = load_suite(tmp_path / "rdb"), load_suite(tmp_path / "readexact")
     assert rdb.module_hash() != keys[0] and readexact.module_hash() != keys[1]
 
 
